@@ -1,0 +1,37 @@
+"""The errors the core raises for bad input.
+
+Every message names the player (where there is one) and quotes the offending
+token or number, so the shell can show it next to the field it concerns.
+"""
+
+
+class DutchError(ValueError):
+    """Base of every error the core raises for input it cannot accept."""
+
+
+class CardError(DutchError):
+    """A card token could not be read (unknown rank, bare King, bad suit)."""
+
+
+class HandError(DutchError):
+    """A hand is not usable: malformed text, or a total out of range."""
+
+
+class RulesError(DutchError):
+    """House rules that contradict themselves or are out of range."""
+
+
+class RoundError(DutchError):
+    """A round that cannot be scored: players, caller or call type are wrong."""
+
+
+class PenaltyError(RoundError):
+    """Penalty cards that do not match what the caller must draw."""
+
+
+class DeckError(RoundError):
+    """A round that no single deck could have produced (too many of a card)."""
+
+
+class GameError(DutchError):
+    """A game operation that is not allowed (unknown round, game over, players)."""
