@@ -1,0 +1,1 @@
+"""SQL storage: the engine, the typed ORM models and the migrations."""
