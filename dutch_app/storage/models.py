@@ -2,14 +2,39 @@
 
 Only an email address and a display name are kept about a person; a password
 hash exists only for the local account store.
+
+A group owns its players and games. A game keeps a snapshot of its house rules
+and its players in seat order; a round keeps the input as entered (hand text or
+total, caller, call type, penalty) together with the scores the core computed
+from that input, so that reading a game never needs the core to re-score.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Constraint names are spelled out so that migrations can refer to them on every database.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
 
 
 def utcnow() -> datetime:
@@ -19,6 +44,8 @@ def utcnow() -> datetime:
 
 class Base(DeclarativeBase):
     """Base of every model; Alembic reads ``Base.metadata``."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 class User(Base):
@@ -58,3 +85,143 @@ class LoginAttempt(Base):
     email: Mapped[str] = mapped_column(String(320))
     attempted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     succeeded: Mapped[bool] = mapped_column(default=False)
+
+
+class Group(Base):
+    """A circle of people who play together and share their players and games."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    invite_code: Mapped[str] = mapped_column(String(32), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # Bumped in the same transaction as any change to the group, its players, games or rounds.
+    data_version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Membership(Base):
+    """A user's place in a group: ``owner`` or ``member``."""
+
+    __tablename__ = "memberships"
+    __table_args__ = (Index("ix_memberships_user_id", "user_id"),)
+
+    group_id: Mapped[int] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    role: Mapped[str] = mapped_column(String(8))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Player(Base):
+    """Someone who sits at the table; optionally linked to a member's account.
+
+    ``name_key`` is the case-folded name that keeps names unique within a group;
+    a player merged into another keeps its row (``merged_into_id``) but frees
+    its name (``name_key`` is NULL).
+    """
+
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("group_id", "name_key"),
+        UniqueConstraint("group_id", "user_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(60))
+    name_key: Mapped[str | None] = mapped_column(String(60))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    merged_into_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(Base):
+    """A series of rounds with the same players under one snapshot of house rules."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_group_id_started_at", "group_id", "started_at"),
+        UniqueConstraint("group_id", "import_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(8), default="active")
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    notes: Mapped[str] = mapped_column(Text, default="")
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # Bumped on every change to the game or its rounds; add_round locks the row first.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    import_key: Mapped[str | None] = mapped_column(String(64))
+
+
+class GamePlayer(Base):
+    """A player's seat (0-based, in playing order) in a game."""
+
+    __tablename__ = "game_players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        Index("ix_game_players_player_id", "player_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+
+
+class Round(Base):
+    """One round of a game: who ended it, how, and the penalty the caller drew.
+
+    ``number`` is 1-based and gapless within the game; the unique index on
+    (game_id, number) also serves every lookup of a game's rounds.
+    """
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    caller_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    call_type: Mapped[str | None] = mapped_column(String(16))
+    outcome: Mapped[str | None] = mapped_column(String(8))
+    penalty_text: Mapped[str | None] = mapped_column(String(400))
+    penalty_cards_due: Mapped[int] = mapped_column(Integer, default=0)
+    entered_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    edited_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class RoundHand(Base):
+    """One player's hand in a round, as entered, with the scores the core computed.
+
+    ``cards`` is the canonical card text ("" for an empty hand), or NULL when the
+    hand was given as a total only.
+    """
+
+    __tablename__ = "round_hands"
+    __table_args__ = (Index("ix_round_hands_player_id", "player_id"),)
+
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    cards: Mapped[str | None] = mapped_column(String(400))
+    hand_total: Mapped[int] = mapped_column(Integer)
+    penalty_points: Mapped[int] = mapped_column(Integer, default=0)
+    round_score: Mapped[int] = mapped_column(Integer)
+    is_caller: Mapped[bool] = mapped_column(default=False)

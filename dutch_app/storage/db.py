@@ -1,0 +1,90 @@
+"""The database engine, sessions and start-up migrations.
+
+SQLite gets write-ahead logging, a 30 s busy timeout and enforced foreign keys.
+Transactions that write start with ``BEGIN IMMEDIATE`` on SQLite (see
+:data:`WRITE`), so two writers queue for the lock instead of failing half-way;
+on PostgreSQL writers lock the rows they change (``SELECT ... FOR UPDATE``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+#: Execution option that marks a session's transaction as a writing one.
+WRITE = "dutch_write"
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; for a SQLite file, its folder is created first."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True)
+    database = parsed.database or ""
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    _configure_sqlite(engine)
+    return engine
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        # Let SQLAlchemy's begin event, not the driver, decide how a transaction starts.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        writing = connection.get_execution_options().get(WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database schema to the newest migration."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def get_engine(url: str | None = None) -> Engine:
+    """The engine the app uses: made for ``url`` (default: the configured one) and migrated.
+
+    Call it once at start-up (the app keeps the result as a shared resource).
+    """
+    if url is None:
+        from dutch_app.config import load_settings
+
+        url = load_settings().database_url
+    engine = make_engine(url)
+    upgrade(engine)
+    return engine
+
+
+def make_session_factory(engine: Engine) -> sessionmaker[Session]:
+    """A session factory; objects stay readable after commit (views are built from them)."""
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """A session that is closed afterwards; services commit their own work."""
+    with Session(engine, expire_on_commit=False) as session:
+        yield session
