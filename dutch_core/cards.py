@@ -1,0 +1,246 @@
+"""Cards: ranks, suits, and the notations people type for them.
+
+>>> Card.parse("k♥")
+Card.parse('KH')
+>>> format_cards(parse_cards("7, 10h t A red K"))
+'7 10H 10 A RK'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from dutch_core.errors import CardError
+
+if TYPE_CHECKING:
+    from dutch_core.rules import HouseRules
+
+
+class Rank(StrEnum):
+    """A card's rank, written the way it is typed."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "10"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    JOKER = "JK"
+
+
+class Colour(StrEnum):
+    """The colour of a suit; it decides what a King is worth."""
+
+    RED = "red"
+    """Hearts and diamonds."""
+    BLACK = "black"
+    """Spades and clubs."""
+
+
+class Suit(StrEnum):
+    """A card's suit, written as its initial."""
+
+    HEARTS = "H"
+    """Hearts (♥), red."""
+    DIAMONDS = "D"
+    """Diamonds (♦), red."""
+    SPADES = "S"
+    """Spades (♠), black."""
+    CLUBS = "C"
+    """Clubs (♣), black."""
+
+    @property
+    def colour(self) -> Colour:
+        """Red for hearts and diamonds, black for spades and clubs.
+
+        >>> Suit.DIAMONDS.colour
+        <Colour.RED: 'red'>
+        """
+        return Colour.RED if self in (Suit.HEARTS, Suit.DIAMONDS) else Colour.BLACK
+
+
+_SUIT_CODES = {"H": Suit.HEARTS, "D": Suit.DIAMONDS, "S": Suit.SPADES, "C": Suit.CLUBS}
+_SUIT_CODES |= {
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+}
+_SUIT_CODES |= {"♠": Suit.SPADES, "♤": Suit.SPADES, "♣": Suit.CLUBS, "♧": Suit.CLUBS}
+_RANK_CODES = {rank.value: rank for rank in Rank} | {"T": Rank.TEN}
+_JOKER_WORDS = ("JK", "JOKER", "🃏")
+_COLOUR_KINGS = {"RK": Colour.RED, "RED K": Colour.RED, "RED KING": Colour.RED}
+_COLOUR_KINGS |= {
+    "BK": Colour.BLACK,
+    "BLACK K": Colour.BLACK,
+    "BLACK KING": Colour.BLACK,
+}
+_FACE_VALUES = {Rank.ACE: 1, Rank.JACK: 11, Rank.QUEEN: 12}
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def _who(player: str | None) -> str:
+    return f"{player}: " if player else ""
+
+
+def _bare_king(token: str, player: str | None) -> CardError:
+    return CardError(f"{_who(player)}{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)")
+
+
+def _coerce(enum: type[StrEnum], value: object, what: str) -> StrEnum | None:
+    if value is None or isinstance(value, enum):
+        return value
+    try:
+        return enum(value)
+    except (ValueError, TypeError):
+        raise CardError(f"{value!r} is not a {what}") from None
+
+
+@dataclass(frozen=True, repr=False)
+class Card:
+    """One playing card. A King always knows its colour; other ranks never carry one.
+
+    >>> Card(Rank.KING, Suit.SPADES).colour
+    <Colour.BLACK: 'black'>
+    >>> Card(Rank.SEVEN, colour=Colour.RED).colour is None
+    True
+    >>> Card.parse("7S").rank = Rank.EIGHT
+    Traceback (most recent call last):
+    dataclasses.FrozenInstanceError: cannot assign to field 'rank'
+    """
+
+    rank: Rank
+    suit: Suit | None = None
+    colour: Colour | None = None
+
+    def __post_init__(self) -> None:
+        rank = _coerce(Rank, self.rank, "rank")
+        suit = _coerce(Suit, self.suit, "suit")
+        colour = _coerce(Colour, self.colour, "colour")
+        if rank is None:
+            raise CardError("a card needs a rank")
+        if rank is Rank.JOKER:
+            if suit is not None or colour is not None:
+                raise CardError(f"a Joker has no suit or colour, got {suit or colour!r}")
+        elif rank is Rank.KING:
+            if suit is not None:
+                if colour is not None and colour is not suit.colour:
+                    raise CardError(f"a King of {suit!r} cannot be {colour.value}")
+                colour = suit.colour
+            elif colour is None:
+                raise _bare_king("K", None)
+        else:
+            colour = None
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "colour", colour)
+
+    @classmethod
+    def parse(cls, token: str, player: str | None = None) -> Card:
+        """Read one card as typed, in any case: ``7``, ``7S``, ``7♠``, ``T``, ``10H``,
+        ``KH``, ``K♥``, ``RK``/``BK`` (red/black King), ``JK``/``JOKER`` (Joker).
+
+        >>> Card.parse("th"), Card.parse("bk"), Card.parse("Joker")
+        (Card.parse('10H'), Card.parse('BK'), Card.parse('JK'))
+        >>> Card.parse("k", "Ann")
+        Traceback (most recent call last):
+        dutch_core.errors.CardError: Ann: 'k' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)
+        """
+        if isinstance(token, Card):
+            return token
+        if not isinstance(token, str):
+            raise CardError(f"{_who(player)}{token!r} is not a card; type it like '7S' or 'KH'")
+        typed = token.strip()
+        key = " ".join(typed.upper().replace("\ufe0f", "").split())
+        if key in _JOKER_WORDS:
+            return cls(Rank.JOKER)
+        if key in _COLOUR_KINGS:
+            return cls(Rank.KING, colour=_COLOUR_KINGS[key])
+        rank_text, suit = key, None
+        if key[-1:] in _SUIT_CODES:
+            rank_text, suit = key[:-1], _SUIT_CODES[key[-1]]
+        rank = _RANK_CODES.get(rank_text)
+        if (rank is Rank.KING and suit is None) or key in ("KING", "KINGS"):
+            raise _bare_king(typed, player)
+        if rank is None or rank is Rank.JOKER:
+            raise CardError(
+                f"{_who(player)}{typed!r} is not a card; use A, 2-10 (or T), J, Q, "
+                "KH/KD/KS/KC or JK, optionally with a suit such as 7S or 7♠"
+            )
+        return cls(rank, suit)
+
+    def __str__(self) -> str:
+        if self.rank is Rank.KING and self.suit is None:
+            return "RK" if self.colour is Colour.RED else "BK"
+        return self.rank.value + (self.suit.value if self.suit else "")
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def value(self, rules: HouseRules) -> int:
+        """Points this card is worth under the house rules.
+
+        >>> from dutch_core.rules import HouseRules
+        >>> [c.value(HouseRules()) for c in parse_cards("A 10 J Q KD KS")]
+        [1, 10, 11, 12, 0, 13]
+        """
+        if self.rank is Rank.KING:
+            if self.colour is Colour.RED:
+                return rules.red_king_value
+            return rules.black_king_value
+        if self.rank is Rank.JOKER:
+            return rules.joker_value
+        return _FACE_VALUES.get(self.rank) or int(self.rank.value)
+
+
+def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas; also "red K" and "black king".
+
+    >>> parse_cards("7s, q♦ black king")
+    (Card.parse('7S'), Card.parse('QD'), Card.parse('BK'))
+    >>> parse_cards("  ")
+    ()
+    """
+    if not isinstance(text, str):
+        raise CardError(f"{_who(player)}{text!r} is not text of cards like '7S QH'")
+    tokens = [token for token in _SEPARATORS.split(text) if token]
+    cards: list[Card] = []
+    position = 0
+    while position < len(tokens):
+        token = tokens[position]
+        if token.upper() in ("RED", "BLACK"):
+            following = tokens[position + 1] if position + 1 < len(tokens) else ""
+            if following.upper() not in ("K", "KING"):
+                raise CardError(f"{_who(player)}{token!r} must be followed by K, as in 'red K'")
+            token = f"{token} {following}"
+            position += 1
+        cards.append(Card.parse(token, player))
+        position += 1
+    return tuple(cards)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Write cards back in their canonical notation, one space apart.
+
+    >>> format_cards([Card(Rank.TEN, Suit.HEARTS), Card(Rank.KING, colour=Colour.RED)])
+    '10H RK'
+    """
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise CardError(f"{cards!r} is not a list of cards")
+    tokens = []
+    for card in cards:
+        if not isinstance(card, Card):
+            raise CardError(f"{card!r} is not a card")
+        tokens.append(str(card))
+    return " ".join(tokens)

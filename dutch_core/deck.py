@@ -1,0 +1,122 @@
+"""Deck sanity: refuse a round that no single deck could have produced.
+
+>>> from dutch_core.rules import HouseRules
+>>> from dutch_core.scoring import RoundInput
+>>> round_input = RoundInput.build({"Ann": "7S", "Bo": "7s 2"}, caller="Ann", call_type="dutch")
+>>> check_deck(round_input, HouseRules())
+Traceback (most recent call last):
+dutch_core.errors.DeckError: Bo: card '7S' is already Ann's
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from dutch_core.cards import Card, Colour, Rank
+from dutch_core.errors import DeckError, DutchError, PenaltyError
+
+if TYPE_CHECKING:
+    from dutch_core.hand import Hand, Penalty
+    from dutch_core.rules import HouseRules
+    from dutch_core.scoring import RoundInput
+
+_DECK_SIZE = 52
+_PER_RANK = 4
+_PER_KING_COLOUR = 2
+
+E = TypeVar("E", bound=DutchError)
+
+
+class PenaltyDeckError(DeckError, PenaltyError):
+    """A penalty card (or total) that no deck could have produced; it is both kinds."""
+
+
+def named_error(error_class: type[E], player: str | None, message: str) -> E:
+    """An error whose ``player`` attribute says whose field it belongs to (or None)."""
+    error = error_class(f"{player}: {message}" if player else message)
+    error.player = player
+    return error
+
+
+@dataclass(frozen=True)
+class _Entry:
+    player: str
+    cards_or_total: Hand | Penalty
+    error: type[DeckError]
+    label: str
+
+
+def _entries(round_input: RoundInput) -> Iterator[_Entry]:
+    for player, hand in round_input.hands:
+        yield _Entry(player, hand, DeckError, "")
+    if round_input.penalty is not None:
+        yield _Entry(round_input.caller, round_input.penalty, PenaltyDeckError, "penalty ")
+
+
+def _card_problem(card: Card, number: int, counts: Counter, rules: HouseRules) -> str | None:
+    deck_size = _DECK_SIZE + rules.jokers
+    if number > deck_size:
+        return f"is card {number} of this round; a deck has {deck_size}"
+    count = counts[card.rank, card.colour]
+    if card.rank is Rank.JOKER and count > rules.jokers:
+        if not rules.jokers:
+            return "is a Joker, but these house rules play without Jokers"
+        return f"is one Joker too many; the deck has {rules.jokers}"
+    if card.rank is Rank.KING and count > _PER_KING_COLOUR:
+        return f"would be a 3rd {card.colour} King; a deck has only 2"
+    if count > _PER_RANK:
+        return f"would be a 5th {card.rank.value!r}; a deck has only 4"
+    return None
+
+
+def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
+    counts: Counter[tuple[Rank, Colour | None]] = Counter()
+    owner_of: dict[Card, str] = {}
+    number = 0
+    for entry in _entries(round_input):
+        for card in entry.cards_or_total.cards or ():
+            number += 1
+            counts[card.rank, card.colour] += 1
+            problem = _card_problem(card, number, counts, rules)
+            if problem is None and card.suit is not None and card in owner_of:
+                owner = owner_of[card]
+                problem = "was entered twice" if owner == entry.player else f"is already {owner}'s"
+            if problem is not None:
+                message = f"{entry.label}card {str(card)!r} {problem}"
+                raise named_error(entry.error, entry.player, message)
+            if card.suit is not None:
+                owner_of[card] = entry.player
+
+
+def _check_totals(round_input: RoundInput, rules: HouseRules) -> None:
+    deck_total = rules.deck_max_total()
+    round_total = 0
+    for entry in _entries(round_input):
+        value = entry.cards_or_total.value(rules)
+        if entry.cards_or_total.total is not None and value > deck_total:
+            message = (
+                f"a {entry.label}total of {value} is more than the whole deck is worth "
+                f"({deck_total})"
+            )
+            raise named_error(entry.error, entry.player, message)
+        round_total += value
+        if round_total > deck_total:
+            message = (
+                f"{entry.label}{value} brings this round's totals to {round_total}, "
+                f"more than the whole deck is worth ({deck_total})"
+            )
+            raise named_error(entry.error, entry.player, message)
+
+
+def check_deck(round_input: RoundInput, rules: HouseRules) -> None:
+    """Raise DeckError, naming the player and card, if one deck cannot produce this round.
+
+    Counts every card entered in the hands and the penalty: at most 52 (plus the
+    Jokers), 4 of a rank, 2 red and 2 black Kings, no suited card twice. Totals
+    count too: none above the whole deck's worth, nor all of them together.
+    """
+    _check_cards(round_input, rules)
+    _check_totals(round_input, rules)

@@ -1,0 +1,174 @@
+"""A game: the same players over a series of rounds, with totals, standings and an end.
+
+>>> game = Game.start(["Ann", "Bo", "Cy"], PRESETS["classic"])
+>>> game = game.add_round(RoundInput.build({"Ann": "3", "Bo": "10", "Cy": "7"}, "Ann", "dutch"))
+>>> game = game.add_round(RoundInput.build({"Ann": "9", "Bo": "", "Cy": "4"}, "Bo", "auto_dutch"))
+>>> game.totals()
+{'Ann': 12, 'Bo': 10, 'Cy': 11}
+>>> [(s.player, s.rank) for s in game.standings()]
+[('Bo', 1), ('Cy', 2), ('Ann', 3)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from dutch_core.errors import GameError, RulesError
+from dutch_core.round_input import RoundInput, check_players
+from dutch_core.rules import PRESETS, EndKind, HouseRules
+from dutch_core.scoring import RoundResult, score_round
+
+__all__ = ["Game", "Standing"]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place in a game: rank 1 is best and equal totals share a rank (1, 1, 3)."""
+
+    player: str
+    game_total: int
+    rank: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class Game:
+    """An immutable game; every change returns a new Game with all totals recomputed."""
+
+    players: tuple[str, ...]
+    rules: HouseRules = PRESETS["classic"]
+    rounds: tuple[RoundResult, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", check_players(self.players, GameError))
+        if not isinstance(self.rules, HouseRules):
+            raise RulesError(f"house rules expected, got {self.rules!r}")
+        if isinstance(self.rounds, str) or not isinstance(self.rounds, Iterable):
+            raise GameError(f"rounds must be a list of scored rounds, got {self.rounds!r}")
+        object.__setattr__(self, "rounds", tuple(self.rounds))
+        for number, result in enumerate(self.rounds, start=1):
+            if not isinstance(result, RoundResult):
+                raise GameError(f"round {number} is not a scored round: {result!r}")
+            self._check_players_of(result.input, number)
+
+    @classmethod
+    def start(cls, players: Iterable[str], rules: HouseRules = PRESETS["classic"]) -> Game:
+        """A new game with no rounds; players in seat order."""
+        return cls(players, rules)
+
+    @classmethod
+    def from_inputs(
+        cls, players: Iterable[str], rules: HouseRules, round_inputs: Iterable[RoundInput]
+    ) -> Game:
+        """A game rebuilt from its rounds' inputs, all scored afresh (e.g. from storage).
+
+        Unlike ``add_round`` this keeps rounds that a correction placed after the end.
+        """
+        return cls(players, rules)._rescored(round_inputs)
+
+    def _check_players_of(self, round_input: object, number: int) -> None:
+        if not isinstance(round_input, RoundInput):
+            raise GameError(f"round {number}: a round input expected, got {round_input!r}")
+        if set(round_input.players) != set(self.players):
+            raise GameError(
+                f"round {number} has players {', '.join(round_input.players)}; "
+                f"this game's players are {', '.join(self.players)}"
+            )
+
+    def _rescored(self, round_inputs: Iterable[RoundInput]) -> Game:
+        results = []
+        for number, round_input in enumerate(round_inputs, start=1):
+            self._check_players_of(round_input, number)
+            results.append(score_round(round_input, self.rules))
+        return replace(self, rounds=tuple(results))
+
+    def _index(self, number: int) -> int:
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise GameError(f"a round number must be a whole number, got {number!r}")
+        if not 1 <= number <= len(self.rounds):
+            played = f"rounds 1 to {len(self.rounds)} were played" if self.rounds else "none yet"
+            raise GameError(f"there is no round {number!r}; {played}")
+        return number - 1
+
+    def add_round(self, round_input: RoundInput) -> Game:
+        """The game with one more round, scored under the game's house rules."""
+        if self.is_over:
+            raise GameError(f"the game ended after round {self.ended_after}; start a new game")
+        return self._rescored([*(r.input for r in self.rounds), round_input])
+
+    def replace_round(self, number: int, round_input: RoundInput) -> Game:
+        """The game with round ``number`` (1-based) corrected; later totals follow."""
+        inputs = [r.input for r in self.rounds]
+        inputs[self._index(number)] = round_input
+        return self._rescored(inputs)
+
+    def delete_round(self, number: int) -> Game:
+        """The game without round ``number`` (1-based); later rounds move up."""
+        inputs = [r.input for r in self.rounds]
+        del inputs[self._index(number)]
+        return self._rescored(inputs)
+
+    @property
+    def rounds_played(self) -> int:
+        """How many rounds have been scored."""
+        return len(self.rounds)
+
+    def running_totals(self) -> list[dict[str, int]]:
+        """Game totals after each round, in seat order.
+
+        With a score limit that halves, a total landing exactly on the limit is
+        halved (rounded down) right after that round.
+        """
+        end = self.rules.end
+        halves = end.kind is EndKind.SCORE_LIMIT and end.exact_limit_halves
+        totals = dict.fromkeys(self.players, 0)
+        history = []
+        for result in self.rounds:
+            for player in self.players:
+                total = totals[player] + result.score_of(player)
+                totals[player] = total // 2 if halves and total == end.limit else total
+            history.append(dict(totals))
+        return history
+
+    def totals(self) -> dict[str, int]:
+        """Current game totals, in seat order."""
+        history = self.running_totals()
+        return history[-1] if history else dict.fromkeys(self.players, 0)
+
+    @property
+    def ended_after(self) -> int | None:
+        """The round after which the end condition was met, or None while it goes on."""
+        end = self.rules.end
+        if end.kind is EndKind.ROUNDS:
+            return end.rounds if self.rounds_played >= end.rounds else None
+        if end.kind is EndKind.SCORE_LIMIT:
+            for number, totals in enumerate(self.running_totals(), start=1):
+                if max(totals.values()) >= end.limit:
+                    return number
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """True once the end condition was met; an open-ended game never ends by itself."""
+        return self.ended_after is not None
+
+    def standings(self) -> list[Standing]:
+        """Players from lowest game total to highest, ties in seat order and sharing a rank."""
+        totals = self.totals()
+        order = sorted(enumerate(self.players), key=lambda seat_player: totals[seat_player[1]])
+        return [
+            Standing(
+                player=player,
+                game_total=totals[player],
+                rank=1 + sum(total < totals[player] for total in totals.values()),
+                seat=seat,
+            )
+            for seat, player in order
+        ]
+
+    def winners(self) -> tuple[str, ...]:
+        """The players with the lowest game total (more than one on a tie), in seat order."""
+        totals = self.totals()
+        best = min(totals.values())
+        return tuple(player for player, total in totals.items() if total == best)

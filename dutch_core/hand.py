@@ -1,0 +1,161 @@
+"""Hands and penalty draws: a list of cards, or just their total when nobody wrote them down.
+
+>>> from dutch_core.rules import HouseRules
+>>> Hand.parse("7 KH q").value(HouseRules())
+19
+>>> Hand.parse("=23")
+Hand.parse('23')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from dutch_core.cards import Card, format_cards, parse_cards
+from dutch_core.errors import DutchError, HandError, PenaltyError
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from dutch_core.rules import HouseRules
+
+MAX_TOTAL = 338
+"""No single total can exceed what the seed deck is worth; the deck check is finer."""
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def _who(player: str | None) -> str:
+    return f"{player}: " if player else ""
+
+
+@dataclass(frozen=True, repr=False)
+class _CardsOrTotal:
+    """Cards entered one by one, or only their total: exactly one of the two is set."""
+
+    cards: tuple[Card, ...] | None = None
+    total: int | None = None
+
+    _error: ClassVar[type[DutchError]] = HandError
+    _noun: ClassVar[str] = "hand"
+
+    def __post_init__(self) -> None:
+        if (self.cards is None) == (self.total is None):
+            raise self._error(
+                f"a {self._noun} is either its cards or its total, not both or neither"
+            )
+        if self.cards is not None:
+            if isinstance(self.cards, str) or not isinstance(self.cards, Iterable):
+                raise self._error(f"{self._noun} cards must be a list of cards, got {self.cards!r}")
+            object.__setattr__(self, "cards", tuple(Card.parse(card) for card in self.cards))
+        else:
+            self._check_total(self.total, None)
+
+    @classmethod
+    def _check_total(cls, total: object, player: str | None) -> int:
+        if isinstance(total, bool) or not isinstance(total, int):
+            raise cls._error(f"{_who(player)}a {cls._noun} total must be a number, got {total!r}")
+        if total < 0:
+            raise cls._error(f"{_who(player)}a {cls._noun} total can't be negative, got {total!r}")
+        if total > MAX_TOTAL:
+            raise cls._error(
+                f"{_who(player)}a {cls._noun} total of {total!r} is more than "
+                f"a whole deck is worth ({MAX_TOTAL})"
+            )
+        return total
+
+    @classmethod
+    def of_cards(cls, cards: Iterable[Card | str]) -> Self:
+        """From cards (or card tokens) in the order they were entered."""
+        return cls(cards=cards)
+
+    @classmethod
+    def of_total(cls, total: int) -> Self:
+        """From a total alone."""
+        return cls(total=total)
+
+    @classmethod
+    def parse(cls, text: str, player: str | None = None) -> Self:
+        """Read typed text: a lone whole number (optionally after ``=``) is a total,
+        anything else is cards, and blank text is no cards at all.
+
+        >>> Hand.parse("12"), Hand.parse("= 7"), Hand.parse("7s,7h"), Hand.parse("")
+        (Hand.parse('12'), Hand.parse('7'), Hand.parse('7S 7H'), Hand.parse(''))
+        >>> Hand.parse("400", "Bo")
+        Traceback (most recent call last):
+        dutch_core.errors.HandError: Bo: a hand total of 400 is more than ...
+        """
+        if not isinstance(text, str):
+            raise cls._error(f"{_who(player)}{text!r} is not text for a {cls._noun}")
+        typed = text.strip()
+        number = typed[1:].strip() if typed.startswith("=") else typed
+        if _WHOLE_NUMBER.fullmatch(number):
+            if len(number.lstrip("+-")) > len(str(MAX_TOTAL)) + 2:
+                raise cls._error(
+                    f"{_who(player)}a {cls._noun} total of {number!r} is out of range "
+                    f"(0 to {MAX_TOTAL})"
+                )
+            return cls(total=cls._check_total(int(number), player))
+        if typed.startswith("="):
+            raise cls._error(f"{_who(player)}{typed!r} is not a total; write it like '=23'")
+        return cls(cards=parse_cards(typed, player))
+
+    @property
+    def is_empty(self) -> bool:
+        """True for no cards at all (what an Auto Dutch caller shows)."""
+        return self.cards == ()
+
+    def value(self, rules: HouseRules) -> int:
+        """The points this is worth under the house rules."""
+        if self.cards is None:
+            return self.total
+        return sum(card.value(rules) for card in self.cards)
+
+    def text(self) -> str:
+        """Canonical text that ``parse`` reads back to an equal value.
+
+        A single plain number card gets a trailing comma so it does not read as a total.
+
+        >>> Hand.parse("10h kd").text(), Hand.of_total(15).text(), Hand.parse("7,").text()
+        ('10H KD', '15', '7,')
+        """
+        if self.cards is None:
+            return str(self.total)
+        text = format_cards(self.cards)
+        return f"{text}," if _WHOLE_NUMBER.fullmatch(text) else text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({self.text()!r})"
+
+
+class Hand(_CardsOrTotal):
+    """The hand a player reveals at the end of a round (penalty cards from
+    mismatched discards included).
+
+    >>> Hand(cards=("KH", "KD")).is_empty, Hand(cards=()).is_empty
+    (False, True)
+    """
+
+
+class Penalty(_CardsOrTotal):
+    """The penalty cards a caller drew after the reveal, or their total.
+
+    >>> Penalty.parse("4S KD"), Penalty.none()
+    (Penalty.parse('4S KD'), Penalty.parse(''))
+    """
+
+    _error = PenaltyError
+    _noun = "penalty"
+
+    @property
+    def is_none(self) -> bool:
+        """True when nothing was drawn: no cards, or a total of 0 for no cards."""
+        return self.cards == () or self.total == 0
+
+    @classmethod
+    def none(cls) -> Penalty:
+        """No penalty cards."""
+        return cls(cards=())

@@ -1,0 +1,237 @@
+"""House rules: what cards are worth, how a failed call is punished, when a game ends.
+
+The defaults are the rules of the original game; ``PRESETS`` names common variants.
+
+>>> HouseRules().deck_max_total()
+338
+>>> HouseRules.from_dict(PRESETS["points"].to_dict()) == PRESETS["points"]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from dutch_core.errors import RulesError
+
+# Aces to Queens, four of each: 4 × (1 + 2 + … + 12).
+_NON_KING_DECK_TOTAL = 4 * sum(range(1, 13))
+_HIGHEST_NON_KING = 12
+
+
+class PenaltyMode(StrEnum):
+    """How a caller who was not lowest pays for it."""
+
+    CARDS = "cards"
+    """Draw penalty cards: one per tied player, two per player with a lower hand."""
+    POINTS = "points"
+    """Add a fixed number of points; a successful call may earn a bonus instead."""
+
+
+class EndKind(StrEnum):
+    """What ends a game."""
+
+    OPEN = "open"
+    """The players end it by hand."""
+    ROUNDS = "rounds"
+    """It ends after a fixed number of rounds."""
+    SCORE_LIMIT = "score_limit"
+    """It ends after the round in which someone's game total reaches the limit."""
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise RulesError(f"{name} must be between {low} and {high}, got {value!r}")
+    return value
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+def _choice(enum: type[StrEnum], name: str, value: object) -> StrEnum:
+    try:
+        return enum(value)
+    except (ValueError, TypeError):
+        options = ", ".join(repr(member.value) for member in enum)
+        raise RulesError(f"{name} must be one of {options}, got {value!r}") from None
+
+
+def _checked_keys(cls: type, data: object) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{cls.__name__} needs a mapping of settings, got {data!r}")
+    known = {f.name for f in fields(cls)}
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise RulesError(f"unknown {cls.__name__} setting {unknown[0]!r}")
+    return dict(data)
+
+
+@dataclass(frozen=True)
+class EndCondition:
+    """When a game ends: by hand, after a number of rounds, or at a score limit.
+
+    >>> EndCondition.after_rounds(8).describe()
+    'The game ends after 8 rounds.'
+    >>> EndCondition(EndKind.ROUNDS)
+    Traceback (most recent call last):
+    dutch_core.errors.RulesError: rounds must be a whole number, got None
+    """
+
+    kind: EndKind = EndKind.OPEN
+    rounds: int | None = None
+    limit: int | None = None
+    exact_limit_halves: bool = False
+
+    def __post_init__(self) -> None:
+        kind = _choice(EndKind, "end kind", self.kind)
+        object.__setattr__(self, "kind", kind)
+        _flag("exact_limit_halves", self.exact_limit_halves)
+        if kind is EndKind.ROUNDS:
+            _whole("rounds", self.rounds, 1, 1000)
+        elif self.rounds is not None:
+            raise RulesError(
+                f"rounds only applies to a fixed number of rounds, got {self.rounds!r}"
+            )
+        if kind is EndKind.SCORE_LIMIT:
+            _whole("limit", self.limit, 1, 10_000)
+        elif self.limit is not None:
+            raise RulesError(f"limit only applies to a score limit, got {self.limit!r}")
+        elif self.exact_limit_halves:
+            raise RulesError("exact_limit_halves only applies to a score limit")
+
+    @classmethod
+    def open(cls) -> EndCondition:
+        """A game the players end by hand."""
+        return cls(EndKind.OPEN)
+
+    @classmethod
+    def after_rounds(cls, rounds: int) -> EndCondition:
+        """A game of a fixed number of rounds."""
+        return cls(EndKind.ROUNDS, rounds=rounds)
+
+    @classmethod
+    def score_limit(cls, limit: int, exact_limit_halves: bool = False) -> EndCondition:
+        """A game that ends once a game total reaches ``limit``."""
+        return cls(EndKind.SCORE_LIMIT, limit=limit, exact_limit_halves=exact_limit_halves)
+
+    def describe(self) -> str:
+        """One sentence for people."""
+        if self.kind is EndKind.ROUNDS:
+            return f"The game ends after {self.rounds} rounds."
+        if self.kind is EndKind.OPEN:
+            return "The game is open-ended: the players end it."
+        sentence = f"The game ends after the round in which someone reaches {self.limit} points"
+        if self.exact_limit_halves:
+            return f"{sentence}; hitting exactly {self.limit} halves that total."
+        return f"{sentence}."
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The rules a game is scored by; the defaults are the original game's.
+
+    >>> HouseRules(jokers=3)
+    Traceback (most recent call last):
+    dutch_core.errors.RulesError: jokers must be between 0 and 2, got 3
+    """
+
+    red_king_value: int = 0
+    black_king_value: int = 13
+    jokers: int = 0
+    joker_value: int = 0
+    penalty_mode: PenaltyMode = PenaltyMode.CARDS
+    failed_call_points: int = 10
+    success_bonus: int = 0
+    allow_no_caller: bool = False
+    end: EndCondition = field(default_factory=lambda: EndCondition.score_limit(100))
+
+    def __post_init__(self) -> None:
+        _whole("red_king_value", self.red_king_value, 0, 13)
+        _whole("black_king_value", self.black_king_value, 0, 13)
+        _whole("jokers", self.jokers, 0, 2)
+        _whole("joker_value", self.joker_value, 0, 13)
+        mode = _choice(PenaltyMode, "penalty_mode", self.penalty_mode)
+        object.__setattr__(self, "penalty_mode", mode)
+        _whole("failed_call_points", self.failed_call_points, 0, 100)
+        _whole("success_bonus", self.success_bonus, 0, 100)
+        _flag("allow_no_caller", self.allow_no_caller)
+        if not isinstance(self.end, EndCondition):
+            raise RulesError(f"end must be an end condition, got {self.end!r}")
+
+    def deck_max_total(self) -> int:
+        """What the whole deck is worth: no round's totals can add up to more."""
+        kings = 2 * self.red_king_value + 2 * self.black_king_value
+        return _NON_KING_DECK_TOTAL + kings + self.jokers * self.joker_value
+
+    def max_card_value(self) -> int:
+        """What the single most valuable card in the deck is worth.
+
+        >>> HouseRules().max_card_value(), HouseRules(black_king_value=10).max_card_value()
+        (13, 12)
+        """
+        joker = self.joker_value if self.jokers else 0
+        return max(_HIGHEST_NON_KING, self.red_king_value, self.black_king_value, joker)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain, JSON-safe settings; ``HouseRules.from_dict`` reads them back."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["penalty_mode"] = self.penalty_mode.value
+        data["end"] = {f.name: getattr(self.end, f.name) for f in fields(self.end)}
+        data["end"]["kind"] = self.end.kind.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
+        """Rules from ``to_dict`` output; missing settings take their defaults."""
+        settings = _checked_keys(cls, data)
+        if "end" in settings:
+            settings["end"] = EndCondition(**_checked_keys(EndCondition, settings["end"]))
+        return cls(**settings)
+
+    def describe(self) -> list[str]:
+        """The rules as short sentences for people."""
+        lines = [f"Red Kings count {self.red_king_value}, black Kings {self.black_king_value}."]
+        if self.jokers:
+            lines.append(f"{self.jokers} Joker(s) in the deck, worth {self.joker_value} each.")
+        if self.penalty_mode is PenaltyMode.CARDS:
+            lines.append(
+                "A caller who is not lowest draws penalty cards: "
+                "1 per tied player and 2 per player with a lower hand."
+            )
+        else:
+            lines.append(
+                f"A caller who is not lowest scores {self.failed_call_points} extra points."
+            )
+            if self.success_bonus:
+                lines.append(f"A successful call takes {self.success_bonus} points off.")
+        if self.allow_no_caller:
+            lines.append("A round may end without a caller when the deck runs out.")
+        else:
+            lines.append("Every round ends with a Dutch or Auto Dutch call.")
+        lines.append(self.end.describe())
+        return lines
+
+
+PRESETS: dict[str, HouseRules] = {
+    "classic": HouseRules(),
+    "classic_open": HouseRules(end=EndCondition.open()),
+    "points": HouseRules(penalty_mode=PenaltyMode.POINTS, failed_call_points=10),
+    "jokers": HouseRules(jokers=2, joker_value=0),
+    "deck_out": HouseRules(allow_no_caller=True),
+}
+
+PRESET_LABELS: dict[str, str] = {
+    "classic": "Classic (to 100 points)",
+    "classic_open": "Classic, open-ended",
+    "points": "Points for a failed call",
+    "jokers": "Two Jokers worth 0",
+    "deck_out": "The deck may run out",
+}

@@ -1,0 +1,231 @@
+"""Scoring one round: who called, how that went, and everyone's round score.
+
+Worked example 3 of the rules: A called with 12, B had 4, C tied at 12, so A
+draws 2 × 1 + 1 = 3 penalty cards.
+
+>>> from dutch_core.rules import HouseRules
+>>> hands = {"A": "12", "B": "4", "C": "12", "D": "30"}
+>>> penalty_cards_due(RoundInput.build(hands, caller="A", call_type="dutch"), None, HouseRules())
+3
+>>> result = score_round(
+...     RoundInput.build(hands, caller="A", call_type="dutch", penalty="QC 3D KS"), HouseRules()
+... )
+>>> result.outcome, result.as_dict()
+(<Outcome.BEATEN: 'beaten'>, {'A': 40, 'B': 4, 'C': 12, 'D': 30})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dutch_core.deck import check_deck, named_error
+from dutch_core.errors import PenaltyError, RoundError, RulesError
+from dutch_core.hand import Hand, Penalty
+from dutch_core.round_input import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    CallType,
+    RoundInput,
+    check_players,
+    hand_of,
+)
+from dutch_core.rules import HouseRules, PenaltyMode
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "CallType",
+    "Outcome",
+    "Penalty",
+    "PlayerScore",
+    "RoundInput",
+    "RoundResult",
+    "caller_outcome",
+    "check_players",
+    "penalty_cards_due",
+    "score_round",
+]
+
+
+class Outcome(StrEnum):
+    """How the caller's hand compared with everyone else's."""
+
+    LOWEST = "lowest"
+    """Strictly lower than every other hand: the call succeeded, no penalty."""
+    TIED = "tied"
+    """Nobody lower, but someone equal: one penalty card per tied player."""
+    BEATEN = "beaten"
+    """Someone was lower: two penalty cards per lower player, plus one per tie."""
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One player's line in a scored round."""
+
+    player: str
+    hand_total: int
+    penalty_points: int
+    round_score: int
+    is_caller: bool
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A scored round: every player's score and how the call went."""
+
+    input: RoundInput
+    scores: tuple[PlayerScore, ...]
+    caller: str | None
+    call_type: CallType | None
+    outcome: Outcome | None
+    lower: int
+    tied: int
+    penalty_cards_due: int
+
+    @property
+    def succeeded(self) -> bool:
+        """True when the caller was strictly lowest."""
+        return self.outcome is Outcome.LOWEST
+
+    def score_of(self, player: str) -> int:
+        """The round score of one player."""
+        for score in self.scores:
+            if score.player == player:
+                return score.round_score
+        raise RoundError(f"{player!r} did not play this round")
+
+    def as_dict(self) -> dict[str, int]:
+        """Round scores by player, in seat order."""
+        return {score.player: score.round_score for score in self.scores}
+
+    def hand_totals(self) -> dict[str, int]:
+        """Hand totals (before penalties) by player, in seat order."""
+        return {score.player: score.hand_total for score in self.scores}
+
+
+def _cards(count: int) -> str:
+    return f"{count} penalty card" if count == 1 else f"{count} penalty cards"
+
+
+def caller_outcome(hand_totals: Mapping[str, int], caller: str) -> tuple[Outcome, int, int]:
+    """The caller's outcome and how many other hands were lower and tied.
+
+    >>> caller_outcome({"A": 5, "B": 5, "C": 9, "D": 5}, "A")
+    (<Outcome.TIED: 'tied'>, 0, 2)
+    """
+    if caller not in hand_totals:
+        raise RoundError(f"the caller {caller!r} is not playing this round")
+    mine = hand_totals[caller]
+    others = [total for player, total in hand_totals.items() if player != caller]
+    lower = sum(total < mine for total in others)
+    tied = sum(total == mine for total in others)
+    outcome = Outcome.BEATEN if lower else Outcome.TIED if tied else Outcome.LOWEST
+    return outcome, lower, tied
+
+
+def penalty_cards_due(
+    hands: Mapping[str, Hand | str | int] | RoundInput, caller: str | None, rules: HouseRules
+) -> int:
+    """How many penalty cards the caller must draw: one per tied player plus two per
+    lower player; none under points-mode rules or when no one called. Given a
+    RoundInput and no caller, its own caller counts.
+
+    >>> penalty_cards_due({"A": "20", "B": "3", "C": "1", "D": "2"}, "A", HouseRules())
+    6
+    """
+    if isinstance(hands, RoundInput):
+        caller = hands.caller if caller is None else caller
+        pairs = hands.hands
+    elif isinstance(hands, Mapping):
+        pairs = tuple((player, hand_of(hand, player)) for player, hand in hands.items())
+    else:
+        raise RoundError(f"hands must map each player to a hand, got {hands!r}")
+    if not isinstance(rules, HouseRules):
+        raise RulesError(f"house rules expected, got {rules!r}")
+    if caller is None or rules.penalty_mode is PenaltyMode.POINTS:
+        return 0
+    _, lower, tied = caller_outcome({player: hand.value(rules) for player, hand in pairs}, caller)
+    return tied + 2 * lower
+
+
+def _penalty_points(round_input: RoundInput, outcome: Outcome, rules: HouseRules) -> int:
+    caller, penalty = round_input.caller, round_input.penalty
+    if rules.penalty_mode is PenaltyMode.POINTS:
+        if not (penalty is None or penalty.is_none):
+            message = (
+                f"these house rules score a failed call with {rules.failed_call_points} points, "
+                f"so no penalty is entered; got {penalty.text()!r}"
+            )
+            raise named_error(PenaltyError, caller, message)
+        return -rules.success_bonus if outcome is Outcome.LOWEST else rules.failed_call_points
+    due = penalty_cards_due(round_input, caller, rules)
+    if due == 0:
+        if not (penalty is None or penalty.is_none):
+            message = f"no penalty cards are due (lowest hand), but {penalty.text()!r} was entered"
+            raise named_error(PenaltyError, caller, message)
+        return 0
+    if penalty is None:
+        message = f"must draw {_cards(due)}; enter them or their total"
+        raise named_error(PenaltyError, caller, message)
+    if penalty.cards is not None and len(penalty.cards) != due:
+        entered = len(penalty.cards)
+        message = f"must draw {_cards(due)}, {entered} {'was' if entered == 1 else 'were'} entered"
+        raise named_error(PenaltyError, caller, message)
+    most = due * rules.max_card_value()
+    if penalty.total is not None and penalty.total > most:
+        message = (
+            f"a penalty total of {penalty.total} is more than {_cards(due)} can be worth ({most})"
+        )
+        raise named_error(PenaltyError, caller, message)
+    return penalty.value(rules)
+
+
+def score_round(round_input: RoundInput, rules: HouseRules) -> RoundResult:
+    """Score a round under the house rules, refusing anything that cannot have happened.
+
+    Worked example 2: A called with 5 and tied with B and D, then drew 4S and KD.
+
+    >>> hands = {"A": "5", "B": "5", "C": "9", "D": "5"}
+    >>> round_input = RoundInput.build(hands, caller="A", call_type="dutch", penalty="4S KD")
+    >>> score_round(round_input, HouseRules()).as_dict()
+    {'A': 9, 'B': 5, 'C': 9, 'D': 5}
+    >>> score_round(RoundInput.build(hands, "A", "dutch", penalty="4S"), HouseRules())
+    Traceback (most recent call last):
+    dutch_core.errors.PenaltyError: A: must draw 2 penalty cards, 1 was entered
+    """
+    if not isinstance(round_input, RoundInput):
+        raise RoundError(f"a round input expected, got {round_input!r}")
+    if not isinstance(rules, HouseRules):
+        raise RulesError(f"house rules expected, got {rules!r}")
+    check_deck(round_input, rules)
+    hand_totals = {player: hand.value(rules) for player, hand in round_input.hands}
+    caller = round_input.caller
+    outcome, lower, tied, extra = None, 0, 0, 0
+    if caller is None:
+        if not rules.allow_no_caller:
+            raise RoundError("no one ended this round; these house rules need a Dutch call")
+    else:
+        outcome, lower, tied = caller_outcome(hand_totals, caller)
+        extra = _penalty_points(round_input, outcome, rules)
+    scores = tuple(
+        PlayerScore(
+            player=player,
+            hand_total=total,
+            penalty_points=extra if player == caller else 0,
+            round_score=total + (extra if player == caller else 0),
+            is_caller=player == caller,
+        )
+        for player, total in hand_totals.items()
+    )
+    return RoundResult(
+        input=round_input,
+        scores=scores,
+        caller=caller,
+        call_type=round_input.call_type,
+        outcome=outcome,
+        lower=lower,
+        tied=tied,
+        penalty_cards_due=penalty_cards_due(round_input, caller, rules),
+    )
