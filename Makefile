@@ -1,0 +1,46 @@
+# Dutch Scorer: set-up, run and test.
+#   make run    install the app's packages into .venv and start it (http://localhost:8501)
+#   make test   install everything the tests need, start the services, lint, run the suite
+# Both are safe to repeat: steps that are already done are skipped.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+RUNTIME_STAMP := $(VENV)/.installed-runtime
+DEV_STAMP := $(VENV)/.installed-dev
+NODE_STAMP := tests/node_modules/.installed
+
+PORT ?= 8501
+PYTEST_ARGS ?=
+
+.PHONY: help run test lint venv
+
+help:
+	@echo "make run    start Dutch Scorer on http://localhost:$(PORT) (SQLite in data/, local accounts)"
+	@echo "make test   install the test tools, start PostgreSQL and the Auth emulator, lint, run pytest"
+	@echo "            (extra pytest arguments: make test PYTEST_ARGS='tests/unit -x')"
+
+$(RUNTIME_STAMP): requirements.txt
+	scripts/venv.sh requirements.txt
+	touch $@
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt
+	scripts/venv.sh requirements-dev.txt
+	touch $@ $(RUNTIME_STAMP)
+
+$(NODE_STAMP): tests/package.json tests/package-lock.json
+	scripts/node-deps.sh
+	touch $@
+
+venv: $(DEV_STAMP)
+
+run: $(RUNTIME_STAMP)
+	PORT=$(PORT) scripts/run.sh
+
+test: $(DEV_STAMP) $(NODE_STAMP)
+	scripts/test.sh $(PYTEST_ARGS)
+
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Start Dutch Scorer with its embedded defaults: SQLite in data/ and local accounts.
+# PORT (default 8501) and ADDRESS (default 0.0.0.0) can be set in the environment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+port="${PORT:-8501}"
+address="${ADDRESS:-0.0.0.0}"
+
+if [[ ! -f app.py ]]; then
+    echo "app.py is missing: there is no app to start in $PWD." >&2
+    exit 1
+fi
+mkdir -p data
+echo "Dutch Scorer: open http://localhost:$port in a browser (Ctrl+C stops it)."
+exec .venv/bin/python -m streamlit run app.py \
+    --server.port "$port" --server.address "$address"
