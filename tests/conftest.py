@@ -1,0 +1,536 @@
+"""Shared fixtures of the Dutch Scorer test suite.
+
+Real services, not stand-ins:
+
+- PostgreSQL: ``postgres_url`` and ``fresh_postgres_database`` (server from the environment
+  variable ``DUTCH_TEST_POSTGRES_URL``, set by ``make test``).
+- Firebase Auth emulator: ``firebase_auth_emulator`` (address from
+  ``FIREBASE_AUTH_EMULATOR_HOST``, default ``127.0.0.1:9099``).
+- Streamlit: ``streamlit_server`` runs ``streamlit run`` on a free port.
+- Chromium through Playwright: ``browser``, ``browser_page``, ``phone_page``, ``page_factory``,
+  and ``screenshot`` to save pictures of pages.
+
+When a service cannot be reached the test is skipped on a developer's machine, but fails when
+``CI=true``: a green CI run always means the service was really exercised.
+
+Tests using these fixtures get the matching marker (``postgres``, ``firebase``, ``e2e``)
+automatically, so ``pytest -m "not e2e"`` leaves out the browser tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+import psycopg
+import pytest
+import requests
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+from psycopg import sql
+from sqlalchemy.engine import URL, make_url
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS_DIR = PROJECT_ROOT / "test-artifacts"
+SCREENSHOT_DIR = PROJECT_ROOT / "docs" / "screenshots"
+
+POSTGRES_URL_ENV = "DUTCH_TEST_POSTGRES_URL"
+AUTH_EMULATOR_ENV = "FIREBASE_AUTH_EMULATOR_HOST"
+DEFAULT_AUTH_EMULATOR_HOST = "127.0.0.1:9099"
+FIREBASE_PROJECT_ID = "demo-dutch"
+FIREBASE_CLI = PROJECT_ROOT / "tests" / "node_modules" / ".bin" / "firebase"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DESKTOP_VIEWPORT = (1280, 900)
+PHONE_VIEWPORT = (390, 844)
+
+_FIXTURE_MARKERS = {
+    "postgres_url": "postgres",
+    "fresh_postgres_database": "postgres",
+    "firebase_auth_emulator": "firebase",
+    "streamlit_server": "e2e",
+    "browser": "e2e",
+    "browser_page": "e2e",
+    "phone_page": "e2e",
+    "page_factory": "e2e",
+}
+_REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
+
+
+# --- CI mode ---------------------------------------------------------------------------------
+
+
+def running_in_ci() -> bool:
+    """Whether the suite runs under CI (``CI=true``), where missing services are failures."""
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def _service_unavailable(reason: str) -> NoReturn:
+    if running_in_ci():
+        pytest.fail(f"{reason} (CI=true: a missing service fails the test)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def ci_mode() -> bool:
+    """True when ``CI=true``: tests needing an unreachable service fail instead of skipping."""
+    return running_in_ci()
+
+
+@pytest.fixture(scope="session")
+def service_unavailable() -> Callable[[str], NoReturn]:
+    """``service_unavailable(reason)``: fail the test under CI, skip it elsewhere."""
+    return _service_unavailable
+
+
+# --- Markers and failure reports -------------------------------------------------------------
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark tests by the services they use, and everything under tests/e2e as ``e2e``."""
+    e2e_dir = PROJECT_ROOT / "tests" / "e2e"
+    for item in items:
+        fixture_names = getattr(item, "fixturenames", ())
+        markers = {marker for name, marker in _FIXTURE_MARKERS.items() if name in fixture_names}
+        if e2e_dir in item.path.parents:
+            markers.add("e2e")
+        for marker in sorted(markers):
+            item.add_marker(marker)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
+    """Keep each phase's report on the test, so fixtures can tell at teardown if it failed."""
+    report = yield
+    item.stash.setdefault(_REPORTS, {})[report.when] = report
+    return report
+
+
+def _test_failed(request: pytest.FixtureRequest) -> bool:
+    reports = request.node.stash.get(_REPORTS, {})
+    return any(report.failed for report in reports.values())
+
+
+# --- Processes -------------------------------------------------------------------------------
+
+
+def _wait_until(condition: Callable[[], bool], timeout: float, interval: float = 0.25) -> bool:
+    """Poll ``condition`` until it holds or ``timeout`` seconds pass; return its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(interval)
+    return condition()
+
+
+def _stop_process_group(
+    process: subprocess.Popen[bytes], first_signal: int = signal.SIGTERM
+) -> None:
+    """Stop a process started with ``start_new_session=True`` and everything it spawned."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, first_signal)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=15)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _tail(path: Path, lines: int = 80) -> str:
+    if not path.exists():
+        return f"(no log at {path})"
+    text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return "\n".join(text[-lines:])
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# --- PostgreSQL ------------------------------------------------------------------------------
+
+
+def _libpq_url(url: URL) -> str:
+    """The same server and database as a plain ``postgresql://`` URL for psycopg."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _create_database(server: URL) -> URL:
+    name = f"dutch_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(_libpq_url(server), autocommit=True, connect_timeout=10) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return server.set(database=name)
+
+
+def _drop_database(server: URL, name: str) -> None:
+    with psycopg.connect(_libpq_url(server), autocommit=True, connect_timeout=10) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> URL:
+    """The PostgreSQL server named by ``DUTCH_TEST_POSTGRES_URL``, checked to answer.
+
+    Its role must be allowed to create databases. Fails under CI, skips elsewhere, when the
+    variable is unset or the server does not answer.
+    """
+    raw = os.environ.get(POSTGRES_URL_ENV)
+    if not raw:
+        _service_unavailable(f"{POSTGRES_URL_ENV} is not set (make test sets it)")
+    server = make_url(raw)
+    if server.database is None:
+        server = server.set(database="postgres")
+    try:
+        with psycopg.connect(_libpq_url(server), connect_timeout=5) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.OperationalError as error:
+        shown = server.render_as_string(hide_password=True)
+        _service_unavailable(f"PostgreSQL at {shown} is unreachable: {error}".strip())
+    return server
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_server: URL) -> Iterator[str]:
+    """SQLAlchemy URL (``postgresql+psycopg://...``) of an empty database made for this session.
+
+    The database gets a unique name, is shared by every test of the session and is dropped at
+    the end; tests that need a database of their own use ``fresh_postgres_database``.
+    """
+    database = _create_database(postgres_server)
+    try:
+        yield database.render_as_string(hide_password=False)
+    finally:
+        _drop_database(postgres_server, database.database or "")
+
+
+@pytest.fixture
+def fresh_postgres_database(postgres_server: URL) -> Iterator[Callable[[], str]]:
+    """Factory ``fresh_postgres_database() -> str``: the URL of a new, empty database.
+
+    Each call makes another uniquely named database; all are dropped when the test ends.
+    """
+    made: list[URL] = []
+
+    def make() -> str:
+        database = _create_database(postgres_server)
+        made.append(database)
+        return database.render_as_string(hide_password=False)
+
+    yield make
+    for database in made:
+        _drop_database(postgres_server, database.database or "")
+
+
+# --- Firebase Auth emulator ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuthEmulator:
+    """A running Firebase Auth emulator: where it listens and how to empty it."""
+
+    host: str
+    project_id: str = FIREBASE_PROJECT_ID
+
+    @property
+    def base_url(self) -> str:
+        """``http://HOST:PORT`` of the emulator."""
+        return f"http://{self.host}"
+
+    def clear(self) -> None:
+        """Delete every account of the project from the emulator."""
+        response = requests.delete(
+            f"{self.base_url}/emulator/v1/projects/{self.project_id}/accounts", timeout=10
+        )
+        response.raise_for_status()
+
+
+def _auth_emulator_answers(host: str) -> bool:
+    url = f"http://{host}/emulator/v1/projects/{FIREBASE_PROJECT_ID}/config"
+    try:
+        return requests.get(url, timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def _start_auth_emulator(host: str, workdir: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    address, _, port = host.rpartition(":")
+    config = workdir / "firebase.json"
+    settings = {
+        "emulators": {
+            "auth": {"host": address, "port": int(port)},
+            "ui": {"enabled": False},
+            "singleProjectMode": True,
+        }
+    }
+    config.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    log_path = workdir / "emulator.log"
+    command = [
+        str(FIREBASE_CLI),
+        "emulators:start",
+        "--only",
+        "auth",
+        "--project",
+        FIREBASE_PROJECT_ID,
+        "--config",
+        str(config),
+    ]
+    env = {**os.environ, "CI": "true", "NO_UPDATE_NOTIFIER": "1"}
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            command,
+            cwd=workdir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return process, log_path
+
+
+@pytest.fixture(scope="session")
+def firebase_auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AuthEmulator]:
+    """The Firebase Auth emulator for project ``demo-dutch``, running and answering.
+
+    Uses the one at ``FIREBASE_AUTH_EMULATOR_HOST`` (default ``127.0.0.1:9099``) when it
+    answers, otherwise starts one from ``tests/node_modules/.bin/firebase`` and stops it at the
+    end of the session. Sets ``os.environ["FIREBASE_AUTH_EMULATOR_HOST"]`` so firebase-admin
+    talks to it. Yields an ``AuthEmulator`` with ``host``, ``project_id``, ``base_url`` and
+    ``clear()``.
+    """
+    host = os.environ.get(AUTH_EMULATOR_ENV) or DEFAULT_AUTH_EMULATOR_HOST
+    process = None
+    if not _auth_emulator_answers(host):
+        if not FIREBASE_CLI.exists():
+            _service_unavailable(
+                f"No Firebase Auth emulator at {host} and no Firebase CLI at {FIREBASE_CLI}"
+                " (make test installs it)"
+            )
+        process, log_path = _start_auth_emulator(host, tmp_path_factory.mktemp("auth-emulator"))
+        ready = _wait_until(
+            lambda: process.poll() is None and _auth_emulator_answers(host), timeout=90
+        )
+        if not ready:
+            _stop_process_group(process, signal.SIGINT)
+            _service_unavailable(
+                f"The Firebase Auth emulator did not start at {host}:\n{_tail(log_path)}"
+            )
+    previous = os.environ.get(AUTH_EMULATOR_ENV)
+    os.environ[AUTH_EMULATOR_ENV] = host
+    try:
+        yield AuthEmulator(host=host)
+    finally:
+        if previous is None:
+            os.environ.pop(AUTH_EMULATOR_ENV, None)
+        else:
+            os.environ[AUTH_EMULATOR_ENV] = previous
+        if process is not None:
+            _stop_process_group(process, signal.SIGINT)
+
+
+# --- Streamlit server ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _StreamlitRun:
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+
+def _launch_streamlit(app: str, env: dict[str, str], log_dir: Path) -> _StreamlitRun:
+    port = _free_port()
+    log_path = log_dir / f"streamlit-{port}.log"
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        app,
+        "--server.headless",
+        "true",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+    ]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            command,
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return _StreamlitRun(f"http://127.0.0.1:{port}", process, log_path)
+
+
+def _streamlit_healthy(url: str) -> bool:
+    try:
+        return requests.get(f"{url}/_stcore/health", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+@pytest.fixture
+def streamlit_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., str]]:
+    """Factory ``start(env: dict | None = None, app: str = "app.py") -> str`` (the base URL).
+
+    Each call runs ``python -m streamlit run APP`` headless on a free port of 127.0.0.1, from
+    the project root (so ``.streamlit/config.toml`` applies), and returns once
+    ``/_stcore/health`` answers. Unless ``env`` says otherwise, ``DUTCH_DATABASE_URL`` points
+    at an empty SQLite file of the test's own, never at data/. Every server is stopped when the
+    test ends; if the test failed, the server logs are printed.
+    """
+    log_dir = tmp_path_factory.mktemp("streamlit")
+    runs: list[_StreamlitRun] = []
+
+    def start(env: dict[str, str] | None = None, app: str = "app.py") -> str:
+        database = log_dir / f"dutch-{len(runs)}.db"
+        full_env = {
+            **os.environ,
+            "DUTCH_DATABASE_URL": f"sqlite:///{database}",
+            "DUTCH_SECRET_KEY": "test-secret-key-not-for-production",
+            "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
+            **(env or {}),
+        }
+        for _attempt in range(3):
+            run = _launch_streamlit(app, full_env, log_dir)
+            runs.append(run)
+            ready = _wait_until(
+                lambda run=run: run.process.poll() is not None or _streamlit_healthy(run.url),
+                timeout=60,
+            )
+            if ready and run.process.poll() is None:
+                return run.url
+            _stop_process_group(run.process)
+            if "already in use" not in _tail(run.log_path):
+                break
+        pytest.fail(
+            f"Streamlit did not start for {app!r}:\n{_tail(runs[-1].log_path)}", pytrace=False
+        )
+
+    yield start
+    for run in runs:
+        _stop_process_group(run.process)
+    if _test_failed(request):
+        for run in runs:
+            print(f"\n----- streamlit log {run.url} -----\n{_tail(run.log_path, 200)}")
+
+
+# --- Browser ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium (``/usr/bin/chromium``), headless, driven by Playwright's sync API.
+
+    Playwright cannot download browsers here, so it launches the system one. ``expect``
+    assertions wait up to 20 s, as Streamlit pages render over a websocket.
+    """
+    if not Path(CHROMIUM).exists():
+        _service_unavailable(f"Chromium is not installed at {CHROMIUM} (make test installs it)")
+    expect.set_options(timeout=20_000)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page_factory(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Page]]:
+    """Factory ``new_page(width=1280, height=900, **context_options) -> Page``.
+
+    Every page has its own browser context (cookies, storage), closed when the test ends.
+    ``context_options`` go to ``Browser.new_context`` (e.g. ``is_mobile=True``). When the test
+    fails, a screenshot of every page is saved under test-artifacts/failures/.
+    """
+    contexts: list[BrowserContext] = []
+
+    def new_page(
+        width: int = DESKTOP_VIEWPORT[0], height: int = DESKTOP_VIEWPORT[1], **context_options
+    ) -> Page:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, **context_options
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield new_page
+    if _test_failed(request):
+        failures = ARTIFACTS_DIR / "failures"
+        failures.mkdir(parents=True, exist_ok=True)
+        stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in request.node.nodeid)
+        for number, page in enumerate(p for c in contexts for p in c.pages):
+            with contextlib.suppress(PlaywrightError):
+                page.screenshot(path=failures / f"{stem}-{number}.png", full_page=True)
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def browser_page(page_factory: Callable[..., Page]) -> Page:
+    """A fresh desktop page (1280×900) in its own browser context."""
+    return page_factory()
+
+
+@pytest.fixture
+def phone_page(page_factory: Callable[..., Page]) -> Page:
+    """A fresh phone-sized page (390×844, touch, mobile) in its own browser context."""
+    return page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+
+
+@pytest.fixture
+def screenshot() -> Callable[..., Path]:
+    """``screenshot(page, name, full_page=True) -> Path``: save a PNG of the page.
+
+    With ``DUTCH_UPDATE_SCREENSHOTS=1`` the picture goes to docs/screenshots/NAME.png (the
+    committed pictures of the app); otherwise to test-artifacts/screenshots/NAME.png, so an
+    ordinary test run leaves the committed pictures alone.
+    """
+    update = os.environ.get("DUTCH_UPDATE_SCREENSHOTS", "") in {"1", "true", "yes"}
+    folder = SCREENSHOT_DIR if update else ARTIFACTS_DIR / "screenshots"
+
+    def save(page: Page, name: str, full_page: bool = True) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.png"
+        page.screenshot(path=path, full_page=full_page)
+        return path
+
+    return save
