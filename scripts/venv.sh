@@ -43,5 +43,5 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 
 echo "Installing pinned packages from $requirements into $venv."
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+"$venv/bin/python" -m pip install -qq --disable-pip-version-check \
     --no-input -r "$requirements"
