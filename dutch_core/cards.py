@@ -78,7 +78,7 @@ _SUIT_CODES |= {
     "♢": Suit.DIAMONDS,
 }
 _SUIT_CODES |= {"♠": Suit.SPADES, "♤": Suit.SPADES, "♣": Suit.CLUBS, "♧": Suit.CLUBS}
-_RANK_CODES = {rank.value: rank for rank in Rank} | {"T": Rank.TEN}
+_RANK_CODES = {rank.value: rank for rank in Rank} | {"T": Rank.TEN, "1": Rank.ACE}
 _JOKER_WORDS = ("JK", "JOKER", "🃏")
 _COLOUR_KINGS = {"RK": Colour.RED, "RED K": Colour.RED, "RED KING": Colour.RED}
 _COLOUR_KINGS |= {
@@ -149,7 +149,7 @@ class Card:
     @classmethod
     def parse(cls, token: str, player: str | None = None) -> Card:
         """Read one card as typed, in any case: ``7``, ``7S``, ``7♠``, ``T``, ``10H``,
-        ``KH``, ``K♥``, ``RK``/``BK`` (red/black King), ``JK``/``JOKER`` (Joker).
+        ``A`` (or ``1``), ``KH``, ``K♥``, ``RK``/``BK`` (red/black King), ``JK``/``JOKER``.
 
         >>> Card.parse("th"), Card.parse("bk"), Card.parse("Joker")
         (Card.parse('10H'), Card.parse('BK'), Card.parse('JK'))

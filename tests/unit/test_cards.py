@@ -33,6 +33,8 @@ SEED = HouseRules()
         ("TH", "10H"),
         ("A", "A"),
         ("ah", "AH"),
+        ("1", "A"),
+        ("1c", "AC"),
         ("J", "J"),
         ("Q", "Q"),
         ("qd", "QD"),
@@ -91,7 +93,7 @@ def test_a_bare_king_inside_a_hand_is_refused_too():
         parse_cards("7 K Q", player="Bo")
 
 
-@pytest.mark.parametrize("typed", ["", "X", "11", "1", "0", "7X", "HH", "JKH", "10 10", "S", "=7"])
+@pytest.mark.parametrize("typed", ["", "X", "11", "0", "01", "7X", "HH", "JKH", "10 10", "S", "=7"])
 def test_unknown_tokens_are_refused_and_quoted(typed):
     with pytest.raises(CardError) as caught:
         Card.parse(typed, player="Cy")
