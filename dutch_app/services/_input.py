@@ -1,0 +1,69 @@
+"""Checks of plain input shared by services: ids, names, times."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import UTC, date, datetime, time, timedelta
+
+from dutch_app.services.errors import ValidationError
+
+
+def check_id(field: str, value: object) -> int:
+    """``value`` as an id, or a ValidationError naming ``field``.
+
+    >>> check_id("game_id", "7")
+    Traceback (most recent call last):
+    dutch_app.services.errors.ValidationError: game_id must be a whole number, not '7'.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(field, f"{field} must be a whole number, not {value!r}.")
+    return value
+
+
+def clean_name(field: str, value: object, longest: int) -> str:
+    """A display name with spaces tidied; refused when empty, too long or not text.
+
+    >>> clean_name("name", "  Ann   Marie ", 60)
+    'Ann Marie'
+    """
+    if not isinstance(value, str):
+        raise ValidationError(field, f"{field} must be text, not {value!r}.")
+    name = " ".join(unicodedata.normalize("NFC", value).split())
+    if not name:
+        raise ValidationError(field, f"The {field} cannot be empty.")
+    if len(name) > longest:
+        raise ValidationError(field, f"The {field} {name!r} is longer than {longest} characters.")
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        raise ValidationError(field, f"The {field} {name!r} contains control characters.")
+    return name
+
+
+def name_key(name: str) -> str:
+    """The form in which names are compared: case does not matter.
+
+    >>> name_key("Ann") == name_key("ANN")
+    True
+    """
+    return name.casefold()
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A stored time as an aware UTC datetime (SQLite hands them back without a zone)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def moment(field: str, value: object, upper: bool = False) -> datetime | None:
+    """A filter bound as an aware UTC datetime: the first moment included, or with
+    ``upper`` the first moment excluded (a date as upper bound includes that whole day)."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return as_utc(value) + timedelta(microseconds=1) if upper else as_utc(value)
+    if isinstance(value, date):
+        day = value + timedelta(days=1) if upper else value
+        return datetime.combine(day, time(), tzinfo=UTC)
+    raise ValidationError(field, f"{field} must be a date or a datetime, not {value!r}.")

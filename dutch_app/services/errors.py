@@ -1,0 +1,47 @@
+"""The errors services raise; pages show their message next to the field concerned.
+
+The scoring core's own errors (:class:`dutch_core.errors.DutchError`) pass
+through services unchanged: they already name the player and the bad token.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base of every error a service raises for a request it cannot carry out."""
+
+
+class NotFound(ServiceError, LookupError):
+    """No such object, or one the acting user may not see (the two are not told apart).
+
+    >>> str(NotFound("game", 12))
+    'No game with id 12.'
+    >>> str(NotFound("group", "X7Q2", key="invite code"))
+    "No group with invite code 'X7Q2'."
+    """
+
+    def __init__(self, kind: str, ident: object, key: str = "id") -> None:
+        self.kind = kind
+        self.ident = ident
+        super().__init__(f"No {kind} with {key} {ident!r}.")
+
+
+class Conflict(ServiceError):
+    """Someone else changed the object first, or its state forbids the change."""
+
+
+class Forbidden(ServiceError):
+    """A member asked for something only the group's owner may do."""
+
+
+class ValidationError(ServiceError, ValueError):
+    """Input a service refuses; ``field`` names the argument or form field.
+
+    >>> error = ValidationError("name", "A name cannot be empty.")
+    >>> error.field, str(error)
+    ('name', 'A name cannot be empty.')
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(message)

@@ -1,0 +1,146 @@
+"""What services return: small frozen snapshots, safe to keep after the session is gone.
+
+Times are timezone-aware UTC datetimes on every database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from dutch_core import Game as CoreGame
+    from dutch_core import HouseRules, Standing
+
+
+class MemberView(NamedTuple):
+    """A member of a group: ``(user_id, display_name, role)``."""
+
+    user_id: int
+    display_name: str
+    role: str
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """A group as one of its members sees it.
+
+    ``invite_code`` is shown to the owner only (None for other members);
+    ``data_version`` changes whenever anything in the group changes.
+    """
+
+    id: int
+    name: str
+    role: str
+    invite_code: str | None
+    members: tuple[MemberView, ...]
+    data_version: int
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A player of a group, optionally linked to a member's account."""
+
+    id: int
+    name: str
+    user_id: int | None
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One player's line in a round: the hand as entered and the scores the core computed.
+
+    ``cards`` is the canonical card text ("" for an empty hand), or None when the
+    hand was entered as a total.
+    """
+
+    player_id: int
+    player: str
+    seat: int
+    cards: str | None
+    hand_total: int
+    penalty_points: int
+    round_score: int
+    is_caller: bool
+
+    @property
+    def hand_text(self) -> str:
+        """The hand as it can be entered again: the cards, or the total."""
+        return self.cards if self.cards is not None else str(self.hand_total)
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A stored round; pass ``version`` back when editing or deleting it."""
+
+    id: int
+    game_id: int
+    number: int
+    caller_id: int | None
+    caller: str | None
+    call_type: str | None
+    outcome: str | None
+    penalty_text: str | None
+    penalty_cards_due: int
+    entered_by: int | None
+    entered_at: datetime
+    edited_at: datetime | None
+    version: int
+    hands: tuple[HandView, ...]
+
+    def score_of(self, player_id: int) -> int:
+        """The round score of one player (by player id)."""
+        for hand in self.hands:
+            if hand.player_id == player_id:
+                return hand.round_score
+        raise KeyError(player_id)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game with its rounds, as the core sees it (``core``) and as stored.
+
+    ``standings`` and ``winners`` come from the core (names, lowest total first).
+    """
+
+    id: int
+    group_id: int
+    players: tuple[PlayerView, ...]
+    rules: HouseRules
+    status: str
+    started_at: datetime
+    ended_at: datetime | None
+    notes: str
+    version: int
+    rounds: tuple[RoundView, ...]
+    core: CoreGame
+    standings: tuple[Standing, ...]
+    is_over: bool
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line in the list of games: players in seat order with their game totals."""
+
+    id: int
+    group_id: int
+    status: str
+    started_at: datetime
+    ended_at: datetime | None
+    notes: str
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    rounds_played: int
+    version: int
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        """The players with the lowest total (the winners once the game has ended)."""
+        if not self.rounds_played:
+            return ()
+        low = min(self.totals)
+        return tuple(
+            name for name, total in zip(self.players, self.totals, strict=True) if total == low
+        )
