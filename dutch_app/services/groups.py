@@ -1,0 +1,164 @@
+"""Groups: create, rename, invite by code, join, leave; the data version for UI caches."""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from dutch_app.services._access import acting_user, bump_group, membership, owner_membership
+from dutch_app.services._input import clean_name
+from dutch_app.services._transaction import reading, writing
+from dutch_app.services.errors import NotFound, ValidationError
+from dutch_app.services.views import GroupView, MemberView
+from dutch_app.storage.models import Group, Membership, Player, User
+
+GROUP_NAME_LENGTH = 80
+# No 0/O or 1/I: codes are read aloud and typed in.
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 8
+
+
+def new_invite_code() -> str:
+    """A fresh random invite code, e.g. ``'K7QXM2PD'``."""
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def normalise_invite_code(code: object) -> str:
+    """An invite code as typed (any case, spaces or dashes) in its stored form.
+
+    >>> normalise_invite_code(" k7qx-m2pd ")
+    'K7QXM2PD'
+    """
+    if not isinstance(code, str):
+        raise ValidationError("invite_code", f"invite_code must be text, not {code!r}.")
+    return "".join(char for char in code.upper() if char.isalnum())
+
+
+def _view(session: Session, group: Group, mine: Membership) -> GroupView:
+    rows = session.execute(
+        select(Membership.user_id, User.display_name, Membership.role)
+        .join(User, User.id == Membership.user_id)
+        .where(Membership.group_id == group.id)
+        .order_by(Membership.joined_at, Membership.user_id)
+    ).all()
+    return GroupView(
+        id=group.id,
+        name=group.name,
+        role=mine.role,
+        invite_code=group.invite_code if mine.role == "owner" else None,
+        members=tuple(MemberView(*row) for row in rows),
+        data_version=group.data_version,
+    )
+
+
+@writing
+def create_group(session: Session, user_id: int, name: str) -> GroupView:
+    """Create a group owned by the user."""
+    acting_user(session, user_id)
+    group = Group(
+        name=clean_name("name", name, GROUP_NAME_LENGTH),
+        invite_code=new_invite_code(),
+        created_by=user_id,
+        data_version=1,
+    )
+    session.add(group)
+    session.flush()
+    mine = Membership(group_id=group.id, user_id=user_id, role="owner")
+    session.add(mine)
+    session.flush()
+    return _view(session, group, mine)
+
+
+@writing
+def rename_group(session: Session, user_id: int, group_id: int, name: str) -> GroupView:
+    """Give the group a new name (owner only)."""
+    mine = owner_membership(session, user_id, group_id)
+    group = session.get_one(Group, group_id)
+    group.name = clean_name("name", name, GROUP_NAME_LENGTH)
+    session.flush()
+    bump_group(session, group_id)
+    return _view(session, group, mine)
+
+
+@reading
+def list_groups(session: Session, user_id: int) -> list[GroupView]:
+    """The user's groups, by name."""
+    acting_user(session, user_id)
+    rows = session.execute(
+        select(Group, Membership)
+        .join(Membership, Membership.group_id == Group.id)
+        .where(Membership.user_id == user_id)
+        .order_by(Group.name, Group.id)
+    ).all()
+    return [_view(session, group, mine) for group, mine in rows]
+
+
+@reading
+def get_group(session: Session, user_id: int, group_id: int) -> GroupView:
+    """One of the user's groups with its members."""
+    mine = membership(session, user_id, group_id)
+    return _view(session, session.get_one(Group, group_id), mine)
+
+
+@writing
+def rotate_invite_code(session: Session, user_id: int, group_id: int) -> GroupView:
+    """Replace the invite code, so the old one no longer works (owner only)."""
+    mine = owner_membership(session, user_id, group_id)
+    group = session.get_one(Group, group_id)
+    group.invite_code = new_invite_code()
+    session.flush()
+    bump_group(session, group_id)
+    return _view(session, group, mine)
+
+
+@writing
+def join_group(session: Session, user_id: int, invite_code: str) -> GroupView:
+    """Join the group whose invite code this is (joining twice changes nothing)."""
+    acting_user(session, user_id)
+    code = normalise_invite_code(invite_code)
+    group = session.scalars(select(Group).where(Group.invite_code == code)).one_or_none()
+    if group is None:
+        raise NotFound("group", invite_code, key="invite code")
+    mine = session.get(Membership, (group.id, user_id))
+    if mine is None:
+        mine = Membership(group_id=group.id, user_id=user_id, role="member")
+        session.add(mine)
+        session.flush()
+        bump_group(session, group.id)
+    return _view(session, group, mine)
+
+
+@writing
+def leave_group(session: Session, user_id: int, group_id: int) -> None:
+    """Leave the group. An owner's role passes to the longest-standing member; when
+    the last member leaves, the group is deleted with all its games."""
+    mine = membership(session, user_id, group_id)
+    session.delete(mine)
+    session.execute(
+        update(Player)
+        .where(Player.group_id == group_id, Player.user_id == user_id)
+        .values(user_id=None)
+    )
+    session.flush()
+    heir = session.scalars(
+        select(Membership)
+        .where(Membership.group_id == group_id)
+        .order_by(Membership.joined_at, Membership.user_id)
+        .limit(1)
+    ).first()
+    if heir is None:
+        session.execute(delete(Group).where(Group.id == group_id))
+        return
+    if mine.role == "owner":
+        heir.role = "owner"
+        session.flush()
+    bump_group(session, group_id)
+
+
+@reading
+def data_version(session: Session, user_id: int, group_id: int) -> int:
+    """A number that changes whenever anything in the group changes (a cache key)."""
+    membership(session, user_id, group_id)
+    return session.scalars(select(Group.data_version).where(Group.id == group_id)).one()
