@@ -1,0 +1,65 @@
+"""Stored rows to views: rounds and whole games."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from dutch_app.services._input import as_utc
+from dutch_app.services._scoring import Table, core_game, rounds_of, table_of
+from dutch_app.services.views import GameView, HandView, PlayerView, RoundView
+from dutch_app.storage.models import Game, Round, RoundHand
+
+
+def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView:
+    """The view of a stored round."""
+    return RoundView(
+        id=stored.id,
+        game_id=stored.game_id,
+        number=stored.number,
+        caller_id=stored.caller_player_id,
+        caller=table.name_of(stored.caller_player_id),
+        call_type=stored.call_type,
+        outcome=stored.outcome,
+        penalty_text=stored.penalty_text,
+        penalty_cards_due=stored.penalty_cards_due,
+        entered_by=stored.entered_by,
+        entered_at=as_utc(stored.entered_at),
+        edited_at=as_utc(stored.edited_at),
+        version=stored.version,
+        hands=tuple(
+            HandView(
+                player_id=hand.player_id,
+                player=table.name_of(hand.player_id),
+                seat=hand.seat,
+                cards=hand.cards,
+                hand_total=hand.hand_total,
+                penalty_points=hand.penalty_points,
+                round_score=hand.round_score,
+                is_caller=hand.is_caller,
+            )
+            for hand in sorted(hands, key=lambda hand: hand.seat)
+        ),
+    )
+
+
+def game_view(session: Session, game: Game) -> GameView:
+    """The view of a stored game with its rounds, standings and winners."""
+    table = table_of(session, game.id)
+    stored_rounds = rounds_of(session, game.id)
+    core = core_game(game, table, stored_rounds)
+    return GameView(
+        id=game.id,
+        group_id=game.group_id,
+        players=tuple(PlayerView(p.id, p.name, p.user_id) for p in table.players),
+        rules=core.rules,
+        status=game.status,
+        started_at=as_utc(game.started_at),
+        ended_at=as_utc(game.ended_at),
+        notes=game.notes,
+        version=game.version,
+        rounds=tuple(round_view(table, stored, hands) for stored, hands in stored_rounds),
+        core=core,
+        standings=tuple(core.standings()),
+        is_over=core.is_over,
+        winners=core.winners(),
+    )

@@ -1,0 +1,173 @@
+"""Between stored rows and the scoring core: rebuild a game, turn a request into a round.
+
+Scores are never taken from a request: the core scores the round input, and the
+rows store that input together with the core's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dutch_app.services._input import check_id
+from dutch_app.services.errors import ValidationError
+from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
+from dutch_core import Game as CoreGame
+from dutch_core import (
+    Hand,
+    HouseRules,
+    Penalty,
+    RoundInput,
+    RoundResult,
+    format_cards,
+    parse_cards,
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game's players in seat order, with their current names."""
+
+    players: tuple[Player, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
+
+    def name_of(self, player_id: int | None) -> str | None:
+        for player in self.players:
+            if player.id == player_id:
+                return player.name
+        return None
+
+    def seat_of(self, player_id: int) -> int:
+        return next(seat for seat, player in enumerate(self.players) if player.id == player_id)
+
+
+def table_of(session: Session, game_id: int) -> Table:
+    """The players of a game in seat order."""
+    players = session.scalars(
+        select(Player)
+        .join(GamePlayer, GamePlayer.player_id == Player.id)
+        .where(GamePlayer.game_id == game_id)
+        .order_by(GamePlayer.seat)
+    )
+    return Table(tuple(players))
+
+
+def rounds_of(session: Session, game_id: int) -> list[tuple[Round, list[RoundHand]]]:
+    """A game's rounds in order, each with its hands in seat order (two queries)."""
+    rounds = list(
+        session.scalars(select(Round).where(Round.game_id == game_id).order_by(Round.number))
+    )
+    hands: dict[int, list[RoundHand]] = {stored.id: [] for stored in rounds}
+    if rounds:
+        for hand in session.scalars(
+            select(RoundHand)
+            .join(Round, Round.id == RoundHand.round_id)
+            .where(Round.game_id == game_id)
+            .order_by(RoundHand.round_id, RoundHand.seat)
+        ):
+            hands[hand.round_id].append(hand)
+    return [(stored, hands[stored.id]) for stored in rounds]
+
+
+def stored_input(table: Table, stored: Round, hands: list[RoundHand]) -> RoundInput:
+    """The round input as it was entered, with the players' current names."""
+    pairs = tuple(
+        (
+            table.name_of(hand.player_id),
+            Hand.of_total(hand.hand_total)
+            if hand.cards is None
+            else Hand.of_cards(parse_cards(hand.cards)),
+        )
+        for hand in hands
+    )
+    penalty = None if stored.penalty_text is None else Penalty.parse(stored.penalty_text)
+    return RoundInput(pairs, table.name_of(stored.caller_player_id), stored.call_type, penalty)
+
+
+def rules_of(game: Game) -> HouseRules:
+    """The snapshot of house rules the game was started with."""
+    return HouseRules.from_dict(game.rules)
+
+
+def core_game(game: Game, table: Table, stored_rounds) -> CoreGame:
+    """The core's view of a stored game, every round scored afresh."""
+    inputs = [stored_input(table, stored, hands) for stored, hands in stored_rounds]
+    return CoreGame.from_inputs(table.names, rules_of(game), inputs)
+
+
+def requested_input(
+    table: Table,
+    hands: object,
+    caller_id: object,
+    call_type: object,
+    penalty_text: object,
+) -> RoundInput:
+    """A round input from a request keyed by player id; the core checks the rest."""
+    if not isinstance(hands, Mapping):
+        raise ValidationError("hands", f"hands must map player ids to hands, not {hands!r}.")
+    seated = {player.id for player in table.players}
+    for player_id in hands:
+        if check_id("hands", player_id) not in seated:
+            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
+    typed = {}
+    for player in table.players:
+        if player.id not in hands:
+            raise ValidationError("hands", f"{player.name}: no hand was entered.")
+        text = hands[player.id]
+        if isinstance(text, bool) or not isinstance(text, (str, int, Hand)):
+            raise ValidationError("hands", f"{player.name}: {text!r} is not a hand.")
+        typed[player.name] = text
+    caller = None
+    if caller_id is not None:
+        caller = table.name_of(check_id("caller_id", caller_id))
+        if caller is None:
+            raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
+    if penalty_text is not None and (
+        isinstance(penalty_text, bool) or not isinstance(penalty_text, (str, int))
+    ):
+        raise ValidationError("penalty_text", f"{penalty_text!r} is not a penalty.")
+    if isinstance(penalty_text, str) and not penalty_text.strip():
+        penalty_text = None
+    return RoundInput.build(typed, caller=caller, call_type=call_type, penalty=penalty_text)
+
+
+def hand_rows(table: Table, result: RoundResult) -> list[dict]:
+    """The round_hands values of a scored round (without round_id), in seat order."""
+    hands = dict(result.input.hands)
+    scores = {score.player: score for score in result.scores}
+    rows = []
+    for seat, player in enumerate(table.players):
+        hand, score = hands[player.name], scores[player.name]
+        rows.append(
+            {
+                "player_id": player.id,
+                "seat": seat,
+                "cards": None if hand.cards is None else format_cards(hand.cards),
+                "hand_total": score.hand_total,
+                "penalty_points": score.penalty_points,
+                "round_score": score.round_score,
+                "is_caller": score.is_caller,
+            }
+        )
+    return rows
+
+
+def round_values(table: Table, result: RoundResult) -> dict:
+    """The rounds row values that come from a scored round."""
+    caller_id = None
+    if result.caller is not None:
+        caller_id = next(p.id for p in table.players if p.name == result.caller)
+    penalty = result.input.penalty
+    return {
+        "caller_player_id": caller_id,
+        "call_type": None if result.call_type is None else result.call_type.value,
+        "outcome": None if result.outcome is None else result.outcome.value,
+        "penalty_text": None if penalty is None else penalty.text(),
+        "penalty_cards_due": result.penalty_cards_due,
+    }

@@ -1,0 +1,222 @@
+"""Games: start, load with standings, list with filters, end, reopen, delete."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from dutch_app.services._access import bump_group, game_for, membership, player_for
+from dutch_app.services._input import as_utc, check_id, moment
+from dutch_app.services._present import game_view
+from dutch_app.services._scoring import core_game, rounds_of, table_of
+from dutch_app.services._transaction import reading, writing
+from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
+from dutch_app.services.views import GameSummary, GameView
+from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand, utcnow
+from dutch_core import Game as CoreGame
+from dutch_core import HouseRules
+
+NOTES_LENGTH = 2000
+STATUSES = ("active", "ended")
+
+
+def _check_notes(notes: object) -> str:
+    if not isinstance(notes, str):
+        raise ValidationError("notes", f"notes must be text, not {notes!r}.")
+    if len(notes) > NOTES_LENGTH:
+        raise ValidationError("notes", f"Notes are limited to {NOTES_LENGTH} characters.")
+    return notes.strip()
+
+
+def _seated_players(session: Session, group_id: int, player_ids: object) -> list[Player]:
+    if isinstance(player_ids, (str, bytes)) or not isinstance(player_ids, Sequence):
+        raise ValidationError(
+            "player_ids", f"player_ids must be a list of player ids, not {player_ids!r}."
+        )
+    ids = [check_id("player_ids", player_id) for player_id in player_ids]
+    found = {
+        player.id: player
+        for player in session.scalars(
+            select(Player).where(
+                Player.id.in_(ids), Player.group_id == group_id, Player.merged_into_id.is_(None)
+            )
+        )
+    }
+    seated: list[Player] = []
+    for player_id in ids:
+        if player_id not in found:
+            raise NotFound("player", player_id)
+        if found[player_id] in seated:
+            raise ValidationError("player_ids", f"{found[player_id].name} is seated twice.")
+        seated.append(found[player_id])
+    return seated
+
+
+@writing
+def start_game(
+    session: Session,
+    user_id: int,
+    group_id: int,
+    player_ids: Sequence[int],
+    rules: HouseRules,
+    notes: str = "",
+    *,
+    started_at: datetime | None = None,
+    import_key: str | None = None,
+) -> GameView:
+    """Start a game with the players in seat order under a snapshot of ``rules``.
+
+    ``started_at`` and ``import_key`` (unique in the group) serve imports of past games.
+    """
+    membership(session, user_id, group_id)
+    if not isinstance(rules, HouseRules):
+        raise ValidationError("rules", f"rules must be house rules, not {rules!r}.")
+    seated = _seated_players(session, group_id, player_ids)
+    CoreGame.start([player.name for player in seated], rules)
+    if import_key is not None:
+        taken = session.scalar(
+            select(Game.id).where(Game.group_id == group_id, Game.import_key == import_key)
+        )
+        if taken is not None:
+            raise Conflict(f"A game with import key {import_key!r} is already stored.")
+    game = Game(
+        group_id=group_id,
+        rules=rules.to_dict(),
+        status="active",
+        started_at=as_utc(moment("started_at", started_at)) or utcnow(),
+        notes=_check_notes(notes),
+        created_by=user_id,
+        version=1,
+        import_key=import_key,
+    )
+    session.add(game)
+    session.flush()
+    session.add_all(
+        GamePlayer(game_id=game.id, seat=seat, player_id=player.id)
+        for seat, player in enumerate(seated)
+    )
+    session.flush()
+    bump_group(session, group_id)
+    return game_view(session, game)
+
+
+@reading
+def get_game(session: Session, user_id: int, game_id: int) -> GameView:
+    """A game with its players, rounds, standings and winners."""
+    return game_view(session, game_for(session, user_id, game_id))
+
+
+def _set_status(session: Session, user_id: int, game_id: int, status: str) -> GameView:
+    game = game_for(session, user_id, game_id, lock=True)
+    if game.status != status:
+        game.status = status
+        game.ended_at = utcnow() if status == "ended" else None
+        game.version += 1
+        session.flush()
+        bump_group(session, game.group_id)
+    return game_view(session, game)
+
+
+@writing
+def end_game(session: Session, user_id: int, game_id: int) -> GameView:
+    """Mark the game as ended (whatever its end condition says)."""
+    return _set_status(session, user_id, game_id, "ended")
+
+
+@writing
+def reopen_game(session: Session, user_id: int, game_id: int) -> GameView:
+    """Mark an ended game as active again."""
+    return _set_status(session, user_id, game_id, "active")
+
+
+@writing
+def delete_game(session: Session, user_id: int, game_id: int) -> None:
+    """Delete a game and its rounds (the group's owner or whoever started it)."""
+    game = game_for(session, user_id, game_id, lock=True)
+    mine = membership(session, user_id, game.group_id)
+    if mine.role != "owner" and game.created_by != user_id:
+        raise Forbidden("Only the group's owner or whoever started the game can delete it.")
+    group_id = game.group_id
+    session.execute(delete(Game).where(Game.id == game.id))
+    session.expunge(game)
+    bump_group(session, group_id)
+
+
+@reading
+def list_games(
+    session: Session,
+    user_id: int,
+    group_id: int,
+    date_from: date | datetime | None = None,
+    date_to: date | datetime | None = None,
+    player_id: int | None = None,
+    status: str | None = None,
+) -> list[GameSummary]:
+    """The group's games, newest first; ``date_from``/``date_to`` bound the start
+    (a date includes that whole day), ``player_id`` keeps games that player sat in."""
+    membership(session, user_id, group_id)
+    query = select(Game).where(Game.group_id == group_id)
+    if (start := moment("date_from", date_from)) is not None:
+        query = query.where(Game.started_at >= start)
+    if (stop := moment("date_to", date_to, upper=True)) is not None:
+        query = query.where(Game.started_at < stop)
+    if player_id is not None:
+        player = player_for(session, user_id, check_id("player_id", player_id))
+        if player.group_id != group_id:
+            raise NotFound("player", player_id)
+        seated = select(GamePlayer.game_id).where(GamePlayer.player_id == player.id)
+        query = query.where(Game.id.in_(seated))
+    if status is not None:
+        if status not in STATUSES:
+            raise ValidationError("status", f"status must be 'active' or 'ended', not {status!r}.")
+        query = query.where(Game.status == status)
+    games = list(session.scalars(query.order_by(Game.started_at.desc(), Game.id.desc())))
+    return _summaries(session, games, query.with_only_columns(Game.id))
+
+
+def _summaries(session: Session, games: list[Game], game_ids) -> list[GameSummary]:
+    seats: dict[int, list[tuple[int, str]]] = {game.id: [] for game in games}
+    for game_id, player_id, name in session.execute(
+        select(GamePlayer.game_id, GamePlayer.player_id, Player.name)
+        .join(Player, Player.id == GamePlayer.player_id)
+        .where(GamePlayer.game_id.in_(game_ids))
+        .order_by(GamePlayer.game_id, GamePlayer.seat)
+    ):
+        seats[game_id].append((player_id, name))
+    sums: dict[tuple[int, int], int] = {}
+    played: dict[int, int] = {}
+    for game_id, player_id, total, rounds in session.execute(
+        select(Round.game_id, RoundHand.player_id, func.sum(RoundHand.round_score), func.count())
+        .join(RoundHand, RoundHand.round_id == Round.id)
+        .where(Round.game_id.in_(game_ids))
+        .group_by(Round.game_id, RoundHand.player_id)
+    ):
+        sums[(game_id, player_id)] = int(total)
+        played[game_id] = int(rounds)
+    summaries = []
+    for game in games:
+        players = seats[game.id]
+        totals = tuple(sums.get((game.id, player_id), 0) for player_id, _ in players)
+        end = game.rules.get("end") or {}
+        if end.get("exact_limit_halves") and played.get(game.id):
+            # Halving depends on the order of rounds: let the core add them up.
+            core = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
+            totals = tuple(core.totals().values())
+        summaries.append(
+            GameSummary(
+                id=game.id,
+                group_id=game.group_id,
+                status=game.status,
+                started_at=as_utc(game.started_at),
+                ended_at=as_utc(game.ended_at),
+                notes=game.notes,
+                players=tuple(name for _, name in players),
+                totals=totals,
+                rounds_played=played.get(game.id, 0),
+                version=game.version,
+            )
+        )
+    return summaries

@@ -1,0 +1,181 @@
+"""Rounds: add, edit, delete, and how many penalty cards a caller must draw.
+
+Writers of one game take turns: each locks the game's row first (``SELECT ...
+FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` admits one writer at a
+time), so the next round number (MAX + 1 on the game's index) is never handed
+out twice; if it ever is, the unique (game_id, number) key refuses it and the
+whole call is retried. Edits and deletions carry the version the user saw and
+are refused with :class:`Conflict` when someone changed the round since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from dutch_app.services._access import bump_group, game_for, round_for
+from dutch_app.services._input import check_id, moment
+from dutch_app.services._present import round_view
+from dutch_app.services._scoring import (
+    core_game,
+    hand_rows,
+    requested_input,
+    round_values,
+    rounds_of,
+    rules_of,
+    table_of,
+)
+from dutch_app.services._transaction import reading, writing
+from dutch_app.services.errors import Conflict, ValidationError
+from dutch_app.services.views import RoundView
+from dutch_app.storage.models import Game, Round, RoundHand, utcnow
+from dutch_core import CallType
+from dutch_core import penalty_cards_due as core_penalty_cards_due
+
+
+def _finish(session: Session, game: Game, is_over: bool) -> None:
+    """Count the change; a game whose end condition is met is marked ended."""
+    game.version += 1
+    if is_over and game.status == "active":
+        game.status, game.ended_at = "ended", utcnow()
+    session.flush()
+    bump_group(session, game.group_id)
+
+
+@writing
+def add_round(
+    session: Session,
+    user_id: int,
+    game_id: int,
+    hands: Mapping[int, str],
+    caller_id: int | None,
+    call_type: CallType | str | None,
+    penalty_text: str | None = None,
+    *,
+    entered_at: datetime | None = None,
+) -> RoundView:
+    """Score and store the next round of an active game.
+
+    ``hands`` maps every player id of the game to the hand as typed (cards such
+    as ``"7 KH Q"``, or a total such as ``"23"``); ``penalty_text`` gives the
+    caller's penalty cards or their total when some are due.
+    """
+    game = game_for(session, user_id, game_id, lock=True)
+    if game.status != "active":
+        raise Conflict("This game has ended; reopen it to add a round.")
+    table = table_of(session, game.id)
+    round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
+    after = core_game(game, table, rounds_of(session, game.id)).add_round(round_input)
+    result = after.rounds[-1]
+    last = session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id))
+    stored = Round(
+        game_id=game.id,
+        number=(last or 0) + 1,
+        entered_by=user_id,
+        entered_at=moment("entered_at", entered_at) or utcnow(),
+        version=1,
+        **round_values(table, result),
+    )
+    session.add(stored)
+    session.flush()
+    hands_stored = [RoundHand(round_id=stored.id, **row) for row in hand_rows(table, result)]
+    session.add_all(hands_stored)
+    _finish(session, game, after.is_over)
+    return round_view(table, stored, hands_stored)
+
+
+def _locked_round(session: Session, user_id: int, round_id: object, expected_version: object):
+    """The game (locked) and the round as it is now, if still at ``expected_version``."""
+    check_id("expected_version", expected_version)
+    game = game_for(session, user_id, round_for(session, user_id, round_id).game_id, lock=True)
+    stored = session.get(Round, round_id, populate_existing=True)
+    if stored is None:
+        raise Conflict("Someone else deleted this round in the meantime; reload the game.")
+    if stored.version != expected_version:
+        raise Conflict(
+            f"Round {stored.number} was changed by someone else since you loaded it "
+            f"(version {stored.version}, you had {expected_version}); nothing was saved. "
+            "Reload the game and enter your correction again."
+        )
+    return game, stored
+
+
+@writing
+def edit_round(
+    session: Session,
+    user_id: int,
+    round_id: int,
+    expected_version: int,
+    hands: Mapping[int, str],
+    caller_id: int | None,
+    call_type: CallType | str | None,
+    penalty_text: str | None = None,
+) -> RoundView:
+    """Correct a round; refused (Conflict) if it changed since ``expected_version``."""
+    game, stored = _locked_round(session, user_id, round_id, expected_version)
+    table = table_of(session, game.id)
+    round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
+    stored_rounds = rounds_of(session, game.id)
+    after = core_game(game, table, stored_rounds).replace_round(stored.number, round_input)
+    result = after.rounds[stored.number - 1]
+    for key, value in round_values(table, result).items():
+        setattr(stored, key, value)
+    stored.version += 1
+    stored.edited_by, stored.edited_at = user_id, utcnow()
+    hands_stored = dict(stored_rounds)[stored]
+    by_player = {row["player_id"]: row for row in hand_rows(table, result)}
+    for hand in hands_stored:
+        for key, value in by_player[hand.player_id].items():
+            setattr(hand, key, value)
+    _finish(session, game, after.is_over)
+    return round_view(table, stored, hands_stored)
+
+
+@writing
+def delete_round(session: Session, user_id: int, round_id: int, expected_version: int) -> None:
+    """Delete a round; later rounds move up one number. Refused (Conflict) if it
+    changed since ``expected_version``."""
+    game, stored = _locked_round(session, user_id, round_id, expected_version)
+    number = stored.number
+    session.execute(delete(Round).where(Round.id == stored.id))
+    session.expunge(stored)
+    # Two steps through negative numbers, so no two rounds ever share a number.
+    unsynchronised = {"synchronize_session": False}
+    moving = update(Round).where(Round.game_id == game.id)
+    session.execute(
+        moving.where(Round.number > number).values(number=-(Round.number - 1)),
+        execution_options=unsynchronised,
+    )
+    session.execute(
+        moving.where(Round.number < 0).values(number=-Round.number),
+        execution_options=unsynchronised,
+    )
+    session.expire_all()
+    after = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
+    _finish(session, game, after.is_over)
+
+
+@reading
+def penalty_due(
+    session: Session, user_id: int, game_id: int, hands: Mapping[int, str], caller_id: int | None
+) -> int:
+    """How many penalty cards the caller must draw for these hands (0 with no caller)."""
+    game = game_for(session, user_id, game_id)
+    table = table_of(session, game.id)
+    if not isinstance(hands, Mapping):
+        raise ValidationError("hands", f"hands must map player ids to hands, not {hands!r}.")
+    typed = {}
+    for player_id, text in hands.items():
+        name = table.name_of(check_id("hands", player_id))
+        if name is None:
+            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
+        typed[name] = text
+    caller = None
+    if caller_id is not None:
+        caller = table.name_of(check_id("caller_id", caller_id))
+        if caller is None:
+            raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
+    return core_penalty_cards_due(typed, caller, rules_of(game))
