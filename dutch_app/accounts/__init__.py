@@ -1,0 +1,64 @@
+"""Accounts: sign-up, sign-in, sessions and account deletion behind one interface.
+
+``make_backend`` picks the local store or Firebase from the configuration; the
+dashboard keeps the returned backend as a shared resource.
+"""
+
+from __future__ import annotations
+
+from dutch_app.accounts.base import (
+    Account,
+    AccountBackend,
+    AccountError,
+    AuthFailed,
+    EmailTaken,
+    InvalidDisplayName,
+    InvalidEmail,
+    NotSupported,
+    RateLimited,
+    ServiceUnavailable,
+    WeakPassword,
+)
+from dutch_app.accounts.common import Clock, SessionFactory, utc_now
+from dutch_app.accounts.tokens import end_sessions, issue_session_token, resume_session
+from dutch_app.config import Settings, load_settings
+
+__all__ = [
+    "Account",
+    "AccountBackend",
+    "AccountError",
+    "AuthFailed",
+    "EmailTaken",
+    "InvalidDisplayName",
+    "InvalidEmail",
+    "NotSupported",
+    "RateLimited",
+    "ServiceUnavailable",
+    "WeakPassword",
+    "end_sessions",
+    "issue_session_token",
+    "make_backend",
+    "resume_session",
+]
+
+
+def make_backend(
+    sessions: SessionFactory,
+    settings: Settings | None = None,
+    clock: Clock = utc_now,
+) -> AccountBackend:
+    """The configured backend (``auth_backend`` = "local" or "firebase") over ``sessions``."""
+    settings = settings or load_settings()
+    common = {
+        "secret_key": settings.secret_key.encode(),
+        "session_days": settings.session_days,
+        "clock": clock,
+    }
+    # Imported here so that a local set-up never loads firebase-admin.
+    if settings.auth_backend == "firebase":
+        from dutch_app.accounts.firebase import FirebaseBackend
+
+        return FirebaseBackend(sessions, settings.firebase, **common)
+    from dutch_app.accounts.local import LocalBackend
+
+    return LocalBackend(sessions, **common)

@@ -1,0 +1,157 @@
+"""What every account backend offers: the `Account` value, the errors, the interface.
+
+The dashboard only ever talks to an `AccountBackend`; whether accounts live in the
+project's database or in Firebase Authentication is a matter of configuration.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Account:
+    """A signed-in person, as the app sees them. Holds no secret of any kind.
+
+    >>> Account(1, "ann@example.com", "Ann", "local")
+    Account(user_id=1, email='ann@example.com', display_name='Ann', provider='local')
+    """
+
+    user_id: int
+    """The id of the person's row in the ``users`` table."""
+    email: str
+    """The address they sign in with, lower-cased."""
+    display_name: str
+    """The name shown to the other members of their groups."""
+    provider: str
+    """Where the password lives: ``"local"`` or ``"firebase"``."""
+
+
+class AccountError(Exception):
+    """Base of every error the account backends raise on purpose.
+
+    ``field`` names the form field the message belongs next to (``None`` when the
+    message concerns the whole form).
+    """
+
+    field: str | None = None
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        if field is not None:
+            self.field = field
+
+    @property
+    def message(self) -> str:
+        """The text to show the person."""
+        return str(self.args[0])
+
+
+class AuthFailed(AccountError):
+    """The email or the password is wrong; deliberately does not say which."""
+
+    def __init__(
+        self, message: str = "Email or password is incorrect.", field: str | None = None
+    ) -> None:
+        super().__init__(message, field)
+
+
+class RateLimited(AccountError):
+    """Too many failed sign-ins for one address; try again after a cooling-off time."""
+
+    field = "email"
+
+    def __init__(self, minutes: int) -> None:
+        unit = "minute" if minutes == 1 else "minutes"
+        super().__init__(
+            f"Too many failed sign-ins for this address. Try again in {minutes} {unit}."
+        )
+        self.minutes = minutes
+
+
+class WeakPassword(AccountError):
+    """The new password is too easy to guess."""
+
+    field = "password"
+
+
+class InvalidEmail(AccountError):
+    """The email address is malformed."""
+
+    field = "email"
+
+
+class EmailTaken(AccountError):
+    """Another account already uses this email address."""
+
+    field = "email"
+
+
+class InvalidDisplayName(AccountError):
+    """The display name is empty, too long, or contains control characters."""
+
+    field = "display_name"
+
+
+class NotSupported(AccountError):
+    """This backend does not offer the requested action (e.g. a local password-reset email)."""
+
+
+class ServiceUnavailable(AccountError):
+    """The sign-in service could not be reached or refused to answer; nothing was changed."""
+
+    def __init__(
+        self, message: str = "Signing in is not possible right now. Please try again later."
+    ) -> None:
+        super().__init__(message)
+
+
+class AccountBackend(ABC):
+    """The one interface to accounts, whichever store keeps the passwords.
+
+    Every method opens and commits its own transaction, so that a failed sign-in is
+    remembered by the rate limiter even though the call raises.
+    """
+
+    provider: str
+    """``"local"`` or ``"firebase"``: the value of ``users.auth_provider`` it manages."""
+    password_reset_by_email: bool = False
+    """True when passwords are changed through a reset email instead of `change_password`."""
+
+    @abstractmethod
+    def sign_up(self, email: str, password: str, display_name: str) -> Account:
+        """Create an account and return it, signed in. Nothing is stored on error."""
+
+    @abstractmethod
+    def sign_in(self, email: str, password: str) -> Account:
+        """Check the password for this address; raise `AuthFailed` or `RateLimited`."""
+
+    @abstractmethod
+    def sign_out(self, user_id: int) -> None:
+        """End every session of this person (all devices)."""
+
+    @abstractmethod
+    def issue_token(self, user_id: int, now: datetime | None = None) -> str:
+        """A signed session token that keeps the person signed in across reloads."""
+
+    @abstractmethod
+    def resume(self, token: str, now: datetime | None = None) -> Account | None:
+        """The account a session token still stands for, or None when it has ended."""
+
+    @abstractmethod
+    def change_display_name(self, user_id: int, display_name: str) -> Account:
+        """Give the person a new display name (1 to 80 characters after trimming)."""
+
+    def change_password(self, user_id: int, current_password: str, new_password: str) -> Account:
+        """Replace the password; every existing session of the person ends."""
+        raise NotSupported("Passwords are changed through the reset email.", "password")
+
+    def send_password_reset(self, email: str) -> None:
+        """Email the person a link to choose a new password (silent for unknown addresses)."""
+        raise NotSupported("Change your password in your account settings.", "email")
+
+    @abstractmethod
+    def delete_account(self, user_id: int, password: str | None = None) -> None:
+        """Delete the person and what only they can see; shared game history stays."""

@@ -1,0 +1,99 @@
+"""What both backends do the same way: the ``users`` row, session tokens, signing out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from sqlalchemy.orm import Session
+
+from dutch_app.accounts.base import Account, AccountBackend, AuthFailed
+from dutch_app.accounts.tokens import (
+    TokenClaims,
+    account_of,
+    end_sessions,
+    issue_session_token,
+    read_token,
+)
+from dutch_app.storage.db import WRITE
+from dutch_app.storage.models import User
+
+SessionFactory = Callable[[], Session]
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The current time in UTC."""
+    return datetime.now(UTC)
+
+
+@contextmanager
+def writing(sessions: SessionFactory) -> Iterator[Session]:
+    """A session in a write transaction (``BEGIN IMMEDIATE`` on SQLite), committed at the end."""
+    with sessions() as session, session.begin():
+        session.connection(execution_options={WRITE: True})
+        yield session
+
+
+class DatabaseBackend(AccountBackend):
+    """Shared part of the backends: every account has a row in the project's ``users``."""
+
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        *,
+        secret_key: bytes,
+        session_days: int = 30,
+        clock: Clock = utc_now,
+    ) -> None:
+        self._sessions = sessions
+        self._secret_key = secret_key
+        self._session_days = session_days
+        self._clock = clock
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(session_days={self._session_days})"
+
+    def _user(self, session: Session, user_id: int) -> User:
+        """This backend's user ``user_id``, or `AuthFailed` when the account is gone."""
+        user = session.get(User, user_id)
+        if user is None or user.auth_provider != self.provider:
+            raise AuthFailed("This account no longer exists.")
+        return user
+
+    def issue_token(self, user_id: int, now: datetime | None = None) -> str:
+        with self._sessions() as session:
+            return issue_session_token(
+                session,
+                user_id,
+                now or self._clock(),
+                key=self._secret_key,
+                days=self._session_days,
+            )
+
+    def _still_valid(self, user: User, claims: TokenClaims) -> bool:
+        """A backend's extra say on a token that is authentic, unexpired and not signed out."""
+        return True
+
+    def resume(self, token: str, now: datetime | None = None) -> Account | None:
+        claims = read_token(token, self._secret_key, now or self._clock())
+        if claims is None:
+            return None
+        with self._sessions() as session:
+            user = session.get(User, claims.user_id)
+            if user is None or user.session_epoch != claims.session_epoch:
+                return None
+            if user.auth_provider != self.provider or not self._still_valid(user, claims):
+                return None
+            return account_of(user)
+
+    def _on_sign_out(self, user: User) -> None:
+        """A backend's extra work when a person signs out everywhere."""
+
+    def sign_out(self, user_id: int) -> None:
+        with writing(self._sessions) as session:
+            user = session.get(User, user_id)
+            if user is not None:
+                end_sessions(session, user_id)
+                self._on_sign_out(user)

@@ -1,0 +1,49 @@
+"""Deleting a person from the project's database, the same way for both backends.
+
+The person leaves every group first: a group nobody else is in goes with them
+(games included); in a shared group the ownership passes to the longest-standing
+member and the game history stays, with the person's players unlinked, not deleted.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from dutch_app.accounts.ratelimit import forget_attempts
+from dutch_app.storage.models import Game, Group, LocalCredential, Membership, Player, User
+
+
+def leave_all_groups(session: Session, user_id: int) -> None:
+    """End every membership of ``user_id``, passing on ownership or deleting empty groups."""
+    mine = session.scalars(select(Membership).where(Membership.user_id == user_id)).all()
+    for membership in mine:
+        group_id = membership.group_id
+        session.delete(membership)
+        session.flush()
+        heir = session.scalars(
+            select(Membership)
+            .where(Membership.group_id == group_id)
+            .order_by(Membership.joined_at, Membership.user_id)
+            .limit(1)
+        ).first()
+        if heir is None:
+            # Games first: their hands and seats point at players, which go with the group.
+            session.execute(delete(Game).where(Game.group_id == group_id))
+            session.execute(delete(Group).where(Group.id == group_id))
+            continue
+        if membership.role == "owner":
+            heir.role = "owner"
+        session.execute(
+            update(Group).where(Group.id == group_id).values(data_version=Group.data_version + 1)
+        )
+    session.execute(update(Player).where(Player.user_id == user_id).values(user_id=None))
+
+
+def remove_user(session: Session, user: User) -> None:
+    """Delete ``user`` with their credentials and sign-in attempts, after leaving all groups."""
+    leave_all_groups(session, user.id)
+    forget_attempts(session, user.email)
+    session.execute(delete(LocalCredential).where(LocalCredential.user_id == user.id))
+    session.delete(user)
+    session.flush()

@@ -1,0 +1,126 @@
+"""Checks on what a person types into the account forms, shared by both backends.
+
+Passwords are never quoted in a message; emails and display names are.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from dutch_app.accounts.base import InvalidDisplayName, InvalidEmail, WeakPassword
+
+MIN_PASSWORD_LENGTH = 10
+MAX_PASSWORD_LENGTH = 256
+MAX_DISPLAY_NAME_LENGTH = 80
+MAX_EMAIL_LENGTH = 254
+
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_EMAIL = re.compile(
+    r"(?P<local>[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)"
+    rf"@(?P<domain>{_LABEL}(?:\.{_LABEL})*\.[a-z]{{2,63}})"
+)
+
+COMMON_PASSWORDS = frozenset(
+    {
+        "1234567890",
+        "12345678910",
+        "0123456789",
+        "1q2w3e4r5t",
+        "abc1234567",
+        "abcd123456",
+        "iloveyou12",
+        "letmein123",
+        "password1!",
+        "password12",
+        "password123",
+        "passw0rd123",
+        "qwerty1234",
+        "qwerty12345",
+        "qwertyuiop",
+        "welcome123",
+        "dutchdutch1",
+    }
+)
+
+
+def normalize_email(email: str) -> str:
+    """The address as stored: trimmed and lower-cased.
+
+    >>> normalize_email("  Ann@Example.COM ")
+    'ann@example.com'
+    """
+    return email.strip().lower()
+
+
+def check_email(email: str) -> str:
+    """Return the normalized address, or raise `InvalidEmail` naming it.
+
+    >>> check_email("Ann@example.com")
+    'ann@example.com'
+    >>> check_email("ann@")
+    Traceback (most recent call last):
+    ...
+    dutch_app.accounts.base.InvalidEmail: Email: 'ann@' is not a valid email address.
+    """
+    address = normalize_email(email)
+    if not address:
+        raise InvalidEmail("Email: please enter your email address.")
+    if len(address) > MAX_EMAIL_LENGTH or _EMAIL.fullmatch(address) is None:
+        raise InvalidEmail(f"Email: {email.strip()!r} is not a valid email address.")
+    return address
+
+
+def check_display_name(display_name: str) -> str:
+    """Return the trimmed display name, or raise `InvalidDisplayName`.
+
+    >>> check_display_name("  Ann  ")
+    'Ann'
+    """
+    name = display_name.strip()
+    if not name:
+        raise InvalidDisplayName("Display name: please enter a name.")
+    if len(name) > MAX_DISPLAY_NAME_LENGTH:
+        raise InvalidDisplayName(
+            f"Display name: use at most {MAX_DISPLAY_NAME_LENGTH} characters "
+            f"(this one has {len(name)})."
+        )
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
+        raise InvalidDisplayName(f"Display name: {name!r} contains control characters.")
+    return name
+
+
+def _character_classes(password: str) -> int:
+    """How many of lower case, upper case, digits and other characters the password uses."""
+    classes = (str.islower, str.isupper, str.isdigit)
+    found = {index for char in password for index, test in enumerate(classes) if test(char)}
+    if any(not (char.islower() or char.isupper() or char.isdigit()) for char in password):
+        found.add(len(classes))
+    return len(found)
+
+
+def check_password(password: str, email: str) -> None:
+    """Raise `WeakPassword` unless the password is long and varied enough.
+
+    >>> check_password("correct horse 7", "ann@example.com")
+    >>> check_password("aaaaaaaaaaaa", "ann@example.com")
+    Traceback (most recent call last):
+    ...
+    dutch_app.accounts.base.WeakPassword: Password: mix at least two kinds of characters \
+(lower case, upper case, digits, symbols or spaces).
+    """
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise WeakPassword(f"Password: use at least {MIN_PASSWORD_LENGTH} characters.")
+    if len(password) > MAX_PASSWORD_LENGTH:
+        raise WeakPassword(f"Password: use at most {MAX_PASSWORD_LENGTH} characters.")
+    if _character_classes(password) < 2:
+        raise WeakPassword(
+            "Password: mix at least two kinds of characters "
+            "(lower case, upper case, digits, symbols or spaces)."
+        )
+    folded = password.strip().casefold()
+    address = normalize_email(email)
+    if folded in (address, address.partition("@")[0]):
+        raise WeakPassword("Password: must not be your email address.")
+    if folded in COMMON_PASSWORDS:
+        raise WeakPassword("Password: this one is too common; choose another.")
