@@ -1,0 +1,273 @@
+"""Accounts kept by Firebase Authentication; the project's database keeps a ``users`` row.
+
+The password checks go through the Identity Toolkit REST API (what a browser would do
+with the web API key); the server side uses firebase-admin to verify the ID token
+(revocation included), rename, revoke and delete users. The local row holds only the
+email address and the display name, with ``auth_subject`` = the Firebase uid.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import firebase_admin
+from firebase_admin import auth, credentials
+from firebase_admin.exceptions import FirebaseError
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from dutch_app.accounts import validation
+from dutch_app.accounts.base import (
+    Account,
+    AuthFailed,
+    EmailTaken,
+    InvalidEmail,
+    ServiceUnavailable,
+    WeakPassword,
+)
+from dutch_app.accounts.common import Clock, DatabaseBackend, SessionFactory, utc_now, writing
+from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit, SignedIn
+from dutch_app.accounts.ratelimit import check_allowed, record_attempt
+from dutch_app.accounts.removal import remove_user
+from dutch_app.accounts.tokens import TokenClaims, account_of
+from dutch_app.config import ConfigError, FirebaseSettings
+from dutch_app.storage.models import User
+
+log = logging.getLogger(__name__)
+
+EMULATOR_HOST_VARIABLE = "FIREBASE_AUTH_EMULATOR_HOST"
+WRONG_CREDENTIALS = frozenset(
+    {"EMAIL_NOT_FOUND", "INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS", "USER_DISABLED"}
+)
+
+
+def check_settings(settings: FirebaseSettings) -> None:
+    """Raise `ConfigError` naming the first Firebase setting that is missing.
+
+    firebase-admin finds the Auth emulator only through the environment, so an
+    emulator host given in the secrets is copied there.
+    """
+    if not settings.project_id:
+        raise ConfigError("firebase.project_id: missing; the Firebase backend needs it.")
+    if settings.auth_emulator_host:
+        os.environ.setdefault(EMULATOR_HOST_VARIABLE, settings.auth_emulator_host)
+        return
+    if not settings.api_key:
+        raise ConfigError("firebase.api_key: missing; the web API key is needed to sign in.")
+    if not settings.credentials:
+        raise ConfigError("firebase.credentials: missing; a service account is needed.")
+
+
+def firebase_app(settings: FirebaseSettings) -> firebase_admin.App:
+    """The firebase-admin app for this project, made once per project id and reused.
+
+    With the Auth emulator no credential is needed: firebase-admin talks to the
+    emulator without one when FIREBASE_AUTH_EMULATOR_HOST is set.
+    """
+    name = f"dutch-scorer-{settings.project_id}"
+    try:
+        return firebase_admin.get_app(name)
+    except ValueError:
+        return _make_app(settings, name)
+
+
+def _make_app(settings: FirebaseSettings, name: str) -> firebase_admin.App:
+    credential = None
+    if settings.credentials is not None and not settings.auth_emulator_host:
+        credential = credentials.Certificate(dict(settings.credentials))
+    try:
+        return firebase_admin.initialize_app(
+            credential, {"projectId": settings.project_id}, name=name
+        )
+    except ValueError:  # another thread made it in the meantime
+        return firebase_admin.get_app(name)
+
+
+def _taken(address: str) -> EmailTaken:
+    return EmailTaken(f"Email: {address!r} already has an account; sign in instead.")
+
+
+class FirebaseBackend(DatabaseBackend):
+    """Passwords, password resets and revocation handled by Firebase Authentication."""
+
+    provider = "firebase"
+    password_reset_by_email = True
+
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        settings: FirebaseSettings,
+        *,
+        secret_key: bytes,
+        session_days: int = 30,
+        clock: Clock = utc_now,
+        rest: IdentityToolkit | None = None,
+    ) -> None:
+        super().__init__(sessions, secret_key=secret_key, session_days=session_days, clock=clock)
+        check_settings(settings)
+        self._app = firebase_app(settings)
+        self._rest = rest or IdentityToolkit(settings.api_key, settings.auth_emulator_host or None)
+
+    def _verified_uid(self, signed: SignedIn) -> str:
+        """Check the ID token on the server side, revocation included."""
+        try:
+            claims = auth.verify_id_token(
+                signed.id_token, app=self._app, check_revoked=True, clock_skew_seconds=10
+            )
+        except (auth.RevokedIdTokenError, auth.UserDisabledError, auth.InvalidIdTokenError):
+            log.warning("Firebase refused a fresh ID token")
+            raise AuthFailed() from None
+        except FirebaseError as error:
+            raise ServiceUnavailable() from error
+        if claims["uid"] != signed.uid:
+            raise AuthFailed()
+        return claims["uid"]
+
+    def _keep_user(self, session: Session, uid: str, address: str, name: str) -> User:
+        """Create or update the local row of Firebase user ``uid`` (email and name only).
+
+        An empty ``name`` keeps the name we have (or, for a new row, the part of the
+        address before the @).
+        """
+        user = session.scalar(
+            select(User).where(User.auth_provider == self.provider, User.auth_subject == uid)
+        )
+        name = name.strip()[: validation.MAX_DISPLAY_NAME_LENGTH]
+        if user is None:
+            if session.scalar(select(User.id).where(User.email == address)) is not None:
+                raise _taken(address)
+            user = User(
+                auth_provider=self.provider,
+                auth_subject=uid,
+                email=address,
+                display_name=name
+                or address.partition("@")[0][: validation.MAX_DISPLAY_NAME_LENGTH],
+                created_at=self._clock(),
+                session_epoch=0,
+            )
+            session.add(user)
+            session.flush()
+        else:
+            user.email = address
+            user.display_name = name or user.display_name
+        return user
+
+    def sign_up(self, email: str, password: str, display_name: str) -> Account:
+        address = validation.check_email(email)
+        name = validation.check_display_name(display_name)
+        validation.check_password(password, address)
+        with self._sessions() as session:
+            if session.scalar(select(User.id).where(User.email == address)) is not None:
+                raise _taken(address)
+        try:
+            signed = self._rest.sign_up(address, password, name)
+        except FirebaseRestError as error:
+            raise self._translate(error, address) from None
+        uid = self._verified_uid(signed)
+        try:
+            with writing(self._sessions) as session:
+                account = account_of(self._keep_user(session, uid, address, name))
+        except (IntegrityError, EmailTaken):
+            auth.delete_user(uid, app=self._app)
+            raise _taken(address) from None
+        log.info("Firebase account %s created", account.user_id)
+        return account
+
+    @staticmethod
+    def _translate(error: FirebaseRestError, address: str) -> Exception:
+        if error.code == "EMAIL_EXISTS":
+            return _taken(address)
+        if error.code == "INVALID_EMAIL":
+            return InvalidEmail(f"Email: {address!r} is not a valid email address.")
+        if error.code == "WEAK_PASSWORD":
+            return WeakPassword("Password: Firebase considers this password too weak.")
+        log.warning("Firebase sign-up failed with %s", error.code)
+        return ServiceUnavailable()
+
+    def _password_check(self, address: str, password: str) -> SignedIn | None:
+        """Ask Firebase whether the password fits, under our rate limit; record the attempt."""
+        now = self._clock()
+        with self._sessions() as session:
+            check_allowed(session, address, now)
+        try:
+            signed = self._rest.sign_in(address, password)
+        except FirebaseRestError as error:
+            if error.code not in WRONG_CREDENTIALS:
+                log.warning("Firebase sign-in failed with %s", error.code)
+                raise ServiceUnavailable() from None
+            signed = None
+        with writing(self._sessions) as session:
+            record_attempt(session, address, signed is not None, now)
+        return signed
+
+    def sign_in(self, email: str, password: str) -> Account:
+        address = validation.check_email(email)
+        signed = self._password_check(address, password)
+        if signed is None:
+            raise AuthFailed()
+        uid = self._verified_uid(signed)
+        try:
+            record = auth.get_user(uid, app=self._app)
+        except FirebaseError as error:
+            raise ServiceUnavailable() from error
+        address = validation.normalize_email(record.email or address)
+        with writing(self._sessions) as session:
+            return account_of(self._keep_user(session, uid, address, record.display_name or ""))
+
+    def _still_valid(self, user: User, claims: TokenClaims) -> bool:
+        """Firebase must still know the user, enabled, with no revocation since the token."""
+        try:
+            record = auth.get_user(user.auth_subject, app=self._app)
+        except auth.UserNotFoundError:
+            return False
+        except FirebaseError as error:
+            log.warning("Firebase user look-up failed: %s", error.code)
+            return False
+        valid_after_ms = record.tokens_valid_after_timestamp or 0
+        return not record.disabled and valid_after_ms // 1000 <= claims.issued_at
+
+    def _on_sign_out(self, user: User) -> None:
+        try:
+            auth.revoke_refresh_tokens(user.auth_subject, app=self._app)
+        except FirebaseError as error:
+            log.warning("Firebase could not revoke tokens: %s", error.code)
+
+    def change_display_name(self, user_id: int, display_name: str) -> Account:
+        name = validation.check_display_name(display_name)
+        with writing(self._sessions) as session:
+            user = self._user(session, user_id)
+            try:
+                auth.update_user(user.auth_subject, display_name=name, app=self._app)
+            except FirebaseError as error:
+                raise ServiceUnavailable() from error
+            user.display_name = name
+            return account_of(user)
+
+    def send_password_reset(self, email: str) -> None:
+        address = validation.check_email(email)
+        try:
+            self._rest.send_password_reset(address)
+        except FirebaseRestError as error:
+            if error.code != "EMAIL_NOT_FOUND":
+                log.warning("Firebase reset email failed with %s", error.code)
+                raise ServiceUnavailable() from None
+
+    def delete_account(self, user_id: int, password: str | None = None) -> None:
+        with self._sessions() as session:
+            address = self._user(session, user_id).email
+        if password is not None and self._password_check(address, password) is None:
+            raise AuthFailed("Password: this is not your password.", "password")
+        with writing(self._sessions) as session:
+            user = self._user(session, user_id)
+            uid = user.auth_subject
+            remove_user(session, user)
+            session.flush()
+            try:
+                auth.delete_user(uid, app=self._app)
+            except auth.UserNotFoundError:
+                log.info("Firebase user of account %s was already gone", user_id)
+            except FirebaseError as error:
+                raise ServiceUnavailable() from error
+        log.info("Firebase account %s deleted", user_id)
