@@ -1,0 +1,187 @@
+"""Download everything the app keeps about a person, as one ZIP file.
+
+The ZIP holds ``profile.json`` (email, display name, how they sign in),
+``groups.json`` (each of their groups with its members' display names) and one
+CSV per table of what those groups hold: players, games, seats, rounds and hands.
+No password, hash, session token or invite code is ever written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dutch_app.storage.models import (
+    Game,
+    GamePlayer,
+    Group,
+    Membership,
+    Player,
+    Round,
+    RoundHand,
+    User,
+)
+
+README = """\
+Your data from Dutch Scorer
+===========================
+profile.json       your email address, display name and how you sign in
+groups.json        your groups, your role in each and the members' display names
+players.csv        the players of your groups (linked_to_you marks your own)
+games.csv          the games of your groups, with the house rules they used
+game_players.csv   who sat where in each game
+rounds.csv         every round: who called, how it ended, the penalty cards
+round_hands.csv    every hand: the cards as entered, the total and the score
+"""
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, datetime):
+        moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value
+        return moment.astimezone(UTC).isoformat()
+    if isinstance(value, dict | list):
+        return json.dumps(value, sort_keys=True)
+    return value
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([_text(value) for value in row] for row in rows)
+    return buffer.getvalue()
+
+
+def _table(session: Session, columns: Sequence[Any], *where: Any, order: Sequence[Any]) -> str:
+    rows = session.execute(select(*columns).where(*where).order_by(*order)).all()
+    return _csv([column.key for column in columns], rows)
+
+
+def _players(session: Session, group_ids: list[int], user_id: int) -> str:
+    rows = session.execute(
+        select(Player.group_id, Player.id, Player.name, Player.merged_into_id, Player.user_id)
+        .where(Player.group_id.in_(group_ids))
+        .order_by(Player.group_id, Player.id)
+    ).all()
+    header = ["group_id", "player_id", "name", "merged_into_id", "linked_to_you"]
+    return _csv(header, [(*row[:4], row.user_id == user_id) for row in rows])
+
+
+def _profile(user: User) -> dict[str, Any]:
+    return {
+        "email": user.email,
+        "display_name": user.display_name,
+        "signs_in_with": user.auth_provider,
+        "account_created_at": _text(user.created_at),
+    }
+
+
+def _groups(session: Session, group_ids: list[int], user_id: int) -> list[dict[str, Any]]:
+    groups = []
+    for group in session.scalars(select(Group).where(Group.id.in_(group_ids)).order_by(Group.id)):
+        members = session.execute(
+            select(User.id, User.display_name, Membership.role, Membership.joined_at)
+            .join(Membership, Membership.user_id == User.id)
+            .where(Membership.group_id == group.id)
+            .order_by(Membership.joined_at, User.id)
+        ).all()
+        groups.append(
+            {
+                "group_id": group.id,
+                "name": group.name,
+                "created_at": _text(group.created_at),
+                "your_role": next(role for uid, _, role, _ in members if uid == user_id),
+                "members": [
+                    {"display_name": name, "role": role, "joined_at": _text(joined)}
+                    for _, name, role, joined in members
+                ],
+            }
+        )
+    return groups
+
+
+def export_user_data(session: Session, user_id: int) -> bytes:
+    """The ZIP (as bytes) of everything about ``user_id`` and the groups they belong to."""
+    user = session.get(User, user_id)
+    if user is None:
+        raise LookupError(f"No user with id {user_id!r}.")
+    group_ids = list(
+        session.scalars(select(Membership.group_id).where(Membership.user_id == user_id))
+    )
+    games = select(Game.id).where(Game.group_id.in_(group_ids))
+    rounds = select(Round.id).where(Round.game_id.in_(games))
+    files = {
+        "README.txt": README,
+        "profile.json": json.dumps(_profile(user), indent=2, ensure_ascii=False),
+        "groups.json": json.dumps(_groups(session, group_ids, user_id), indent=2),
+        "players.csv": _players(session, group_ids, user_id),
+        "games.csv": _table(
+            session,
+            [
+                Game.group_id,
+                Game.id.label("game_id"),
+                Game.status,
+                Game.started_at,
+                Game.ended_at,
+                Game.notes,
+                Game.rules,
+            ],
+            Game.group_id.in_(group_ids),
+            order=[Game.group_id, Game.started_at, Game.id],
+        ),
+        "game_players.csv": _table(
+            session,
+            [GamePlayer.game_id, GamePlayer.seat, GamePlayer.player_id],
+            GamePlayer.game_id.in_(games),
+            order=[GamePlayer.game_id, GamePlayer.seat],
+        ),
+        "rounds.csv": _table(
+            session,
+            [
+                Round.game_id,
+                Round.id.label("round_id"),
+                Round.number,
+                Round.caller_player_id,
+                Round.call_type,
+                Round.outcome,
+                Round.penalty_text,
+                Round.penalty_cards_due,
+                Round.entered_at,
+            ],
+            Round.game_id.in_(games),
+            order=[Round.game_id, Round.number],
+        ),
+        "round_hands.csv": _table(
+            session,
+            [
+                RoundHand.round_id,
+                RoundHand.seat,
+                RoundHand.player_id,
+                RoundHand.cards,
+                RoundHand.hand_total,
+                RoundHand.penalty_points,
+                RoundHand.round_score,
+                RoundHand.is_caller,
+            ],
+            RoundHand.round_id.in_(rounds),
+            order=[RoundHand.round_id, RoundHand.seat],
+        ),
+    }
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(f"dutch-scorer-data/{name}", text)
+    return buffer.getvalue()
+
+
+def export_file_name(today: datetime) -> str:
+    """The name to offer for the download, e.g. ``dutch-scorer-data-2025-05-10.zip``."""
+    return f"dutch-scorer-data-{today:%Y-%m-%d}.zip"
