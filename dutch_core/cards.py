@@ -24,19 +24,33 @@ class Rank(StrEnum):
     """A card's rank, written the way it is typed."""
 
     ACE = "A"
+    """Ace, worth 1."""
     TWO = "2"
+    """Two, worth 2."""
     THREE = "3"
+    """Three, worth 3."""
     FOUR = "4"
+    """Four, worth 4."""
     FIVE = "5"
+    """Five, worth 5."""
     SIX = "6"
+    """Six, worth 6."""
     SEVEN = "7"
+    """Seven, worth 7."""
     EIGHT = "8"
+    """Eight, worth 8."""
     NINE = "9"
+    """Nine, worth 9."""
     TEN = "10"
+    """Ten, worth 10; ``T`` is accepted when typing."""
     JACK = "J"
+    """Jack, worth 11."""
     QUEEN = "Q"
+    """Queen, worth 12."""
     KING = "K"
+    """King: its colour decides its worth (red 0, black 13 by default)."""
     JOKER = "JK"
+    """Joker, only in house rules that add them; worth what those rules say."""
 
 
 class Colour(StrEnum):
@@ -70,22 +84,15 @@ class Suit(StrEnum):
         return Colour.RED if self in (Suit.HEARTS, Suit.DIAMONDS) else Colour.BLACK
 
 
-_SUIT_CODES = {"H": Suit.HEARTS, "D": Suit.DIAMONDS, "S": Suit.SPADES, "C": Suit.CLUBS}
-_SUIT_CODES |= {
-    "♥": Suit.HEARTS,
-    "♡": Suit.HEARTS,
-    "♦": Suit.DIAMONDS,
-    "♢": Suit.DIAMONDS,
-}
-_SUIT_CODES |= {"♠": Suit.SPADES, "♤": Suit.SPADES, "♣": Suit.CLUBS, "♧": Suit.CLUBS}
+_SUIT_SPELLINGS = {Suit.HEARTS: "H♥♡", Suit.DIAMONDS: "D♦♢", Suit.SPADES: "S♠♤", Suit.CLUBS: "C♣♧"}
+_SUIT_CODES = {code: suit for suit, codes in _SUIT_SPELLINGS.items() for code in codes}
 _RANK_CODES = {rank.value: rank for rank in Rank} | {"T": Rank.TEN, "1": Rank.ACE}
 _JOKER_WORDS = ("JK", "JOKER", "🃏")
-_COLOUR_KINGS = {"RK": Colour.RED, "RED K": Colour.RED, "RED KING": Colour.RED}
-_COLOUR_KINGS |= {
-    "BK": Colour.BLACK,
-    "BLACK K": Colour.BLACK,
-    "BLACK KING": Colour.BLACK,
+_KING_WORDS = {
+    Colour.RED: ("RK", "RED K", "RED KING"),
+    Colour.BLACK: ("BK", "BLACK K", "BLACK KING"),
 }
+_COLOUR_KINGS = {word: colour for colour, words in _KING_WORDS.items() for word in words}
 _FACE_VALUES = {Rank.ACE: 1, Rank.JACK: 11, Rank.QUEEN: 12}
 _SEPARATORS = re.compile(r"[\s,]+")
 

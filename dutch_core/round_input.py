@@ -72,7 +72,7 @@ class RoundInput:
         hands = self.hands.items() if isinstance(self.hands, Mapping) else self.hands
         if isinstance(hands, str) or not isinstance(hands, Iterable):
             raise RoundError(f"hands must be (player, hand) pairs, got {hands!r}")
-        pairs = tuple(hands)
+        pairs = tuple(tuple(pair) if isinstance(pair, list) else pair for pair in hands)
         for pair in pairs:
             if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], Hand)):
                 raise RoundError(f"hands must be (player, hand) pairs, got {pair!r}")

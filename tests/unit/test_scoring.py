@@ -279,6 +279,14 @@ def test_result_lookups():
         result.score_of("Z")
 
 
+def test_hands_may_come_as_a_mapping_or_as_list_pairs():
+    hands = {"A": Hand.of_total(1), "B": Hand.of_total(2)}
+    from_mapping = RoundInput(hands, "A", CallType.DUTCH)
+    from_lists = RoundInput([["A", hands["A"]], ["B", hands["B"]]], "A", "dutch")
+    assert from_mapping == from_lists
+    assert from_mapping.hands == (("A", hands["A"]), ("B", hands["B"]))
+
+
 def test_players_keep_their_seat_order():
     result = play({"Cy": "4", "A": "1", "Bo": "7"})
     assert [score.player for score in result.scores] == ["Cy", "A", "Bo"]
