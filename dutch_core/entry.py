@@ -1,0 +1,139 @@
+"""Checking a round as it is typed into a form, one field at a time.
+
+The form has a field per player, a choice of caller and call type, and one field
+for the penalty cards. :func:`check_entry` parses every field, collects a
+message per field (keyed by player name, or ``"caller"``, ``"penalty"``,
+``"round"``) and scores the round only when every field is good, so the screen
+can show each problem next to the field it concerns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from dutch_core.errors import DutchError, PenaltyError
+from dutch_core.hand import Hand
+from dutch_core.rules import HouseRules
+from dutch_core.scoring import (
+    CallType,
+    Penalty,
+    RoundInput,
+    RoundResult,
+    penalty_cards_due,
+    score_round,
+)
+
+CALLER = "caller"
+PENALTY = "penalty"
+ROUND = "round"
+
+
+@dataclass(frozen=True)
+class EntryCheck:
+    """What the form's fields add up to: a scored round, or a message per bad field."""
+
+    result: RoundResult | None
+    errors: Mapping[str, str] = field(default_factory=dict)
+    penalty_cards_due: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when the round could be scored."""
+        return self.result is not None
+
+
+def _card_word(count: int) -> str:
+    return "penalty card" if count == 1 else "penalty cards"
+
+
+def _parse_hands(
+    players: Sequence[str], hand_texts: Mapping[str, str], errors: dict[str, str]
+) -> dict[str, Hand]:
+    hands: dict[str, Hand] = {}
+    for player in players:
+        try:
+            hands[player] = Hand.parse(hand_texts.get(player, "") or "", player=player)
+        except DutchError as error:
+            errors[player] = str(error)
+    return hands
+
+
+def _check_caller(
+    players: Sequence[str],
+    hands: Mapping[str, Hand],
+    caller: str | None,
+    call_type: CallType | None,
+    rules: HouseRules,
+    errors: dict[str, str],
+) -> None:
+    if caller is None:
+        if not rules.allow_no_caller:
+            errors[CALLER] = (
+                "Choose who ended the round: these house rules need a Dutch or Auto Dutch call."
+            )
+        return
+    if caller not in players:
+        errors[CALLER] = f"{caller!r} is not playing in this round."
+    elif call_type is None:
+        errors[CALLER] = f"Choose how {caller} ended the round: Dutch or Auto Dutch."
+    elif call_type is CallType.AUTO_DUTCH and caller in hands:
+        hand = hands[caller]
+        if not (hand.is_empty or hand.total == 0):
+            errors[caller] = (
+                f"{caller}: Auto Dutch means no cards are left, so leave this hand empty "
+                f"(it has {hand.text()!r})."
+            )
+
+
+def _parse_penalty(caller: str, due: int, text: str, errors: dict[str, str]) -> Penalty | None:
+    text = (text or "").strip()
+    if due == 0:
+        if text:
+            errors[PENALTY] = f"{caller} has no penalty cards to draw: clear this field."
+        return None
+    if not text:
+        errors[PENALTY] = (
+            f"{caller} must draw {due} {_card_word(due)}: enter them card by card "
+            "(e.g. 4S KD) or as their total."
+        )
+        return None
+    try:
+        return Penalty.parse(text, player=caller)
+    except DutchError as error:
+        errors[PENALTY] = str(error)
+        return None
+
+
+def check_entry(
+    players: Sequence[str],
+    hand_texts: Mapping[str, str],
+    caller: str | None,
+    call_type: CallType | None,
+    penalty_text: str,
+    rules: HouseRules,
+) -> EntryCheck:
+    """Parse and score a round typed into a form, reporting problems field by field."""
+    errors: dict[str, str] = {}
+    hands = _parse_hands(players, hand_texts, errors)
+    _check_caller(players, hands, caller, call_type, rules, errors)
+    if errors:
+        return EntryCheck(None, errors)
+    due = penalty_cards_due(hands, caller, rules) if caller is not None else 0
+    penalty = _parse_penalty(caller, due, penalty_text, errors) if caller is not None else None
+    if errors:
+        return EntryCheck(None, errors, due)
+    round_input = RoundInput(
+        hands=tuple((player, hands[player]) for player in players),
+        caller=caller,
+        call_type=call_type if caller is not None else None,
+        penalty=penalty,
+    )
+    try:
+        result = score_round(round_input, rules)
+    except PenaltyError as error:
+        return EntryCheck(None, {PENALTY: str(error)}, due)
+    except DutchError as error:
+        player = getattr(error, "player", None)
+        return EntryCheck(None, {player if player in hands else ROUND: str(error)}, due)
+    return EntryCheck(result, {}, due)
