@@ -1,0 +1,1 @@
+"""Shared Streamlit pieces: the error guard, session state, cached reads and forms."""

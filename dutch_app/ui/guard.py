@@ -1,0 +1,69 @@
+"""Keep tracebacks off the page.
+
+The project's own errors (bad input, missing objects, conflicts) are shown as
+plain messages. Anything else is a bug: it is logged with a short id and the
+page shows only that id, so a person can report it and we can find the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+import streamlit as st
+
+from dutch_core.errors import DutchError
+
+log = logging.getLogger("dutch_app")
+
+T = TypeVar("T")
+
+
+def user_error_types() -> tuple[type[Exception], ...]:
+    """The exception classes whose messages are meant for the person at the screen."""
+    types: list[type[Exception]] = [DutchError]
+    try:
+        from dutch_app.services.errors import ServiceError
+
+        types.append(ServiceError)
+    except ImportError:  # pragma: no cover - services not installed in a minimal build
+        pass
+    try:
+        from dutch_app.accounts.base import AccountError
+
+        types.append(AccountError)
+    except ImportError:  # pragma: no cover
+        pass
+    return tuple(types)
+
+
+def report_unexpected(error: BaseException, where: st.delta_generator.DeltaGenerator = st) -> str:
+    """Log an unexpected error with a fresh id and show a plain message carrying that id."""
+    error_id = uuid.uuid4().hex[:8]
+    log.error("unexpected error %s", error_id, exc_info=error)
+    where.error(
+        f"Something went wrong on our side (error id {error_id}). Nothing was saved by the step "
+        "that failed. Please try again; if it keeps happening, report the error id."
+    )
+    return error_id
+
+
+@contextmanager
+def guarded(where: st.delta_generator.DeltaGenerator = st) -> Iterator[None]:
+    """Run a block; show user errors as messages and unexpected ones with an error id."""
+    try:
+        yield
+    except user_error_types() as error:
+        where.error(str(error))
+    except Exception as error:
+        report_unexpected(error, where)
+
+
+def call_guarded(fn: Callable[[], T], where: st.delta_generator.DeltaGenerator = st) -> T | None:
+    """Call ``fn`` inside :func:`guarded`; return its result, or None when it failed."""
+    with guarded(where):
+        return fn()
+    return None

@@ -1,0 +1,130 @@
+"""The round-entry form shared by the calculator and the Play page.
+
+One ``st.form``: a text field per player (cards such as ``7 KH Q``, or a total),
+who ended the round and how, and the penalty cards. Submitting checks every field
+with :func:`dutch_core.entry.check_entry`; problems appear under the field they
+concern and nothing is kept until the whole round is right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry
+from dutch_core.rules import HouseRules
+from dutch_core.scoring import CallType
+
+NOBODY = "Nobody (the deck ran out)"
+CALL_LABELS = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch (no cards left)"}
+
+
+@dataclass(frozen=True)
+class RoundFields:
+    """The raw text and choices of one submitted round form."""
+
+    hand_texts: dict[str, str]
+    caller: str | None
+    call_type: CallType | None
+    penalty_text: str
+
+
+def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
+    options = list(players)
+    if rules.allow_no_caller:
+        options.append(NOBODY)
+    return options
+
+
+def clear_round_form(key: str) -> None:
+    """Empty the form's fields on its next run (after a round was stored)."""
+    st.session_state[f"{key}_clear"] = True
+
+
+def _apply_clear(key: str) -> None:
+    if st.session_state.pop(f"{key}_clear", False):
+        for widget_key in [k for k in st.session_state if str(k).startswith(f"{key}_hand_")]:
+            del st.session_state[widget_key]
+        st.session_state.pop(f"{key}_penalty", None)
+        st.session_state.pop(f"{key}_errors", None)
+
+
+def round_form(
+    key: str,
+    players: Sequence[str],
+    rules: HouseRules,
+    submit_label: str = "Score the round",
+    initial: RoundFields | None = None,
+) -> tuple[RoundFields, EntryCheck] | None:
+    """Show the form; return the fields and their good check once a valid round is submitted.
+
+    A submitted round with problems reruns the page so that each message shows
+    under its field, and returns nothing. ``key`` prefixes every widget key
+    (``play_round``, ``calc_round``), so tests can drive the form and two forms
+    never clash.
+    """
+    _apply_clear(key)
+    errors: dict[str, str] = st.session_state.get(f"{key}_errors", {})
+    with st.form(key=f"{key}_form", clear_on_submit=False, enter_to_submit=True):
+        hand_texts: dict[str, str] = {}
+        columns = st.columns(2 if len(players) > 3 else 1)
+        for index, player in enumerate(players):
+            with columns[index % len(columns)]:
+                hand_texts[player] = st.text_input(
+                    player,
+                    value=initial.hand_texts.get(player, "") if initial else "",
+                    key=f"{key}_hand_{index}",
+                    placeholder="cards like 7 KH Q, or a total like 23",
+                )
+                if player in errors:
+                    st.error(errors[player])
+        options = _caller_options(players, rules)
+        default_caller = options.index(initial.caller) if initial and initial.caller else 0
+        caller_choice = st.selectbox(
+            "Who ended the round?", options, index=default_caller, key=f"{key}_caller"
+        )
+        call_choice = st.radio(
+            "How?",
+            list(CALL_LABELS),
+            format_func=CALL_LABELS.__getitem__,
+            index=list(CALL_LABELS).index(initial.call_type)
+            if initial and initial.call_type
+            else 0,
+            horizontal=True,
+            key=f"{key}_call_type",
+        )
+        if CALLER in errors:
+            st.error(errors[CALLER])
+        penalty_text = st.text_input(
+            "Penalty cards the caller drew (only when the call was tied or beaten)",
+            value=initial.penalty_text if initial else "",
+            key=f"{key}_penalty",
+            placeholder="e.g. 4S KD, or their total",
+        )
+        if PENALTY in errors:
+            st.error(errors[PENALTY])
+        if ROUND in errors:
+            st.error(errors[ROUND])
+        submitted = st.form_submit_button(submit_label, type="primary")
+    if not submitted:
+        return None
+    caller = None if caller_choice == NOBODY else caller_choice
+    fields = RoundFields(
+        hand_texts=hand_texts,
+        caller=caller,
+        call_type=call_choice if caller is not None else None,
+        penalty_text=penalty_text,
+    )
+    check = check_entry(players, hand_texts, fields.caller, fields.call_type, penalty_text, rules)
+    st.session_state[f"{key}_errors"] = dict(check.errors)
+    if not check.ok:
+        st.rerun()
+    return fields, check
+
+
+def set_round_errors(key: str, errors: dict[str, str]) -> None:
+    """Show messages from a later step (e.g. storage) under the form's fields, then rerun."""
+    st.session_state[f"{key}_errors"] = errors
+    st.rerun()

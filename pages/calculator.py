@@ -1,0 +1,38 @@
+"""Round calculator: score one round of Dutch without keeping it."""
+
+import streamlit as st
+
+from dutch_app.ui.guard import guarded
+from dutch_app.ui.round_form import round_form
+from dutch_app.ui.round_view import show_round_result
+from dutch_core.rules import PRESET_LABELS, PRESETS
+
+st.title("Round calculator")
+st.caption(
+    "Score a single round: type each hand as cards (7 KH Q) or as a total, say who ended the "
+    "round, and enter the penalty cards if the call failed. Nothing is saved."
+)
+
+names_text = st.text_input(
+    "Players, in seat order (comma-separated)", value="Ann, Ben, Cleo, Dan", key="calc_players"
+)
+preset = st.selectbox(
+    "House rules",
+    list(PRESETS),
+    format_func=PRESET_LABELS.__getitem__,
+    key="calc_rules",
+)
+players = [name.strip() for name in names_text.split(",") if name.strip()]
+
+with guarded():
+    if not 2 <= len(players) <= 12:
+        st.info("Enter between 2 and 12 player names, separated by commas.")
+    elif len({p.casefold() for p in players}) != len(players):
+        st.error("Players: each name may appear only once.")
+    else:
+        submitted = round_form("calc_round", players, PRESETS[preset])
+        if submitted is not None:
+            st.session_state["calc_result"] = submitted[1].result
+        result = st.session_state.get("calc_result")
+        if result is not None and [s.player for s in result.scores] == players:
+            show_round_result(result)

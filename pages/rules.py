@@ -1,0 +1,21 @@
+"""Rules: how Dutch is played and scored, and the house rules on offer."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from dutch_core.rules import PRESET_LABELS, PRESETS
+
+st.title("Rules of Dutch")
+st.markdown((Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8"))
+
+st.header("House rules")
+st.write(
+    "Groups play Dutch in slightly different ways. When you start a game you pick one of "
+    "these sets of house rules (or adjust one); the game keeps its rules even if you change "
+    "your mind later."
+)
+for key, rules in PRESETS.items():
+    with st.expander(PRESET_LABELS[key], expanded=key == "classic"):
+        for sentence in rules.describe():
+            st.markdown(f"- {sentence}")
