@@ -9,10 +9,8 @@ email address and the display name, with ``auth_subject`` = the Firebase uid.
 from __future__ import annotations
 
 import logging
-import os
 
-import firebase_admin
-from firebase_admin import auth, credentials
+from firebase_admin import auth
 from firebase_admin.exceptions import FirebaseError
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -28,61 +26,19 @@ from dutch_app.accounts.base import (
     WeakPassword,
 )
 from dutch_app.accounts.common import Clock, DatabaseBackend, SessionFactory, utc_now, writing
+from dutch_app.accounts.firebase_app import check_settings, firebase_app
 from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit, SignedIn
 from dutch_app.accounts.ratelimit import check_allowed, record_attempt
 from dutch_app.accounts.removal import remove_user
 from dutch_app.accounts.tokens import TokenClaims, account_of
-from dutch_app.config import ConfigError, FirebaseSettings
+from dutch_app.config import FirebaseSettings
 from dutch_app.storage.models import User
 
 log = logging.getLogger(__name__)
 
-EMULATOR_HOST_VARIABLE = "FIREBASE_AUTH_EMULATOR_HOST"
 WRONG_CREDENTIALS = frozenset(
     {"EMAIL_NOT_FOUND", "INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS", "USER_DISABLED"}
 )
-
-
-def check_settings(settings: FirebaseSettings) -> None:
-    """Raise `ConfigError` naming the first Firebase setting that is missing.
-
-    firebase-admin finds the Auth emulator only through the environment, so an
-    emulator host given in the secrets is copied there.
-    """
-    if not settings.project_id:
-        raise ConfigError("firebase.project_id: missing; the Firebase backend needs it.")
-    if settings.auth_emulator_host:
-        os.environ.setdefault(EMULATOR_HOST_VARIABLE, settings.auth_emulator_host)
-        return
-    if not settings.api_key:
-        raise ConfigError("firebase.api_key: missing; the web API key is needed to sign in.")
-    if not settings.credentials:
-        raise ConfigError("firebase.credentials: missing; a service account is needed.")
-
-
-def firebase_app(settings: FirebaseSettings) -> firebase_admin.App:
-    """The firebase-admin app for this project, made once per project id and reused.
-
-    With the Auth emulator no credential is needed: firebase-admin talks to the
-    emulator without one when FIREBASE_AUTH_EMULATOR_HOST is set.
-    """
-    name = f"dutch-scorer-{settings.project_id}"
-    try:
-        return firebase_admin.get_app(name)
-    except ValueError:
-        return _make_app(settings, name)
-
-
-def _make_app(settings: FirebaseSettings, name: str) -> firebase_admin.App:
-    credential = None
-    if settings.credentials is not None and not settings.auth_emulator_host:
-        credential = credentials.Certificate(dict(settings.credentials))
-    try:
-        return firebase_admin.initialize_app(
-            credential, {"projectId": settings.project_id}, name=name
-        )
-    except ValueError:  # another thread made it in the meantime
-        return firebase_admin.get_app(name)
 
 
 def _taken(address: str) -> EmailTaken:
@@ -108,7 +64,9 @@ class FirebaseBackend(DatabaseBackend):
         super().__init__(sessions, secret_key=secret_key, session_days=session_days, clock=clock)
         check_settings(settings)
         self._app = firebase_app(settings)
-        self._rest = rest or IdentityToolkit(settings.api_key, settings.auth_emulator_host or None)
+        # The emulator wants some API key, but any will do.
+        api_key = settings.api_key or ("emulator-api-key" if settings.auth_emulator_host else "")
+        self._rest = rest or IdentityToolkit(api_key, settings.auth_emulator_host or None)
 
     def _verified_uid(self, signed: SignedIn) -> str:
         """Check the ID token on the server side, revocation included."""
@@ -170,10 +128,17 @@ class FirebaseBackend(DatabaseBackend):
             with writing(self._sessions) as session:
                 account = account_of(self._keep_user(session, uid, address, name))
         except (IntegrityError, EmailTaken):
-            auth.delete_user(uid, app=self._app)
+            self._forget_firebase_user(uid)
             raise _taken(address) from None
         log.info("Firebase account %s created", account.user_id)
         return account
+
+    def _forget_firebase_user(self, uid: str) -> None:
+        """Undo a Firebase sign-up whose local row could not be made."""
+        try:
+            auth.delete_user(uid, app=self._app)
+        except FirebaseError as error:
+            log.warning("Firebase user left behind after a failed sign-up: %s", error.code)
 
     @staticmethod
     def _translate(error: FirebaseRestError, address: str) -> Exception:

@@ -19,7 +19,8 @@ from dutch_app.accounts import (
     ServiceUnavailable,
     make_backend,
 )
-from dutch_app.accounts.firebase import FirebaseBackend, check_settings, firebase_app
+from dutch_app.accounts.firebase import FirebaseBackend
+from dutch_app.accounts.firebase_app import check_settings, firebase_app
 from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit
 from dutch_app.config import ConfigError, FirebaseSettings, Settings
 from dutch_app.storage.db import make_engine, make_session_factory, upgrade
@@ -240,8 +241,12 @@ def test_apps_are_named_per_project_so_several_can_coexist(settings):
 
 
 def test_make_backend_builds_the_firebase_backend_from_settings(sessions, settings):
+    # With the emulator, no web API key or service account is needed.
+    emulated = FirebaseSettings(
+        project_id=settings.project_id, auth_emulator_host=settings.auth_emulator_host
+    )
     configured = Settings(
-        database_url="sqlite://", auth_backend="firebase", secret_key="k", firebase=settings
+        database_url="sqlite://", auth_backend="firebase", secret_key="k", firebase=emulated
     )
     backend = make_backend(sessions, configured)
     assert isinstance(backend, FirebaseBackend)
