@@ -2,20 +2,33 @@
 # Start the local PostgreSQL cluster if it is down, make sure the test login
 # role and its database exist (safe to repeat), and print their SQLAlchemy URL.
 #   export DUTCH_TEST_POSTGRES_URL="$(scripts/postgres.sh)"
+# DUTCH_PG_CLUSTER=VERSION/NAME picks a cluster when the machine has several.
 set -euo pipefail
 
 role=dutch_test
 password=dutch_test
 database=dutch_test
 
-# First cluster listed by pg_lsclusters: version, name, port, status.
-read -r version cluster port status _ < <(pg_lsclusters --no-header | head -n 1) || true
+# The cluster to use: DUTCH_PG_CLUSTER (e.g. 15/main), else one named main, else the first.
+find_cluster() {
+    if [[ -n "${DUTCH_PG_CLUSTER:-}" ]]; then
+        pg_lsclusters --no-header | awk -v want="$DUTCH_PG_CLUSTER" '$1 "/" $2 == want'
+    else
+        pg_lsclusters --no-header | sort -k2,2 -k1,1Vr \
+            | awk '{ if ($2 == "main") { print; found = 1; exit } else if (!first) first = $0 }
+                   END { if (!found && first) print first }'
+    fi
+}
+read -r version cluster port status _ < <(find_cluster) || true
 if [[ -z "${version:-}" ]]; then
+    if [[ -n "${DUTCH_PG_CLUSTER:-}" ]]; then
+        echo "No PostgreSQL cluster $DUTCH_PG_CLUSTER." >&2
+        exit 1
+    fi
     echo "No PostgreSQL cluster found; creating one." >&2
     version="$(ls /usr/lib/postgresql | sort -V | tail -n 1)"
-    cluster=main
-    pg_createcluster "$version" "$cluster" >/dev/null
-    read -r version cluster port status _ < <(pg_lsclusters --no-header | head -n 1)
+    pg_createcluster "$version" main >/dev/null
+    read -r version cluster port status _ < <(find_cluster)
 fi
 if [[ "$status" != online* ]]; then
     echo "Starting PostgreSQL $version/$cluster on port $port." >&2
