@@ -1,13 +1,39 @@
-"""Stored rows to views: rounds and whole games."""
+"""Stored rows to views: groups, rounds and whole games."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._input import as_utc
 from dutch_app.services._scoring import Table, core_game, rounds_of, table_of
-from dutch_app.services.views import GameView, HandView, PlayerView, RoundView
-from dutch_app.storage.models import Game, Round, RoundHand
+from dutch_app.services.views import (
+    GameView,
+    GroupView,
+    HandView,
+    MemberView,
+    PlayerView,
+    RoundView,
+)
+from dutch_app.storage.models import Game, Group, Membership, Round, RoundHand, User
+
+
+def group_view(session: Session, group: Group, mine: Membership) -> GroupView:
+    """The view of a group for the member holding ``mine``."""
+    rows = session.execute(
+        select(Membership.user_id, User.display_name, Membership.role)
+        .join(User, User.id == Membership.user_id)
+        .where(Membership.group_id == group.id)
+        .order_by(Membership.joined_at, Membership.user_id)
+    ).all()
+    return GroupView(
+        id=group.id,
+        name=group.name,
+        role=mine.role,
+        invite_code=group.invite_code if mine.role == "owner" else None,
+        members=tuple(MemberView(*row) for row in rows),
+        data_version=group.data_version,
+    )
 
 
 def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView:

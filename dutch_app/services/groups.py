@@ -9,10 +9,11 @@ from sqlalchemy.orm import Session
 
 from dutch_app.services._access import acting_user, bump_group, membership, owner_membership
 from dutch_app.services._input import clean_name
+from dutch_app.services._present import group_view
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import NotFound, ValidationError
-from dutch_app.services.views import GroupView, MemberView
-from dutch_app.storage.models import Group, Membership, Player, User
+from dutch_app.services.views import GroupView
+from dutch_app.storage.models import Group, Membership, Player
 
 GROUP_NAME_LENGTH = 80
 # No 0/O or 1/I: codes are read aloud and typed in.
@@ -36,23 +37,6 @@ def normalise_invite_code(code: object) -> str:
     return "".join(char for char in code.upper() if char.isalnum())
 
 
-def _view(session: Session, group: Group, mine: Membership) -> GroupView:
-    rows = session.execute(
-        select(Membership.user_id, User.display_name, Membership.role)
-        .join(User, User.id == Membership.user_id)
-        .where(Membership.group_id == group.id)
-        .order_by(Membership.joined_at, Membership.user_id)
-    ).all()
-    return GroupView(
-        id=group.id,
-        name=group.name,
-        role=mine.role,
-        invite_code=group.invite_code if mine.role == "owner" else None,
-        members=tuple(MemberView(*row) for row in rows),
-        data_version=group.data_version,
-    )
-
-
 @writing
 def create_group(session: Session, user_id: int, name: str) -> GroupView:
     """Create a group owned by the user."""
@@ -68,7 +52,7 @@ def create_group(session: Session, user_id: int, name: str) -> GroupView:
     mine = Membership(group_id=group.id, user_id=user_id, role="owner")
     session.add(mine)
     session.flush()
-    return _view(session, group, mine)
+    return group_view(session, group, mine)
 
 
 @writing
@@ -79,7 +63,7 @@ def rename_group(session: Session, user_id: int, group_id: int, name: str) -> Gr
     group.name = clean_name("name", name, GROUP_NAME_LENGTH)
     session.flush()
     bump_group(session, group_id)
-    return _view(session, group, mine)
+    return group_view(session, group, mine)
 
 
 @reading
@@ -92,14 +76,14 @@ def list_groups(session: Session, user_id: int) -> list[GroupView]:
         .where(Membership.user_id == user_id)
         .order_by(Group.name, Group.id)
     ).all()
-    return [_view(session, group, mine) for group, mine in rows]
+    return [group_view(session, group, mine) for group, mine in rows]
 
 
 @reading
 def get_group(session: Session, user_id: int, group_id: int) -> GroupView:
     """One of the user's groups with its members."""
     mine = membership(session, user_id, group_id)
-    return _view(session, session.get_one(Group, group_id), mine)
+    return group_view(session, session.get_one(Group, group_id), mine)
 
 
 @writing
@@ -110,7 +94,7 @@ def rotate_invite_code(session: Session, user_id: int, group_id: int) -> GroupVi
     group.invite_code = new_invite_code()
     session.flush()
     bump_group(session, group_id)
-    return _view(session, group, mine)
+    return group_view(session, group, mine)
 
 
 @writing
@@ -127,7 +111,7 @@ def join_group(session: Session, user_id: int, invite_code: str) -> GroupView:
         session.add(mine)
         session.flush()
         bump_group(session, group.id)
-    return _view(session, group, mine)
+    return group_view(session, group, mine)
 
 
 @writing
