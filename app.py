@@ -1,24 +1,91 @@
 """Dutch Scorer: the entry point and only router.
 
-Configures the page, builds the navigation and runs the chosen page inside the
-error guard, so no traceback ever reaches the screen.
+Configures the page, restores a signed-in person from their cookie, builds the
+navigation (fewer pages before sign-in), shows who is signed in and which group
+is active, and runs the chosen page inside the error guard, so no traceback
+ever reaches the screen.
 """
 
 import logging
 
 import streamlit as st
 
+from dutch_app.ui.context import (
+    active_group,
+    current_account,
+    end_session,
+    flush_cookie,
+    my_groups,
+    resume_from_cookie,
+    set_active_group,
+)
 from dutch_app.ui.guard import guarded
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
 st.set_page_config(page_title="Dutch Scorer", page_icon="🃏", layout="wide")
 
-calculator = st.Page(
-    "pages/calculator.py", title="Round calculator", icon=":material/calculate:", default=True
-)
+sign_in = st.Page("pages/sign_in.py", title="Sign in", icon=":material/login:")
+calculator = st.Page("pages/calculator.py", title="Round calculator", icon=":material/calculate:")
 rules = st.Page("pages/rules.py", title="Rules", icon=":material/menu_book:")
+privacy = st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:")
 
-page = st.navigation({"Dutch Scorer": [calculator], "About": [rules]})
+
+def signed_in_pages() -> dict[str, list]:
+    """The navigation once someone is signed in."""
+    play = st.Page("pages/play.py", title="Play", icon=":material/playing_cards:", default=True)
+    history = st.Page("pages/history.py", title="History", icon=":material/history:")
+    stats = st.Page("pages/stats.py", title="Stats", icon=":material/insights:")
+    group = st.Page("pages/group.py", title="Group", icon=":material/group:")
+    account = st.Page("pages/account.py", title="Account", icon=":material/person:")
+    return {
+        "Scores": [play, history, stats],
+        "You": [group, account],
+        "Tools": [calculator],
+        "About": [rules, privacy],
+    }
+
+
+def sidebar_for_signed_in() -> None:
+    """Who is signed in, the group switcher and the sign-out button."""
+    account = current_account()
+    with st.sidebar:
+        st.caption("Signed in as")
+        st.text(account.display_name)
+        group_list = my_groups()
+        group = active_group(group_list)
+        if group is not None and len(group_list) > 1:
+            ids = [g.id for g in group_list]
+            names = {g.id: g.name for g in group_list}
+            choice = st.selectbox(
+                "Active group",
+                ids,
+                index=ids.index(group.id),
+                format_func=names.__getitem__,
+                key="sidebar_group",
+            )
+            if choice != group.id:
+                set_active_group(choice)
+                st.rerun()
+        elif group is not None:
+            st.caption("Group")
+            st.text(group.name)
+        if st.button("Sign out", key="sidebar_sign_out", icon=":material/logout:"):
+            end_session()
+            st.rerun()
+
+
+with guarded():
+    resume_from_cookie()
+
+if current_account() is None:
+    page = st.navigation({"Dutch Scorer": [sign_in, calculator], "About": [rules, privacy]})
+else:
+    page = st.navigation(signed_in_pages())
+
+if current_account() is not None:
+    with guarded(st.sidebar):
+        sidebar_for_signed_in()
+flush_cookie()
 with guarded():
     page.run()

@@ -1,0 +1,59 @@
+"""Cached reads, keyed by the group's data version.
+
+Every write to a group bumps its data version in the same transaction, and the
+version is read afresh on every rerun (one indexed lookup). Keying the caches by
+it means another member's new round shows up on the very next rerun, while an
+unchanged group is served from memory. The signed-in person's id is part of
+every key, so one member's cached data is never handed to someone else.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from dutch_app.services import groups, history
+from dutch_app.ui.context import call, require_account, resources
+
+
+def group_version(group_id: int) -> int:
+    """The group's current data version (checks membership)."""
+    return call(groups.data_version, group_id)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _history(
+    user_id: int,
+    group_id: int,
+    version: int,
+    date_from: date | None,
+    date_to: date | None,
+    player_ids: tuple[int, ...] | None,
+    status: str | None,
+) -> pd.DataFrame:
+    del version  # part of the cache key only
+    with resources().sessions() as session:
+        return history.load_history(
+            session,
+            user_id,
+            group_id,
+            date_from=date_from,
+            date_to=date_to,
+            player_ids=list(player_ids) if player_ids is not None else None,
+            status=status,
+        )
+
+
+def history_frame(
+    group_id: int,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    player_ids: tuple[int, ...] | None = None,
+    status: str | None = None,
+) -> pd.DataFrame:
+    """The group's history frame with these filters, fresh as of this rerun."""
+    account = require_account()
+    version = group_version(group_id)
+    return _history(account.user_id, group_id, version, date_from, date_to, player_ids, status)

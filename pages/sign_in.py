@@ -1,0 +1,53 @@
+"""Sign in, create an account, or ask for a password-reset email."""
+
+import streamlit as st
+
+from dutch_app.ui.context import accounts, start_session
+from dutch_app.ui.guard import guarded
+
+st.title("Dutch Scorer")
+st.write(
+    "Keep score for Dutch at the table, share the games with your group, and see who calls "
+    "Dutch too early. Sign in or create an account to start."
+)
+
+sign_in_tab, sign_up_tab = st.tabs(["Sign in", "Create an account"])
+
+with sign_in_tab:
+    with st.form("signin_form", enter_to_submit=True):
+        email = st.text_input("Email", key="signin_email", autocomplete="email")
+        password = st.text_input(
+            "Password", type="password", key="signin_password", autocomplete="current-password"
+        )
+        submitted = st.form_submit_button("Sign in", type="primary")
+    if submitted:
+        with guarded():
+            start_session(accounts().sign_in(email, password))
+            st.rerun()
+    if accounts().password_reset_by_email:
+        with st.expander("Forgot your password?"), st.form("signin_reset_form"):
+            reset_email = st.text_input("Email", key="signin_reset_email")
+            if st.form_submit_button("Email me a reset link"):
+                with guarded():
+                    accounts().send_password_reset(reset_email)
+                    st.success("If an account uses that address, a reset link is on its way.")
+
+with sign_up_tab:
+    with st.form("signup_form", enter_to_submit=True):
+        new_name = st.text_input("Display name", key="signup_name", max_chars=80)
+        new_email = st.text_input("Email", key="signup_email", autocomplete="email")
+        new_password = st.text_input(
+            "Password (at least 10 characters, mixing letters with digits or symbols)",
+            type="password",
+            key="signup_password",
+            autocomplete="new-password",
+        )
+        st.caption(
+            "We keep only your email address and display name, plus the games you enter. "
+            "See the Privacy page."
+        )
+        created = st.form_submit_button("Create account", type="primary")
+    if created:
+        with guarded():
+            start_session(accounts().sign_up(new_email, new_password, new_name))
+            st.rerun()

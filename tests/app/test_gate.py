@@ -1,0 +1,43 @@
+"""The sign-in gate: what a visitor sees before and after signing in."""
+
+from tests.app.apptools import messages, open_app
+
+
+def test_a_visitor_sees_only_the_public_pages(app_resources):
+    at = open_app()
+    assert at.title[0].value == "Dutch Scorer"
+    assert at.text_input(key="signin_email") is not None
+
+
+def test_signing_up_signs_the_person_in(app_resources):
+    at = open_app()
+    at.text_input(key="signup_name").input("Ann")
+    at.text_input(key="signup_email").input("ann@example.com")
+    at.text_input(key="signup_password").input("correct horse 42")
+    at.button(key="FormSubmitter:signup_form-Create account").click()
+    at.run()
+    assert not at.exception
+    assert at.session_state["account"].display_name == "Ann"
+
+
+def test_a_wrong_password_gets_one_message_that_reveals_nothing(table):
+    at = open_app()
+    at.text_input(key="signin_email").input("ann@example.com")
+    at.text_input(key="signin_password").input("wrong password 1")
+    at.button(key="FormSubmitter:signin_form-Sign in").click()
+    at.run()
+    assert not at.exception
+    assert "Email or password is incorrect." in messages(at)
+    assert "account" not in at.session_state
+
+
+def test_a_weak_password_is_refused_with_a_clear_message(app_resources):
+    at = open_app()
+    at.text_input(key="signup_name").input("Ann")
+    at.text_input(key="signup_email").input("ann@example.com")
+    at.text_input(key="signup_password").input("short")
+    at.button(key="FormSubmitter:signup_form-Create account").click()
+    at.run()
+    assert not at.exception
+    assert any("assword" in text for text in messages(at))
+    assert "account" not in at.session_state
