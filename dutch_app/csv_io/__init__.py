@@ -1,0 +1,60 @@
+"""CSV export and import of a group's history.
+
+Two files go out: the rounds file (one row per player per round, the format
+that can be imported again) and the games file (one row per player per
+game). The columns are described in the README's "CSV format" section.
+
+Import is all or nothing: :func:`parse_rounds_csv` reads, checks and scores
+the whole file, and either returns an :class:`ImportPlan` or raises one
+:class:`CsvImportError` listing every problem with its line.
+"""
+
+from dutch_app.csv_io.checks import plan_import
+from dutch_app.csv_io.export import export_games_csv, export_rounds_csv, rounds_table
+from dutch_app.csv_io.format import (
+    GAME_COLUMNS,
+    MAX_BYTES,
+    MAX_ROWS,
+    ROUND_COLUMNS,
+    CsvImportError,
+    CsvProblem,
+    neutralise_text,
+    restore_text,
+)
+from dutch_app.csv_io.plan import ImportPlan, PlannedGame, PlannedRound, import_key
+from dutch_app.csv_io.reader import read_round_rows
+
+
+def parse_rounds_csv(
+    data: bytes, *, max_bytes: int = MAX_BYTES, max_rows: int = MAX_ROWS
+) -> ImportPlan:
+    """The games of a rounds file, every round scored afresh by the core.
+
+    Raises CsvImportError listing every problem (with its line) when anything
+    is wrong: the file's size, encoding, header, a cell, the shape of a game,
+    a round the rules refuse, or a number that differs from the core's.
+    """
+    plan, problems = plan_import(read_round_rows(data, max_bytes=max_bytes, max_rows=max_rows))
+    if problems:
+        raise CsvImportError(problems)
+    return plan
+
+
+__all__ = [
+    "GAME_COLUMNS",
+    "MAX_BYTES",
+    "MAX_ROWS",
+    "ROUND_COLUMNS",
+    "CsvImportError",
+    "CsvProblem",
+    "ImportPlan",
+    "PlannedGame",
+    "PlannedRound",
+    "export_games_csv",
+    "export_rounds_csv",
+    "import_key",
+    "neutralise_text",
+    "parse_rounds_csv",
+    "restore_text",
+    "rounds_table",
+]

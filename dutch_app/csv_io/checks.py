@@ -1,0 +1,223 @@
+"""Checking the rows of a rounds file and scoring its games afresh: building the import plan.
+
+Rows are grouped into games (by the ``game`` column) and rounds; the shape of
+each game is checked, every round is scored by the core, and every derived
+number in the file (hand totals, outcomes, penalties, scores, game totals)
+must agree with the core's. Games with unreadable rows are not checked
+further, since their problems are already reported.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from dutch_app.csv_io.format import CsvProblem
+from dutch_app.csv_io.plan import ImportPlan, PlannedGame, PlannedRound, import_key
+from dutch_app.csv_io.reader import ReadRows, RoundRow
+from dutch_core import DutchError, Game, RoundInput, RoundResult, score_round
+
+GAME_WIDE = ("game_started_at", "game_status", "rules")
+ROUND_WIDE = ("played_at", "caller", "call_type")
+
+
+class _Checker:
+    """Collects the problems of one file while its games are planned."""
+
+    def __init__(self) -> None:
+        self.problems: list[CsvProblem] = []
+
+    def add(self, line: int | None, column: str | None, message: str) -> None:
+        self.problems.append(CsvProblem(line, column, message))
+
+    def mismatch(
+        self, row: RoundRow, column: str, written: object, scored: object, why: str
+    ) -> None:
+        """Report a number in the file that differs from the core's."""
+        self.add(row.line, column, f"{row.player}: {written} in the file, but {why} {scored}")
+
+    def same_on_every_row(self, rows: list[RoundRow], column: str, scope: str) -> bool:
+        """Report rows whose ``column`` differs from the first row's; True when all agree."""
+        first = getattr(rows[0], column)
+        agree = True
+        for row in rows[1:]:
+            if getattr(row, column) != first:
+                message = (
+                    f"differs from line {rows[0].line}; it must be the same on every row of {scope}"
+                )
+                self.add(row.line, column, message)
+                agree = False
+        return agree
+
+
+def _round_numbers(check: _Checker, game: int, rows: list[RoundRow]) -> dict[int, list[RoundRow]]:
+    rounds: dict[int, list[RoundRow]] = defaultdict(list)
+    for row in rows:
+        rounds[row.round].append(row)
+    missing = sorted(set(range(1, max(rounds) + 1)) - set(rounds))
+    if missing:
+        gaps = ", ".join(map(str, missing))
+        check.add(
+            rows[0].line, "round", f"game {game} has no round {gaps}; number rounds 1, 2, 3, …"
+        )
+    return dict(sorted(rounds.items()))
+
+
+def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
+    """The round's rows in seat order if the seats are 0, 1, 2, … and the names distinct."""
+    seated = sorted(rows, key=lambda row: row.seat)
+    good = True
+    names: dict[str, int] = {}
+    for expected, row in enumerate(seated):
+        if row.seat != expected:
+            check.add(
+                row.line, "seat", f"expected seat {expected} here; seats go 0, 1, 2, … once each"
+            )
+            good = False
+            break
+    for row in seated:
+        key = row.player.strip().casefold()
+        if key in names:
+            check.add(
+                row.line, "player", f"{row.player!r} already plays this round (line {names[key]})"
+            )
+            good = False
+        names[key] = row.line
+    return seated if good else None
+
+
+def _round_input(check: _Checker, rows: list[RoundRow]) -> RoundInput | None:
+    first = rows[0]
+    good = all(  # a list, not a generator: every column is checked and reported
+        [check.same_on_every_row(rows, column, "a round") for column in ROUND_WIDE]
+    )
+    players = [row.player for row in rows]
+    if first.caller is not None and first.caller not in players:
+        check.add(first.line, "caller", f"{first.caller!r} is not playing this round")
+        good = False
+    penalty = None
+    for row in rows:
+        if row.player == first.caller:
+            penalty = row.penalty
+        elif row.penalty is not None:
+            check.add(
+                row.line,
+                "penalty",
+                f"only the caller's row has penalty cards ({row.player!r} did not call)",
+            )
+            good = False
+    if not good:
+        return None
+    try:
+        return RoundInput(
+            tuple((row.player, row.cards) for row in rows), first.caller, first.call_type, penalty
+        )
+    except DutchError as error:
+        check.add(_line_of(rows, error), None, str(error))
+        return None
+
+
+def _line_of(rows: list[RoundRow], error: DutchError) -> int:
+    """The line of the player an error names, else the round's first line."""
+    player = getattr(error, "player", None)
+    return next((row.line for row in rows if row.player == player), rows[0].line)
+
+
+def _compare(check: _Checker, rows: list[RoundRow], result: RoundResult) -> None:
+    """Report every number in the file that differs from the core's."""
+    scores = {score.player: score for score in result.scores}
+    outcome = result.outcome
+    for row in rows:
+        score = scores[row.player]
+        due = result.penalty_cards_due if score.is_caller else 0
+        expected = {
+            "hand_total": score.hand_total,
+            "penalty_cards_due": due,
+            "penalty_points": score.penalty_points,
+            "round_score": score.round_score,
+        }
+        for column, value in expected.items():
+            if getattr(row, column) != value:
+                check.mismatch(row, column, getattr(row, column), value, "the rules make it")
+        if row.outcome != outcome:
+            written = row.outcome.value if row.outcome else ""
+            scored = outcome.value if outcome else ""
+            check.mismatch(row, "outcome", repr(written), repr(scored), "the caller's outcome is")
+
+
+def _plan_game(check: _Checker, number: int, rows: list[RoundRow]) -> PlannedGame | None:
+    first = rows[0]
+    good = all([check.same_on_every_row(rows, column, f"game {number}") for column in GAME_WIDE])
+    rounds = _round_numbers(check, number, rows)
+    seating: list[str] | None = None
+    planned: list[PlannedRound] = []
+    for round_number, round_rows in rounds.items():
+        seated = _seated(check, round_rows)
+        if seated is None:
+            good = False
+            continue
+        names = [row.player for row in seated]
+        if seating is None:
+            seating = names
+        elif names != seating:
+            message = (
+                f"round {round_number} seats {', '.join(names)}; round 1 seats {', '.join(seating)}"
+            )
+            check.add(seated[0].line, "player", message)
+            good = False
+            continue
+        round_input = _round_input(check, seated)
+        if round_input is None:
+            good = False
+            continue
+        try:
+            result = score_round(round_input, first.rules)
+        except DutchError as error:
+            check.add(_line_of(seated, error), None, str(error))
+            good = False
+            continue
+        _compare(check, seated, result)
+        planned.append(PlannedRound(round_number, seated[0].played_at, result, seated[0].line))
+    if not good or seating is None:
+        return None
+    game = Game(tuple(seating), first.rules, tuple(r.result for r in planned))
+    for planned_round, totals in zip(planned, game.running_totals(), strict=True):
+        for row in rounds[planned_round.number]:
+            if row.game_total != totals[row.player]:
+                total = totals[row.player]
+                check.mismatch(row, "game_total", row.game_total, total, "the rounds add up to")
+    key = import_key(first.game_started_at, first.rules, [(r.played_at, r.result) for r in planned])
+    return PlannedGame(
+        number,
+        first.game_started_at,
+        first.game_status,
+        first.rules,
+        tuple(seating),
+        tuple(planned),
+        key,
+        first.line,
+    )
+
+
+def plan_import(read: ReadRows) -> tuple[ImportPlan, list[CsvProblem]]:
+    """The plan for the typed rows, with every problem found (the reader's first)."""
+    check = _Checker()
+    check.problems.extend(read.problems)
+    by_game: dict[int, list[RoundRow]] = defaultdict(list)
+    for row in read.rows:
+        by_game[row.game].append(row)
+    games: list[PlannedGame] = []
+    seen: dict[str, int] = {}
+    repeated: list[int] = []
+    for number in sorted(by_game):
+        if number in read.bad_games:
+            continue
+        planned = _plan_game(check, number, by_game[number])
+        if planned is None:
+            continue
+        if planned.import_key in seen:
+            repeated.append(number)
+            continue
+        seen[planned.import_key] = number
+        games.append(planned)
+    problems = sorted(check.problems, key=lambda p: (p.line is None, p.line or 0))
+    return ImportPlan(tuple(games), tuple(repeated)), problems

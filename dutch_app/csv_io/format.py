@@ -1,0 +1,151 @@
+"""The CSV formats: columns, cell formatting shared by export and import, and the errors.
+
+Text cells that a spreadsheet could take for a formula are neutralised with a
+leading single quote; :func:`restore_text` undoes that exactly.
+
+>>> neutralise_text("=SUM(A1)"), restore_text("'=SUM(A1)")
+("'=SUM(A1)", '=SUM(A1)')
+>>> neutralise_text("'quoted"), restore_text("''quoted")
+("''quoted", "'quoted")
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pandas as pd
+
+from dutch_core import HouseRules
+
+ROUND_COLUMNS: tuple[str, ...] = (
+    "game",
+    "game_started_at",
+    "game_status",
+    "rules",
+    "round",
+    "played_at",
+    "seat",
+    "player",
+    "cards",
+    "hand_total",
+    "caller",
+    "call_type",
+    "outcome",
+    "penalty_cards_due",
+    "penalty",
+    "penalty_points",
+    "round_score",
+    "game_total",
+)
+"""The rounds file: one row per player per round."""
+
+GAME_COLUMNS: tuple[str, ...] = (
+    "game",
+    "game_started_at",
+    "game_status",
+    "seat",
+    "player",
+    "rounds",
+    "game_total",
+    "rank",
+    "won",
+)
+"""The games file: one row per player per game."""
+
+TEXT_COLUMNS = frozenset(
+    {"game_status", "rules", "player", "cards", "caller", "call_type", "outcome", "penalty"}
+)
+"""Columns holding text, the only ones neutralised against formulas."""
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+QUOTE = "'"
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+_DEFAULT_RULES = HouseRules()
+MAX_BYTES = 50 * 1024 * 1024
+MAX_ROWS = 1_000_000
+
+
+def neutralise_text(text: str) -> str:
+    """``text`` with a quote in front if it starts like a formula (or with a quote)."""
+    return QUOTE + text if text.startswith((*FORMULA_STARTS, QUOTE)) else text
+
+
+def restore_text(text: str) -> str:
+    """The text :func:`neutralise_text` was given: one leading quote removed."""
+    return text[1:] if text.startswith(QUOTE) else text
+
+
+def neutralise_column(cells: pd.Series) -> pd.Series:
+    """:func:`neutralise_text` on a column of text (missing cells become empty)."""
+    text = cells.astype("string").fillna("")
+    risky = text.str.startswith((*FORMULA_STARTS, QUOTE)).to_numpy(dtype=bool)
+    return text.where(~risky, QUOTE + text)
+
+
+def format_timestamps(stamps: pd.Series) -> pd.Series:
+    """UTC timestamps as ISO 8601 text to the second, e.g. ``2025-05-10T18:30:00Z``."""
+    return stamps.dt.tz_convert("UTC").dt.strftime(TIMESTAMP_FORMAT)
+
+
+def rules_text(rules: HouseRules) -> str:
+    """House rules as compact JSON of the settings that differ from the original game's.
+
+    ``HouseRules.from_dict`` reads it back (missing settings take their defaults).
+
+    >>> rules_text(HouseRules())
+    '{}'
+    >>> from dutch_core import PRESETS
+    >>> rules_text(PRESETS["classic_open"])
+    '{"end":{"kind":"open"}}'
+    """
+    settings, defaults = rules.to_dict(), _DEFAULT_RULES.to_dict()
+    changed = {
+        name: value for name, value in settings.items() if name != "end" and value != defaults[name]
+    }
+    if settings["end"] != defaults["end"]:
+        changed["end"] = {
+            name: value
+            for name, value in settings["end"].items()
+            if name == "kind" or value not in (None, False)
+        }
+    return json.dumps(changed, separators=(",", ":"))
+
+
+def to_csv_bytes(table: pd.DataFrame) -> bytes:
+    """A table of CSV cells as UTF-8 bytes with a header row, text columns neutralised."""
+    cells = table.copy()
+    for column in cells.columns.intersection(list(TEXT_COLUMNS)):
+        cells[column] = neutralise_column(cells[column])
+    return cells.to_csv(index=False, lineterminator="\n").encode("utf-8")
+
+
+@dataclass(frozen=True)
+class CsvProblem:
+    """One thing wrong with an imported file, with the line it is on (1 = the header)."""
+
+    line: int | None
+    column: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line is not None else ""
+        if self.column:
+            where = f"{where}, {self.column}" if where else self.column
+        return f"{where}: {self.message}" if where else self.message
+
+
+class CsvImportError(ValueError):
+    """A file that cannot be imported; ``problems`` lists everything found wrong."""
+
+    shown = 20
+
+    def __init__(self, problems: list[CsvProblem] | tuple[CsvProblem, ...]) -> None:
+        self.problems = tuple(problems)
+        count = len(self.problems)
+        lines = [str(problem) for problem in self.problems[: self.shown]]
+        if count > self.shown:
+            lines.append(f"… and {count - self.shown} more")
+        heading = "1 problem" if count == 1 else f"{count} problems"
+        super().__init__(f"{heading} in the file, nothing was imported:\n" + "\n".join(lines))

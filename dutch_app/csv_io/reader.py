@@ -1,0 +1,311 @@
+"""Reading the rounds file into typed rows, every bad cell reported with its line.
+
+Limits, encoding and the header are checked first (a file failing those is
+refused at once); after that every row is read and every problem collected.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+from dutch_app.csv_io.format import (
+    MAX_BYTES,
+    MAX_ROWS,
+    ROUND_COLUMNS,
+    CsvImportError,
+    CsvProblem,
+    restore_text,
+)
+from dutch_core import CallType, DutchError, Hand, HouseRules, Outcome, Penalty
+
+_WHOLE = re.compile(r"-?[0-9]{1,9}")
+STATUSES = ("active", "ended")
+
+
+class RoundRow(NamedTuple):
+    """One row of the rounds file, typed."""
+
+    line: int
+    game: int
+    game_started_at: datetime
+    game_status: str
+    rules: HouseRules
+    round: int
+    played_at: datetime
+    seat: int
+    player: str
+    cards: Hand
+    hand_total: int
+    caller: str | None
+    call_type: CallType | None
+    outcome: Outcome | None
+    penalty_cards_due: int
+    penalty: Penalty | None
+    penalty_points: int
+    round_score: int
+    game_total: int
+
+
+class BadCell(ValueError):
+    """A cell that cannot be read; the message says why."""
+
+
+def _whole(low: int | None = None) -> Callable[[str], int]:
+    def convert(cell: str) -> int:
+        if not _WHOLE.fullmatch(cell):
+            raise BadCell(f"{cell!r} is not a whole number")
+        number = int(cell)
+        if low is not None and number < low:
+            raise BadCell(f"{cell!r} is less than {low}")
+        return number
+
+    return convert
+
+
+def _timestamp(cell: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(cell)
+    except ValueError:
+        raise BadCell(f"{cell!r} is not a date and time like 2025-05-10T18:30:00Z") from None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _status(cell: str) -> str:
+    if cell not in STATUSES:
+        raise BadCell(f"{cell!r} is not a game status; use 'active' or 'ended'")
+    return cell
+
+
+def _rules(cell: str) -> HouseRules:
+    if not cell:
+        return HouseRules()
+    try:
+        settings = json.loads(cell)
+    except json.JSONDecodeError:
+        raise BadCell(f"{cell!r} is not house rules written as JSON") from None
+    if not isinstance(settings, dict):
+        raise BadCell(f"{cell!r} is not house rules written as JSON")
+    try:
+        return HouseRules.from_dict(settings)
+    except DutchError as error:
+        raise BadCell(str(error)) from None
+
+
+def _name(cell: str) -> str:
+    if not cell.strip():
+        raise BadCell("a player needs a name")
+    return cell
+
+
+def _optional(convert: Callable[[str], object]) -> Callable[[str], object]:
+    def optional(cell: str) -> object:
+        return None if cell == "" else convert(cell)
+
+    return optional
+
+
+def _choice(kind: type[CallType] | type[Outcome], what: str) -> Callable[[str], object]:
+    def convert(cell: str) -> object:
+        try:
+            return kind(cell)
+        except ValueError:
+            allowed = ", ".join(repr(member.value) for member in kind)
+            raise BadCell(f"{cell!r} is not {what}; use {allowed} or leave it empty") from None
+
+    return convert
+
+
+def _cached(convert: Callable[[str], object]) -> Callable[[str], object]:
+    """``convert`` remembering its answers: dates, rules and names repeat on many rows."""
+    answers: dict[str, object] = {}
+
+    def cached(cell: str) -> object:
+        if cell not in answers:
+            answers[cell] = convert(cell)
+        return answers[cell]
+
+    return cached
+
+
+def _converters() -> dict[str, Callable[[str], object]]:
+    return {
+        "game": _whole(low=1),
+        "game_started_at": _cached(_timestamp),
+        "game_status": _status,
+        "rules": _cached(_rules),
+        "round": _whole(low=1),
+        "played_at": _cached(_timestamp),
+        "seat": _whole(low=0),
+        "player": _cached(_name),
+        "hand_total": _whole(),
+        "caller": _cached(_optional(_name)),
+        "call_type": _optional(_choice(CallType, "a call type")),
+        "outcome": _optional(_choice(Outcome, "an outcome")),
+        "penalty_cards_due": _whole(),
+        "penalty_points": _whole(),
+        "round_score": _whole(),
+        "game_total": _whole(),
+    }
+
+
+TEXT_CELLS = ("player", "cards", "caller", "penalty", "rules")
+
+
+def _hand_reader(
+    kind: type[Hand] | type[Penalty], *, empty_is_none: bool
+) -> Callable[[str, str | None], object]:
+    """Reads hands (or penalties); equal texts give equal values, so each is parsed once."""
+    known: dict[str, Hand | Penalty] = {}
+
+    def read(text: str, player: str | None) -> Hand | Penalty | None:
+        if empty_is_none and text == "":
+            return None
+        if text not in known:
+            try:
+                known[text] = kind.parse(text, player)
+            except DutchError as error:
+                raise BadCell(str(error)) from None
+        return known[text]
+
+    return read
+
+
+def _hand_readers() -> dict[str, Callable[[str, str | None], object]]:
+    return {
+        "cards": _hand_reader(Hand, empty_is_none=False),
+        "penalty": _hand_reader(Penalty, empty_is_none=True),
+    }
+
+
+def _typed_row(
+    line: int, cells: dict[str, str], readers: tuple[dict, dict], problems: list[CsvProblem]
+) -> RoundRow | None:
+    """The row with typed values, or None (with its problems recorded) if a cell is bad."""
+    converters, hand_readers = readers
+    values: dict[str, object] = {"line": line}
+    for column in TEXT_CELLS:
+        cells[column] = restore_text(cells[column])
+    found = len(problems)
+    for column, convert in converters.items():
+        try:
+            values[column] = convert(cells[column])
+        except BadCell as error:
+            problems.append(CsvProblem(line, column, str(error)))
+    for column, read in hand_readers.items():
+        try:
+            values[column] = read(cells[column], values.get("player"))
+        except BadCell as error:
+            problems.append(CsvProblem(line, column, str(error)))
+    return RoundRow(**values) if len(problems) == found else None
+
+
+def _text(data: bytes, max_bytes: int) -> str:
+    if len(data) > max_bytes:
+        size, limit = math.ceil(len(data) / 2**20 * 10) / 10, max_bytes / 2**20
+        message = (
+            f"the file is {size:.1f} MB; files up to {limit:g} MB can be imported "
+            "(export a shorter date range)"
+        )
+        raise CsvImportError([CsvProblem(None, None, message)])
+    if not data.strip():
+        raise CsvImportError([CsvProblem(None, None, "the file is empty")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        byte = data[error.start : error.start + 1]
+        message = f"the file is not UTF-8 text (byte {byte!r}); save it as 'CSV UTF-8'"
+        raise CsvImportError([CsvProblem(line, None, message)]) from None
+
+
+def _records(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(first line, cells) of every non-blank record."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    line = 1
+    try:
+        for cells in reader:
+            if any(cell.strip() for cell in cells):
+                yield line, cells
+            line = reader.line_num + 1
+    except csv.Error as error:
+        problem = CsvProblem(reader.line_num, None, f"unreadable CSV: {error}")
+        raise CsvImportError([problem]) from None
+
+
+def _check_header(cells: list[str]) -> list[str]:
+    header = [cell.strip() for cell in cells]
+    problems = []
+    missing = [column for column in ROUND_COLUMNS if column not in header]
+    extra = [column for column in header if column not in ROUND_COLUMNS]
+    twice = sorted({column for column in header if header.count(column) > 1})
+    if missing:
+        problems.append(f"missing column(s): {', '.join(map(repr, missing))}")
+    if extra:
+        problems.append(f"unexpected column(s): {', '.join(map(repr, extra))}")
+    if twice:
+        problems.append(f"column(s) given twice: {', '.join(map(repr, twice))}")
+    if problems:
+        expected = ",".join(ROUND_COLUMNS)
+        problems.append(f"the header must name these columns: {expected}")
+        raise CsvImportError([CsvProblem(1, None, message) for message in problems])
+    return header
+
+
+class ReadRows(NamedTuple):
+    """The rows that could be typed, the problems of the others and the games they belong to."""
+
+    rows: list[RoundRow]
+    problems: list[CsvProblem]
+    bad_games: set[int]
+
+
+def _game_of(cells: list[str], header: list[str]) -> int | None:
+    """The game number of a bad row, if its game cell can be read."""
+    index = header.index("game")
+    cell = cells[index] if index < len(cells) else ""
+    return int(cell) if _WHOLE.fullmatch(cell) else None
+
+
+def read_round_rows(
+    data: bytes, *, max_bytes: int = MAX_BYTES, max_rows: int = MAX_ROWS
+) -> ReadRows:
+    """The typed rows of a rounds file, the problems of the rows that could not be typed
+    and the games those rows belong to.
+
+    Raises CsvImportError at once for an empty, too large or non-UTF-8 file,
+    a bad header, more than ``max_rows`` rows, or text that is not CSV.
+    """
+    records = _records(_text(data, max_bytes))
+    first = next(records, None)
+    if first is None:
+        raise CsvImportError([CsvProblem(None, None, "the file is empty")])
+    header = _check_header(first[1])
+    readers = (_converters(), _hand_readers())
+    rows: list[RoundRow] = []
+    problems: list[CsvProblem] = []
+    bad_games: set[int] = set()
+    for count, (line, cells) in enumerate(records, start=1):
+        if count > max_rows:
+            message = f"the file has more than {max_rows:,} rows; export a shorter date range"
+            raise CsvImportError([CsvProblem(line, None, message)])
+        if len(cells) != len(header):
+            message = f"{len(cells)} cells, but the header names {len(header)} columns"
+            problems.append(CsvProblem(line, None, message))
+            bad_games.add(_game_of(cells, header))
+            continue
+        row = _typed_row(line, dict(zip(header, cells, strict=True)), readers, problems)
+        if row is None:
+            bad_games.add(_game_of(cells, header))
+        else:
+            rows.append(row)
+    bad_games.discard(None)
+    return ReadRows(rows, problems, bad_games)
