@@ -36,6 +36,10 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
+# References to a player are checked at commit: deleting a group removes its players
+# and its games in one statement, in an order the database chooses.
+CHECKED_AT_COMMIT: dict[str, Any] = {"deferrable": True, "initially": "DEFERRED"}
+
 
 def utcnow() -> datetime:
     """The current time, timezone-aware in UTC."""
@@ -177,7 +181,7 @@ class GamePlayer(Base):
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", **CHECKED_AT_COMMIT))
 
 
 class Round(Base):
@@ -193,7 +197,9 @@ class Round(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
-    caller_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    caller_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", **CHECKED_AT_COMMIT)
+    )
     call_type: Mapped[str | None] = mapped_column(String(16))
     outcome: Mapped[str | None] = mapped_column(String(8))
     penalty_text: Mapped[str | None] = mapped_column(String(400))
@@ -218,7 +224,9 @@ class RoundHand(Base):
     round_id: Mapped[int] = mapped_column(
         ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
     )
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", **CHECKED_AT_COMMIT), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer)
     cards: Mapped[str | None] = mapped_column(String(400))
     hand_total: Mapped[int] = mapped_column(Integer)

@@ -173,6 +173,8 @@ def upgrade() -> None:
             ["player_id"],
             ["players.id"],
             name=op.f("fk_game_players_player_id_players"),
+            deferrable=True,
+            initially="DEFERRED",
         ),
         sa.PrimaryKeyConstraint("game_id", "seat", name=op.f("pk_game_players")),
         sa.UniqueConstraint("game_id", "player_id", name=op.f("uq_game_players_game_id_player_id")),
@@ -198,6 +200,8 @@ def upgrade() -> None:
             ["caller_player_id"],
             ["players.id"],
             name=op.f("fk_rounds_caller_player_id_players"),
+            deferrable=True,
+            initially="DEFERRED",
         ),
         sa.ForeignKeyConstraint(
             ["edited_by"],
@@ -231,7 +235,11 @@ def upgrade() -> None:
         sa.Column("round_score", sa.Integer(), nullable=False),
         sa.Column("is_caller", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(
-            ["player_id"], ["players.id"], name=op.f("fk_round_hands_player_id_players")
+            ["player_id"],
+            ["players.id"],
+            name=op.f("fk_round_hands_player_id_players"),
+            deferrable=True,
+            initially="DEFERRED",
         ),
         sa.ForeignKeyConstraint(
             ["round_id"],
