@@ -1,0 +1,132 @@
+"""Groups: owners and members, invite codes, leaving, and the data version."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from dutch_app.services import groups
+from dutch_app.services.errors import Forbidden, NotFound, ValidationError
+from dutch_app.services.games import get_game, start_game
+from dutch_app.services.players import add_player, rename_player
+from dutch_app.services.rounds import add_round
+from dutch_app.storage.models import Game, Group
+from dutch_core import PRESETS
+
+
+def test_the_creator_owns_the_group_and_sees_its_invite_code(session, owner, group):
+    assert group.name == "Friday club"
+    assert group.role == "owner"
+    assert len(group.invite_code) == 8
+    assert group.members == ((owner, "Olga", "owner"),)
+
+
+def test_a_member_joins_by_code_typed_loosely_and_does_not_see_the_code(
+    session, make_user, group
+):
+    ben = make_user("Ben")
+    loose = f" {group.invite_code[:4].lower()}-{group.invite_code[4:].lower()} "
+    joined = groups.join_group(session, ben, loose)
+    assert joined.id == group.id
+    assert joined.role == "member"
+    assert joined.invite_code is None
+    assert [member.display_name for member in joined.members] == ["Olga", "Ben"]
+    again = groups.join_group(session, ben, group.invite_code)
+    assert again.members == joined.members
+
+
+def test_an_unknown_invite_code_is_not_found(session, make_user, group):
+    with pytest.raises(NotFound, match="No group with invite code 'NOPE1234'"):
+        groups.join_group(session, make_user("Ben"), "NOPE1234")
+
+
+def test_rotating_the_code_stops_the_old_one(session, owner, make_user, group):
+    rotated = groups.rotate_invite_code(session, owner, group.id)
+    assert rotated.invite_code != group.invite_code
+    with pytest.raises(NotFound):
+        groups.join_group(session, make_user("Ben"), group.invite_code)
+    assert groups.join_group(session, make_user("Cleo"), rotated.invite_code).id == group.id
+
+
+def test_only_the_owner_renames_or_rotates(session, make_user, group):
+    ben = make_user("Ben")
+    groups.join_group(session, ben, group.invite_code)
+    with pytest.raises(Forbidden):
+        groups.rename_group(session, ben, group.id, "Ben's club")
+    with pytest.raises(Forbidden):
+        groups.rotate_invite_code(session, ben, group.id)
+    assert groups.get_group(session, ben, group.id).name == "Friday club"
+
+
+def test_renaming_tidies_spaces_and_refuses_an_empty_name(session, owner, group):
+    assert groups.rename_group(session, owner, group.id, "  Sunday   club ").name == "Sunday club"
+    with pytest.raises(ValidationError, match="name cannot be empty") as caught:
+        groups.rename_group(session, owner, group.id, "   ")
+    assert caught.value.field == "name"
+    with pytest.raises(ValidationError, match="longer than 80"):
+        groups.create_group(session, owner, "x" * 81)
+
+
+def test_list_groups_shows_only_the_users_own_groups(session, owner, make_user, group):
+    ben = make_user("Ben")
+    bens = groups.create_group(session, ben, "Ben's club")
+    assert [g.id for g in groups.list_groups(session, owner)] == [group.id]
+    assert [g.id for g in groups.list_groups(session, ben)] == [bens.id]
+
+
+def test_when_the_owner_leaves_the_longest_standing_member_takes_over(
+    session, owner, make_user, group
+):
+    ben, cleo = make_user("Ben"), make_user("Cleo")
+    groups.join_group(session, ben, group.invite_code)
+    groups.join_group(session, cleo, group.invite_code)
+    groups.leave_group(session, owner, group.id)
+    assert groups.get_group(session, ben, group.id).role == "owner"
+    assert groups.get_group(session, cleo, group.id).role == "member"
+    with pytest.raises(NotFound):
+        groups.get_group(session, owner, group.id)
+
+
+def test_a_leaving_members_player_is_unlinked(session, owner, make_user, group):
+    ben = make_user("Ben")
+    groups.join_group(session, ben, group.invite_code)
+    player = add_player(session, owner, group.id, "Ben", link_user_id=ben)
+    assert player.user_id == ben
+    groups.leave_group(session, ben, group.id)
+    from dutch_app.services.players import list_players
+
+    assert list_players(session, owner, group.id)[0].user_id is None
+
+
+def test_the_last_member_leaving_deletes_the_group_and_its_games(session, owner, group, seated):
+    game = start_game(session, owner, group.id, [p.id for p in seated[:2]], PRESETS["classic"])
+    add_round(session, owner, game.id, {seated[0].id: "3", seated[1].id: "9"}, seated[0].id, "dutch")
+    groups.leave_group(session, owner, group.id)
+    assert session.scalar(select(func.count()).select_from(Group)) == 0
+    assert session.scalar(select(func.count()).select_from(Game)) == 0
+    with pytest.raises(NotFound):
+        get_game(session, owner, game.id)
+
+
+def test_the_data_version_changes_with_every_change_in_the_group(
+    session, owner, make_user, group, seated
+):
+    seen = [groups.data_version(session, owner, group.id)]
+
+    def changed() -> bool:
+        seen.append(groups.data_version(session, owner, group.id))
+        return seen[-1] > seen[-2]
+
+    assert groups.data_version(session, owner, group.id) == seen[-1]  # reading changes nothing
+    groups.rename_group(session, owner, group.id, "Renamed")
+    assert changed()
+    groups.join_group(session, make_user("Ben"), group.invite_code)
+    assert changed()
+    rename_player(session, owner, seated[0].id, "Annie")
+    assert changed()
+    game = start_game(session, owner, group.id, [p.id for p in seated[:2]], PRESETS["classic"])
+    assert changed()
+    add_round(session, owner, game.id, {seated[0].id: "3", seated[1].id: "9"}, seated[0].id, "dutch")
+    assert changed()
+    assert get_game(session, owner, game.id).version == 2
+    assert not changed()
