@@ -333,9 +333,7 @@ def firebase_auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator
                 " (make test installs it)"
             )
         process, log_path = _start_auth_emulator(host, tmp_path_factory.mktemp("auth-emulator"))
-        _wait_until(
-            lambda: process.poll() is not None or _auth_emulator_answers(host), timeout=90
-        )
+        _wait_until(lambda: process.poll() is not None or _auth_emulator_answers(host), timeout=90)
         if process.poll() is not None or not _auth_emulator_answers(host):
             _stop_process_group(process, signal.SIGINT)
             _service_unavailable(
