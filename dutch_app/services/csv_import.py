@@ -128,28 +128,29 @@ def _stored_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]:
 def _write_game(
     session: Session, user_id: int, group_id: int, game: PlannedGame, table: Table, names: dict
 ) -> int:
-    """Store one planned game, its seats, rounds and hands; its new id."""
-    last_played = game.rounds[-1].played_at
-    stored = Game(
-        group_id=group_id,
-        rules=game.rules.to_dict(),
-        status=game.status,
-        started_at=game.started_at,
-        ended_at=last_played if game.status == "ended" else None,
-        notes="",
-        created_by=user_id,
-        version=1,
-        import_key=game.import_key,
-    )
-    session.add(stored)
-    session.flush()
-    session.execute(
-        insert(GamePlayer),
+    """Store one planned game, its seats, rounds and hands (multi-row inserts); its new id."""
+    game_id = session.scalars(
+        insert(Game).returning(Game.id),
         [
-            {"game_id": stored.id, "seat": seat, "player_id": p.id}
-            for seat, p in enumerate(table.players)
+            {
+                "group_id": group_id,
+                "rules": game.rules.to_dict(),
+                "status": game.status,
+                "started_at": game.started_at,
+                "ended_at": game.rounds[-1].played_at if game.status == "ended" else None,
+                "notes": "",
+                "created_by": user_id,
+                "version": 1,
+                "import_key": game.import_key,
+            }
         ],
-    )
+    ).one()
+    seats = [
+        {"game_id": game_id, "seat": seat, "player_id": p.id}
+        for seat, p in enumerate(table.players)
+    ]
+    session.execute(insert(GamePlayer), seats)
+    rounds, hands = [], []
     for planned in game.rounds:
         played = planned.result.input
         # Scored again under the stored names (a file may spell a known player differently).
@@ -160,21 +161,29 @@ def _write_game(
             played.penalty,
         )
         result = score_round(round_input, game.rules)
-        stored_round = Round(
-            game_id=stored.id,
-            number=planned.number,
-            entered_by=user_id,
-            entered_at=planned.played_at,
-            version=1,
-            **round_values(table, result),
+        rounds.append(
+            {
+                "game_id": game_id,
+                "number": planned.number,
+                "entered_by": user_id,
+                "entered_at": planned.played_at,
+                "version": 1,
+                **round_values(table, result),
+            }
         )
-        session.add(stored_round)
-        session.flush()
-        session.execute(
-            insert(RoundHand),
-            [{"round_id": stored_round.id, **row} for row in hand_rows(table, result)],
-        )
-    return stored.id
+        hands.append(hand_rows(table, result))
+    round_ids = session.scalars(
+        insert(Round).returning(Round.id, sort_by_parameter_order=True), rounds
+    ).all()
+    session.execute(
+        insert(RoundHand),
+        [
+            {"round_id": round_id, **row}
+            for round_id, rows in zip(round_ids, hands, strict=True)
+            for row in rows
+        ],
+    )
+    return game_id
 
 
 @writing
