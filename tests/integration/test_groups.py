@@ -21,9 +21,7 @@ def test_the_creator_owns_the_group_and_sees_its_invite_code(session, owner, gro
     assert group.members == ((owner, "Olga", "owner"),)
 
 
-def test_a_member_joins_by_code_typed_loosely_and_does_not_see_the_code(
-    session, make_user, group
-):
+def test_a_member_joins_by_code_typed_loosely_and_does_not_see_the_code(session, make_user, group):
     ben = make_user("Ben")
     loose = f" {group.invite_code[:4].lower()}-{group.invite_code[4:].lower()} "
     joined = groups.join_group(session, ben, loose)
@@ -100,7 +98,9 @@ def test_a_leaving_members_player_is_unlinked(session, owner, make_user, group):
 
 def test_the_last_member_leaving_deletes_the_group_and_its_games(session, owner, group, seated):
     game = start_game(session, owner, group.id, [p.id for p in seated[:2]], PRESETS["classic"])
-    add_round(session, owner, game.id, {seated[0].id: "3", seated[1].id: "9"}, seated[0].id, "dutch")
+    add_round(
+        session, owner, game.id, {seated[0].id: "3", seated[1].id: "9"}, seated[0].id, "dutch"
+    )
     groups.leave_group(session, owner, group.id)
     assert session.scalar(select(func.count()).select_from(Group)) == 0
     assert session.scalar(select(func.count()).select_from(Game)) == 0
@@ -126,7 +126,9 @@ def test_the_data_version_changes_with_every_change_in_the_group(
     assert changed()
     game = start_game(session, owner, group.id, [p.id for p in seated[:2]], PRESETS["classic"])
     assert changed()
-    add_round(session, owner, game.id, {seated[0].id: "3", seated[1].id: "9"}, seated[0].id, "dutch")
+    add_round(
+        session, owner, game.id, {seated[0].id: "3", seated[1].id: "9"}, seated[0].id, "dutch"
+    )
     assert changed()
     assert get_game(session, owner, game.id).version == 2
     assert not changed()
