@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from dutch_core.deck import check_deck
 from dutch_core.errors import DutchError, PenaltyError
 from dutch_core.hand import Hand
 from dutch_core.rules import HouseRules
@@ -86,6 +87,11 @@ def _check_caller(
             )
 
 
+def _field_of(error: DutchError, hands: Mapping[str, Hand]) -> str:
+    player = getattr(error, "player", None)
+    return player if player in hands else ROUND
+
+
 def _parse_penalty(caller: str, due: int, text: str, errors: dict[str, str]) -> Penalty | None:
     text = (text or "").strip()
     if due == 0:
@@ -119,12 +125,17 @@ def check_entry(
     _check_caller(players, hands, caller, call_type, rules, errors)
     if errors:
         return EntryCheck(None, errors)
+    seated = tuple((player, hands[player]) for player in players)
+    try:  # an impossible set of hands is reported before any penalty is asked for
+        check_deck(RoundInput(hands=seated, caller=caller, call_type=call_type), rules)
+    except DutchError as error:
+        return EntryCheck(None, {_field_of(error, hands): str(error)})
     due = penalty_cards_due(hands, caller, rules) if caller is not None else 0
     penalty = _parse_penalty(caller, due, penalty_text, errors) if caller is not None else None
     if errors:
         return EntryCheck(None, errors, due)
     round_input = RoundInput(
-        hands=tuple((player, hands[player]) for player in players),
+        hands=seated,
         caller=caller,
         call_type=call_type if caller is not None else None,
         penalty=penalty,
@@ -134,6 +145,5 @@ def check_entry(
     except PenaltyError as error:
         return EntryCheck(None, {PENALTY: str(error)}, due)
     except DutchError as error:
-        player = getattr(error, "player", None)
-        return EntryCheck(None, {player if player in hands else ROUND: str(error)}, due)
+        return EntryCheck(None, {_field_of(error, hands): str(error)}, due)
     return EntryCheck(result, {}, due)

@@ -54,3 +54,12 @@ def test_a_good_round_is_scored():
     check = check_entry(PLAYERS, hands, "Ann", CallType.DUTCH, "QC 3D KS", CLASSIC)
     assert check.ok
     assert check.result.as_dict() == {"Ann": 40, "Ben": 4, "Cleo": 12, "Dan": 30}
+
+
+def test_an_impossible_set_of_hands_is_reported_before_any_penalty_is_asked_for():
+    hands = {"Ann": "A A", "Ben": "A A", "Cleo": "A", "Dan": "3"}
+    check = check_entry(PLAYERS, hands, "Dan", CallType.DUTCH, "", CLASSIC)
+    assert PENALTY not in check.errors
+    (field,) = check.errors
+    assert field in {"Ann", "Ben", "Cleo"}
+    assert "5th" in check.errors[field]
