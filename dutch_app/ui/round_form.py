@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from dutch_app.ui.text import md
 from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry
 from dutch_core.rules import HouseRules
 from dutch_core.scoring import CallType
@@ -73,7 +74,7 @@ def round_form(
         for index, player in enumerate(players):
             with columns[index % len(columns)]:
                 hand_texts[player] = st.text_input(
-                    player,
+                    md(player),
                     value=initial.hand_texts.get(player, "") if initial else "",
                     key=f"{key}_hand_{index}",
                     placeholder="cards like 7 KH Q, or a total like 23",

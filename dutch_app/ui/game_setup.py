@@ -1,0 +1,141 @@
+"""The game set-up form: who plays in which seat, and under which house rules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from dutch_app.services.views import PlayerView
+from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
+from dutch_core.errors import RulesError
+from dutch_core.rules import PRESET_LABELS, PRESETS
+
+END_LABELS = {
+    EndKind.SCORE_LIMIT: "At a score limit",
+    EndKind.ROUNDS: "After a number of rounds",
+    EndKind.OPEN: "When we say so",
+}
+PENALTY_LABELS = {
+    PenaltyMode.CARDS: "Penalty cards (1 per tie, 2 per lower hand)",
+    PenaltyMode.POINTS: "A fixed number of points",
+}
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A filled-in set-up: seats (player ids, or names of new players), rules and notes."""
+
+    seats: list[int | str]
+    rules: HouseRules
+    notes: str
+
+
+def split_names(text: str) -> list[str]:
+    """Names typed as a comma-separated list, trimmed, blanks dropped.
+
+    >>> split_names(" Eve, ,Finn ")
+    ['Eve', 'Finn']
+    """
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _end_condition(key: str, base: EndCondition) -> EndCondition:
+    kinds = list(END_LABELS)
+    kind = st.radio(
+        "The game ends",
+        kinds,
+        index=kinds.index(base.kind),
+        format_func=END_LABELS.__getitem__,
+        horizontal=True,
+        key=f"{key}_end_kind",
+    )
+    if kind is EndKind.ROUNDS:
+        rounds = st.number_input("Rounds", 1, 1000, base.rounds or 10, key=f"{key}_end_rounds")
+        return EndCondition.after_rounds(int(rounds))
+    if kind is EndKind.SCORE_LIMIT:
+        limit = st.number_input("Score limit", 1, 10_000, base.limit or 100, key=f"{key}_limit")
+        halves = st.checkbox(
+            "Hitting the limit exactly halves your total",
+            value=base.exact_limit_halves,
+            key=f"{key}_halves",
+        )
+        return EndCondition.score_limit(int(limit), halves)
+    return EndCondition.open()
+
+
+def house_rules_picker(key: str) -> HouseRules | None:
+    """A preset, adjustable in an expander; None (with a message) if the choice is invalid."""
+    preset = st.selectbox(
+        "House rules", list(PRESETS), format_func=PRESET_LABELS.__getitem__, key=f"{key}_preset"
+    )
+    base = PRESETS[preset]
+    k = f"{key}_{preset}"  # a fresh set of widgets per preset, so each starts at its values
+    with st.expander("Adjust these rules"):
+        red_king = st.number_input("A red King counts", 0, 13, base.red_king_value, key=f"{k}_rk")
+        black_king = st.number_input(
+            "A black King counts", 0, 13, base.black_king_value, key=f"{k}_bk"
+        )
+        jokers = st.number_input("Jokers in the deck", 0, 2, base.jokers, key=f"{k}_jokers")
+        joker_value = st.number_input("A Joker counts", 0, 13, base.joker_value, key=f"{k}_jv")
+        modes = list(PENALTY_LABELS)
+        mode = st.radio(
+            "A caller who is not lowest pays with",
+            modes,
+            index=modes.index(base.penalty_mode),
+            format_func=PENALTY_LABELS.__getitem__,
+            key=f"{k}_mode",
+        )
+        failed = base.failed_call_points
+        bonus = base.success_bonus
+        if mode is PenaltyMode.POINTS:
+            failed = st.number_input("Points for a failed call", 0, 100, failed, key=f"{k}_fail")
+            bonus = st.number_input(
+                "Points taken off for a successful call", 0, 100, bonus, key=f"{k}_bonus"
+            )
+        no_caller = st.checkbox(
+            "A round may end without a caller (the deck ran out)",
+            value=base.allow_no_caller,
+            key=f"{k}_nocaller",
+        )
+        end = _end_condition(k, base.end)
+    try:
+        return HouseRules(
+            red_king_value=int(red_king),
+            black_king_value=int(black_king),
+            jokers=int(jokers),
+            joker_value=int(joker_value),
+            penalty_mode=mode,
+            failed_call_points=int(failed),
+            success_bonus=int(bonus),
+            allow_no_caller=no_caller,
+            end=end,
+        )
+    except RulesError as error:
+        st.error(f"House rules: {error}")
+        return None
+
+
+def game_setup_form(key: str, roster: Sequence[PlayerView]) -> GameSetup | None:
+    """The set-up widgets and a start button; returns the set-up when started."""
+    names = {player.id: player.name for player in roster}
+    chosen = st.multiselect(
+        "Players, in seat order (pick them clockwise from the dealer)",
+        list(names),
+        format_func=names.__getitem__,
+        key=f"{key}_players",
+        placeholder="Choose the group's players",
+    )
+    new_names = st.text_input(
+        "New players (comma-separated)",
+        key=f"{key}_new_players",
+        placeholder="e.g. Eve, Finn — they join the group and sit after the chosen players",
+    )
+    rules = house_rules_picker(f"{key}_rules")
+    notes = st.text_input("Notes (optional)", key=f"{key}_notes", max_chars=500)
+    if not st.button("Start the game", type="primary", key=f"{key}_start"):
+        return None
+    if rules is None:
+        return None
+    return GameSetup([*chosen, *split_names(new_names)], rules, notes)

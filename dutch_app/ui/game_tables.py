@@ -1,0 +1,67 @@
+"""Tables of one game for the screen, built from the core's view of it (no Streamlit here).
+
+These read only the game on show, never the group's whole history, so the Play
+page stays as quick with years of games stored as with none.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from dutch_app.services.views import GameView
+
+CALLS = {"dutch": "Dutch", "auto_dutch": "Auto Dutch"}
+
+
+def standings_frame(game: GameView) -> pd.DataFrame:
+    """Rank, player and game total, lowest total first (shared ranks on ties)."""
+    return pd.DataFrame(
+        {
+            "Rank": [s.rank for s in game.standings],
+            "Player": [s.player for s in game.standings],
+            "Total": [s.game_total for s in game.standings],
+        }
+    )
+
+
+def running_totals_frame(game: GameView) -> pd.DataFrame:
+    """Long form for the chart: round_number, player, round_score, game_total.
+
+    Round 0 holds everyone at 0, so the lines start together.
+    """
+    rows = [
+        {"round_number": 0, "player": name, "round_score": 0, "game_total": 0}
+        for name in game.core.players
+    ]
+    for number, (result, totals) in enumerate(
+        zip(game.core.rounds, game.core.running_totals(), strict=True), start=1
+    ):
+        scores = result.as_dict()
+        rows.extend(
+            {
+                "round_number": number,
+                "player": name,
+                "round_score": scores[name],
+                "game_total": totals[name],
+            }
+            for name in game.core.players
+        )
+    return pd.DataFrame(rows, columns=["round_number", "player", "round_score", "game_total"])
+
+
+def rounds_frame(game: GameView) -> pd.DataFrame:
+    """One row per round: its number, each player's round score, and who called how."""
+    players = [player.name for player in game.players]
+    records = []
+    for stored in game.rounds:
+        scores = {hand.player: hand.round_score for hand in stored.hands}
+        call = CALLS.get(stored.call_type or "", "No caller")
+        outcome = f" ({stored.outcome})" if stored.outcome else ""
+        records.append(
+            {
+                "Round": stored.number,
+                **{name: scores.get(name) for name in players},
+                "Ended by": f"{stored.caller}: {call}{outcome}" if stored.caller else call,
+            }
+        )
+    return pd.DataFrame(records, columns=["Round", *players, "Ended by"])

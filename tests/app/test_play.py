@@ -1,0 +1,188 @@
+"""The Play page: set up a game, enter rounds, undo, and finish — driven with AppTest."""
+
+from dutch_app.services import games, groups, rounds
+from dutch_core import PRESETS, EndCondition, HouseRules
+from tests.app.apptools import make_table, messages, open_app
+
+PLAY = "pages/play.py"
+
+
+def _start(table, rules=PRESETS["classic"], seats=("Ann", "Ben", "Cleo", "Dan")):
+    return table.call(
+        games.start_game, table.group_id, [table.player_ids[name] for name in seats], rules
+    )
+
+
+def _enter(at, hands, caller, call="dutch", penalty=""):
+    for seat, text in enumerate(hands):
+        at.text_input(key=f"play_round_hand_{seat}").input(text)
+    at.selectbox(key="play_round_caller").select(caller)
+    at.radio(key="play_round_call_type").set_value(call)
+    at.text_input(key="play_round_penalty").input(penalty)
+    at.button(key="FormSubmitter:play_round_form-Save the round").click()
+    at.run()
+    assert not at.exception, at.exception
+
+
+def _standings(at):
+    frame = at.dataframe[0].value
+    return dict(zip(frame["Player"], frame["Total"], strict=True))
+
+
+def test_someone_without_a_group_is_shown_the_way_in(app_resources):
+    res = app_resources
+    account = res.accounts.sign_up("zoe@example.com", "correct horse 42", "Zoe")
+    at = open_app(account, PLAY)
+    assert "not in a group" in at.info[0].value
+    at.button(key="play_load_demo").click()
+    at.run()
+    assert not at.exception
+    with res.sessions() as session:
+        (demo_group,) = groups.list_groups(session, account.user_id)
+    assert demo_group.data_version > 0
+
+
+def test_setting_up_a_game_with_a_new_player_starts_it(table):
+    at = open_app(table.account, PLAY)
+    assert at.subheader[0].value == "New game"
+    at.multiselect(key="play_setup_players").select(table.player_ids["Ann"])
+    at.multiselect(key="play_setup_players").select(table.player_ids["Ben"])
+    at.text_input(key="play_setup_new_players").input("Eve")
+    at.button(key="play_setup_start").click()
+    at.run()
+    assert not at.exception
+    (game,) = table.call(games.list_games, table.group_id)
+    assert game.players == ("Ann", "Ben", "Eve")
+    assert _standings(at) == {"Ann": 0, "Ben": 0, "Eve": 0}
+
+
+def test_a_game_needs_two_players_and_nothing_is_half_made(table):
+    at = open_app(table.account, PLAY)
+    at.multiselect(key="play_setup_players").select(table.player_ids["Ann"])
+    at.text_input(key="play_setup_new_players").input("Eve")
+    at.number_input(key="play_setup_rules_classic_jokers").set_value(0)
+    at.multiselect(key="play_setup_players").unselect(table.player_ids["Ann"])
+    at.button(key="play_setup_start").click()
+    at.run()
+    assert not at.exception
+    assert any("player" in text.lower() for text in messages(at))
+    assert table.call(games.list_games, table.group_id) == []
+    from dutch_app.services import players
+
+    names = [p.name for p in table.call(players.list_players, table.group_id)]
+    assert "Eve" not in names
+
+
+def test_custom_house_rules_are_kept_with_the_game(table):
+    at = open_app(table.account, PLAY)
+    for name in ("Ann", "Ben"):
+        at.multiselect(key="play_setup_players").select(table.player_ids[name])
+    at.selectbox(key="play_setup_rules_preset").select("classic_open")
+    at.run()
+    at.number_input(key="play_setup_rules_classic_open_rk").set_value(1)
+    at.button(key="play_setup_start").click()
+    at.run()
+    assert not at.exception
+    (summary,) = table.call(games.list_games, table.group_id)
+    game = table.call(games.get_game, summary.id)
+    assert game.rules == HouseRules(red_king_value=1, end=EndCondition.open())
+
+
+def test_entering_rounds_updates_the_standings(table):
+    _start(table)
+    at = open_app(table.account, PLAY)
+    _enter(at, ["AH 2C", "10", "7", "25"], "Ann")
+    assert _standings(at) == {"Ann": 3, "Ben": 10, "Cleo": 7, "Dan": 25}
+    _enter(at, ["12", "4", "12", "30"], "Ann")
+    assert any("3 penalty cards" in text for text in messages(at))
+    at.text_input(key="play_round_penalty").input("QC 3D KS")
+    at.button(key="FormSubmitter:play_round_form-Save the round").click()
+    at.run()
+    assert not at.exception
+    assert _standings(at) == {"Ann": 43, "Ben": 14, "Cleo": 19, "Dan": 55}
+    assert at.text_input(key="play_round_hand_0").value == ""
+
+
+def test_a_bad_hand_is_shown_next_to_it_and_nothing_is_stored(table):
+    game = _start(table)
+    at = open_app(table.account, PLAY)
+    _enter(at, ["K 2", "10", "7", "99999"], "Ann")
+    texts = [e.value for e in at.error]
+    assert any(t.startswith("Ann") and "'K'" in t for t in texts)
+    assert any("Dan" in t for t in texts)
+    assert table.call(games.get_game, game.id).rounds == ()
+
+
+def test_an_impossible_round_is_refused(table):
+    game = _start(table)
+    at = open_app(table.account, PLAY)
+    _enter(at, ["A A", "A A", "A", "3"], "Dan")
+    assert any(
+        "Ace" in text or "'A'" in text or "A" in text for text in (e.value for e in at.error)
+    )
+    assert table.call(games.get_game, game.id).rounds == ()
+
+
+def test_the_round_just_entered_can_be_undone(table):
+    game = _start(table)
+    at = open_app(table.account, PLAY)
+    _enter(at, ["3", "10", "7", "25"], "Ann")
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    at.button(key="play_undo").click()
+    at.run()
+    assert not at.exception
+    assert table.call(games.get_game, game.id).rounds == ()
+    assert _standings(at) == {"Ann": 0, "Ben": 0, "Cleo": 0, "Dan": 0}
+
+
+def test_reaching_the_score_limit_shows_the_winner(table):
+    _start(table, HouseRules(end=EndCondition.score_limit(20)), seats=("Ann", "Ben"))
+    at = open_app(table.account, PLAY)
+    _enter(at, ["3", "25"], "Ann")
+    assert not at.exception
+    assert any("Ann" in s.value and "wins" in s.value for s in at.success)
+    assert at.button(key="play_rematch") is not None
+
+
+def test_another_members_round_shows_on_the_next_rerun(table):
+    game = _start(table)
+    at = open_app(table.account, PLAY)
+    friend = table.resources.accounts.sign_up("ben@example.com", "correct horse 43", "Ben")
+    invite = table.call(groups.get_group, table.group_id).invite_code
+    with table.resources.sessions() as session:
+        groups.join_group(session, friend.user_id, invite)
+        ids = table.player_ids
+        rounds.add_round(
+            session,
+            friend.user_id,
+            game.id,
+            {ids["Ann"]: "9", ids["Ben"]: "2", ids["Cleo"]: "5", ids["Dan"]: "8"},
+            ids["Ben"],
+            "dutch",
+        )
+    at.run()
+    assert not at.exception
+    assert _standings(at) == {"Ann": 9, "Ben": 2, "Cleo": 5, "Dan": 8}
+
+
+def test_strangers_cannot_see_a_group_by_switching_ids(table):
+    stranger = make_table(table.resources, "eve@example.com", "Eve")
+    at = open_app(stranger.account, PLAY)
+    at.session_state["active_group_id"] = table.group_id
+    at.run()
+    assert not at.exception
+    assert f"Group: {'Friday cards'}" in at.caption[0].value  # falls back to their own group
+    assert at.session_state["active_group_id"] == stranger.group_id
+
+
+def test_a_player_name_with_markup_appears_literally(table):
+    from dutch_app.services import players
+
+    evil = table.call(players.add_player, table.group_id, "<img src=x onerror=alert(1)>").id
+    table.call(
+        games.start_game, table.group_id, [table.player_ids["Ann"], evil], PRESETS["classic"]
+    )
+    at = open_app(table.account, PLAY)
+    assert "<img src=x onerror=alert(1)>" in list(at.dataframe[0].value["Player"])
+    label = at.text_input(key="play_round_hand_1").label
+    assert "onerror" in label and "<img" not in label.replace("\\<img", "")
