@@ -4,7 +4,8 @@ Every builder takes one table from :mod:`dutch_core.stats` (the same table
 the page shows beside or under the chart), reshapes it to long form where it
 needs to, then encodes it. Builders accept empty tables and then return a
 chart without data. Long trends are thinned to at most ``MAX_POINTS`` points
-so the page stays light; the table keeps every row.
+so the page stays light; the table keeps every row. Pages show them with
+``st.altair_chart(chart, theme=None)`` so that this theme, not Streamlit's, applies.
 """
 
 from __future__ import annotations
