@@ -155,7 +155,7 @@ def show_game(game_id: int) -> None:
     if game.status == "ended" or game.is_over:
         game_over(game, just_finished=bool(saved))
         return
-    standings, entry = st.columns([2, 3])
+    entry, standings = st.columns([3, 2])  # on a phone the entry form comes first
     with entry:
         enter_round(game)
         undo_last_round(game)
