@@ -113,7 +113,7 @@ def show_standings(game) -> None:
     """The standings table, the totals chart and the rounds so far."""
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
-        st.altair_chart(build_cumulative_totals_chart(running_totals_frame(game)))
+        st.altair_chart(build_cumulative_totals_chart(running_totals_frame(game)), theme=None)
         with st.expander(f"All {len(game.rounds)} rounds"):
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")
 
