@@ -1,0 +1,206 @@
+"""The Stats page's numbers: every table of one filtered view, computed together and cached.
+
+A view is a group's games in a date range, optionally narrowed to the games of
+some players. :func:`stats_bundle` computes every statistics table of a view in
+one cached call and returns a frozen :class:`StatsBundle`. The cache key is
+(signed-in person, group, the group's data version, filters): any write to the
+group bumps its version, so a new round shows on the very next rerun, and one
+member's numbers are never handed to someone else. Trends are thinned before
+they are cached, so a bundle stays small however long the history is.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from dutch_app.services import csv_export
+from dutch_app.ui.cache import group_version, history_frame
+from dutch_app.ui.context import require_account, resources
+from dutch_core import stats
+
+TREND_ROWS = 2000
+"""The most rows a cached trend keeps (about; each player's latest event is always kept)."""
+
+
+@dataclass(frozen=True)
+class StatsFilters:
+    """What the person narrowed the view to; ``None`` leaves a side open / keeps every player."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    player_ids: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Trend:
+    """A trend table, thinned to every ``stride``-th event per player when it was long."""
+
+    table: pd.DataFrame
+    events: int
+    stride: int
+
+    @property
+    def thinned(self) -> bool:
+        """Whether some events were left out."""
+        return self.stride > 1
+
+
+@dataclass(frozen=True)
+class StatsBundle:
+    """Every statistics table of one view.
+
+    ``players`` are the names the per-player tables show (the chosen players,
+    or everyone in the view). Records are the group's records in the view's
+    games, whoever holds them.
+    """
+
+    players: tuple[str, ...]
+    games_played: int
+    rounds_played: int
+    games: pd.DataFrame
+    summary: pd.DataFrame
+    calls: pd.DataFrame
+    by_hand_total: pd.DataFrame
+    head_to_head: pd.DataFrame
+    records: pd.DataFrame
+    player_records: pd.DataFrame
+    round_trend: Trend
+    win_trend: Trend
+    call_trend: Trend
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the view holds no round at all."""
+        return self.rounds_played == 0
+
+
+def thin(table: pd.DataFrame, counter: str, limit: int = TREND_ROWS) -> Trend:
+    """Keep every k-th event of each player (by ``counter``, 1-based) and each player's last.
+
+    >>> table = pd.DataFrame({"player": ["Ann"] * 5, "n": [1, 2, 3, 4, 5]})
+    >>> trend = thin(table, "n", limit=2)
+    >>> trend.stride, trend.table["n"].tolist()
+    (3, [3, 5])
+    """
+    if len(table) <= limit:
+        return Trend(table.reset_index(drop=True), len(table), 1)
+    stride = math.ceil(len(table) / limit)
+    last = table.groupby("player")[counter].transform("max")
+    keep = table[counter].mod(stride).eq(0) | table[counter].eq(last)
+    return Trend(table.loc[keep.to_numpy(dtype=bool)].reset_index(drop=True), len(table), stride)
+
+
+def game_list(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per game, newest first: when, status, rounds and the players in seat order."""
+    results = stats.game_results(frame)
+    by_game = results.groupby("game_id", sort=False)
+    games = by_game.agg(
+        game_started_at=("game_started_at", "first"),
+        game_status=("game_status", "first"),
+        rounds=("rounds", "first"),
+    )
+    games["players"] = by_game["player"].agg(", ".join)
+    order = ["game_started_at", "game_id"]
+    return games.reset_index().sort_values(order, ascending=False, ignore_index=True)
+
+
+def player_records(frame: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
+    """Per player: longest and current winning streak, best game and biggest comeback."""
+    streaks = stats.win_streaks(frame)
+    comebacks = stats.comebacks(frame).groupby("player", as_index=False)["deficit"].max()
+    out = summary[["player", "best_game"]].merge(streaks, on="player", how="left")
+    out = out.merge(comebacks.rename(columns={"deficit": "biggest_comeback"}), how="left")
+    counted = ["longest_win_streak", "current_win_streak"]
+    out[counted] = out[counted].fillna(0).astype("int64")
+    out["biggest_comeback"] = out["biggest_comeback"].astype("Int64")
+    columns = ["player", "longest_win_streak", "current_win_streak", "best_game"]
+    return out[[*columns, "biggest_comeback"]]
+
+
+def compute_bundle(frame: pd.DataFrame, player_ids: tuple[int, ...] | None) -> StatsBundle:
+    """Every table of the Stats page for a history frame (already filtered to the view).
+
+    With ``player_ids``, the per-player tables keep only those players; the
+    statistics themselves are still worked out over whole games.
+    """
+    if player_ids is None:
+        shown = tuple(sorted(frame["player"].unique().tolist(), key=str.casefold))
+    else:
+        chosen = frame["player_id"].isin(list(player_ids)).to_numpy(dtype=bool)
+        shown = tuple(sorted(frame.loc[chosen, "player"].unique().tolist(), key=str.casefold))
+    own_rows = frame.loc[frame["player"].isin(shown).to_numpy(dtype=bool)]
+    summary = stats.only_players(stats.player_summary(frame), shown)
+    head_to_head = stats.head_to_head(frame)
+    return StatsBundle(
+        players=shown,
+        games_played=int(frame["game_id"].nunique()),
+        rounds_played=int(frame["round_id"].nunique()),
+        games=game_list(frame),
+        summary=summary,
+        calls=stats.only_players(stats.dutch_calls(frame), shown),
+        by_hand_total=stats.call_success_by_hand_total(own_rows),
+        head_to_head=stats.only_players(head_to_head, shown),
+        records=stats.records(frame),
+        player_records=player_records(frame, summary),
+        round_trend=thin(stats.round_score_trend(own_rows), "player_round"),
+        win_trend=thin(stats.only_players(stats.win_rate_trend(frame), shown), "game_number"),
+        call_trend=thin(stats.call_success_trend(own_rows), "call_number"),
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _bundle(user_id: int, group_id: int, version: int, filters: StatsFilters) -> StatsBundle:
+    del user_id, version  # part of the cache key only; history_frame checks membership
+    frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
+    return compute_bundle(frame, filters.player_ids)
+
+
+def stats_bundle(group_id: int, filters: StatsFilters) -> StatsBundle:
+    """Every statistics table of the group's view, fresh as of this rerun."""
+    account = require_account()
+    return _bundle(account.user_id, group_id, group_version(group_id), filters)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _game_totals(
+    user_id: int, group_id: int, version: int, filters: StatsFilters, game_id: int
+) -> pd.DataFrame:
+    del user_id, version  # part of the cache key only
+    frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
+    return stats.cumulative_totals(frame, game_id)
+
+
+def game_totals(group_id: int, filters: StatsFilters, game_id: int) -> pd.DataFrame:
+    """The game totals after each round of one game of the view."""
+    account = require_account()
+    return _game_totals(account.user_id, group_id, group_version(group_id), filters, game_id)
+
+
+def _export(service, user_id: int, group_id: int, filters: StatsFilters) -> bytes:
+    """Run an export service as ``user_id`` (works outside a script run too)."""
+    player_ids = list(filters.player_ids) if filters.player_ids is not None else None
+    with resources().sessions() as session:
+        return service(session, user_id, group_id, filters.date_from, filters.date_to, player_ids)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def rounds_csv(user_id: int, group_id: int, version: int, filters: StatsFilters) -> bytes:
+    """The rounds file of the view, each game with its house rules.
+
+    Takes the person's id explicitly, so a download button can build the file
+    when it is clicked, outside the page's script run.
+    """
+    del version  # part of the cache key only
+    return _export(csv_export.export_rounds, user_id, group_id, filters)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def games_csv(user_id: int, group_id: int, version: int, filters: StatsFilters) -> bytes:
+    """The games file of the view (one row per player per game); see :func:`rounds_csv`."""
+    del version  # part of the cache key only
+    return _export(csv_export.export_games, user_id, group_id, filters)

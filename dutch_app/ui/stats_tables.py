@@ -1,0 +1,149 @@
+"""How the Stats page shows its tables: which columns, under what headings, in what format.
+
+Each table is shown with ``st.dataframe``, so player names stay plain data.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+Column = dict | str
+
+
+def _count(label: str, help: str | None = None) -> dict:
+    return st.column_config.NumberColumn(label, format="%d", help=help)
+
+
+def _share(label: str, help: str | None = None) -> dict:
+    return st.column_config.NumberColumn(label, format="percent", help=help)
+
+
+def _points(label: str, help: str | None = None) -> dict:
+    return st.column_config.NumberColumn(label, format="%.1f", help=help)
+
+
+def _when(label: str) -> dict:
+    return st.column_config.DatetimeColumn(label, format="YYYY-MM-DD HH:mm", timezone="UTC")
+
+
+PLAYER = st.column_config.TextColumn("Player")
+
+SUMMARY: dict[str, Column] = {
+    "player": PLAYER,
+    "games": _count("Games", "Games with at least one round, finished or not"),
+    "wins": _count("Wins", "Ended games won or shared the win of"),
+    "win_rate": _share("Win rate", "Wins per ended game"),
+    "rounds": _count("Rounds"),
+    "avg_round_score": _points("Avg round"),
+    "median_round_score": _points("Median round"),
+    "best_round": _count("Best round", "Lowest round score"),
+    "worst_round": _count("Worst round", "Highest round score"),
+    "avg_game_total": _points("Avg game total", "Final totals of ended games"),
+    "best_game": _count("Best game", "Lowest final total of an ended game"),
+    "worst_game": _count("Worst game", "Highest final total of an ended game"),
+}
+
+CALLS: dict[str, Column] = {
+    "player": PLAYER,
+    "calls": _count("Calls", "Rounds this player ended, Dutch and Auto Dutch"),
+    "calls_per_round": _share("Calls per round"),
+    "auto_dutch": _count("Auto Dutch", "Calls made by playing the last card"),
+    "lowest": _count("Lowest", "Calls with the lowest hand: success"),
+    "tied": _count("Tied", "Calls tied with another hand"),
+    "beaten": _count("Beaten", "Calls where another hand was lower"),
+    "lowest_rate": _share("Lowest %"),
+    "tied_rate": _share("Tied %"),
+    "beaten_rate": _share("Beaten %"),
+    "avg_penalty_cards": _points("Avg penalty cards", "Per call; a success draws none"),
+    "avg_penalty_points": _points("Avg penalty points", "Per call; a success draws none"),
+}
+
+AGAINST_CALLS: dict[str, Column] = {
+    "player": PLAYER,
+    "faced_calls": _count("Others' calls", "Rounds someone else ended"),
+    "beat_calls": _count("Beat the call", "This player's hand was below the caller's"),
+    "beat_call_rate": _share("Beat %"),
+}
+
+BY_HAND_TOTAL: dict[str, Column] = {
+    "hand_total": _count("Caller's hand"),
+    "calls": _count("Calls"),
+    "lowest": _count("Lowest"),
+    "tied": _count("Tied"),
+    "beaten": _count("Beaten"),
+    "lowest_rate": _share("Success %", "Calls with this hand total that were lowest"),
+    "lowest_rate_at_or_below": _share(
+        "Success at or below", "Calls with this hand total or a lower one that were lowest"
+    ),
+}
+
+HEAD_TO_HEAD: dict[str, Column] = {
+    "player": PLAYER,
+    "opponent": st.column_config.TextColumn("Opponent"),
+    "games": _count("Games together", "Ended games both played"),
+    "lower": _count("Finished lower"),
+    "equal": _count("Level"),
+    "higher": _count("Finished higher"),
+    "lower_rate": _share("Lower %"),
+}
+
+RECORDS: dict[str, Column] = {
+    "record": st.column_config.TextColumn("Record"),
+    "player": PLAYER,
+    "value": _count("Value", "Games for a streak, points otherwise"),
+    "game_started_at": _when("Game started (UTC)"),
+}
+
+PLAYER_RECORDS: dict[str, Column] = {
+    "player": PLAYER,
+    "longest_win_streak": _count("Longest win streak", "Ended games won in a row"),
+    "current_win_streak": _count("Current win streak"),
+    "best_game": _count("Best game", "Lowest final total of an ended game"),
+    "biggest_comeback": _count(
+        "Biggest comeback", "Most points behind the leader in a game the player went on to win"
+    ),
+}
+
+ROUND_TREND: dict[str, Column] = {
+    "player": PLAYER,
+    "played_at": _when("Played (UTC)"),
+    "player_round": _count("Round #", "The player's 1st, 2nd, ... round in this view"),
+    "round_score": _count("Round score"),
+    "rolling_avg": _points("Rolling average"),
+}
+
+WIN_TREND: dict[str, Column] = {
+    "player": PLAYER,
+    "game_started_at": _when("Game started (UTC)"),
+    "game_number": _count("Game #"),
+    "won": st.column_config.CheckboxColumn("Won"),
+    "wins": _count("Wins so far"),
+    "win_rate": _share("Win rate so far"),
+}
+
+CALL_TREND: dict[str, Column] = {
+    "player": PLAYER,
+    "played_at": _when("Played (UTC)"),
+    "call_number": _count("Call #"),
+    "outcome": st.column_config.TextColumn("Outcome"),
+    "success_rate": _share("Success so far"),
+    "rolling_success_rate": _share("Rolling success"),
+}
+
+GAME_TOTALS: dict[str, Column] = {
+    "round_number": _count("Round"),
+    "player": PLAYER,
+    "round_score": _count("Round score"),
+    "game_total": _count("Game total"),
+}
+
+
+def show_table(table: pd.DataFrame, columns: dict[str, Column]) -> None:
+    """Show ``table`` with just ``columns`` (in that order), labelled and formatted."""
+    st.dataframe(
+        table,
+        column_config=columns,
+        column_order=list(columns),
+        hide_index=True,
+    )

@@ -1,0 +1,261 @@
+"""Stats: how each player is doing, how their Dutch calls turn out, who beats whom, and trends.
+
+Filters (date range, players) narrow the view; every table is worked out in
+one cached call per view (:mod:`dutch_app.ui.stats_cache`). The sections are
+tabs, so a phone shows one section at a time, each chart with its table under it.
+"""
+
+from functools import partial
+
+import streamlit as st
+
+from dutch_app import charts
+from dutch_app.services import players
+from dutch_app.ui import stats_tables as tables
+from dutch_app.ui.cache import group_version
+from dutch_app.ui.context import active_group, call, my_groups, require_account
+from dutch_app.ui.guard import guarded
+from dutch_app.ui.stats_cache import (
+    StatsBundle,
+    StatsFilters,
+    Trend,
+    game_totals,
+    games_csv,
+    rounds_csv,
+    stats_bundle,
+)
+from dutch_app.ui.text import md
+
+SECTIONS = ("Players", "Dutch calls", "Head to head", "Records", "Trends")
+
+
+def chart(built) -> None:
+    """Show one of the project's charts in its own theme, as wide as the page."""
+    st.altair_chart(built, theme=None, width="stretch")
+
+
+def filters_for(group_id: int) -> StatsFilters:
+    """The date range and player filters, as chosen on the page."""
+    roster = call(players.list_players, group_id)
+    names = {player.id: player.name for player in roster}
+    dates_column, players_column = st.columns(2)
+    dates = dates_column.date_input(
+        "Games started between",
+        value=(),
+        format="YYYY-MM-DD",
+        key="stats_dates",
+        help="Leave empty for all games; pick one day twice for a single day.",
+    )
+    chosen = players_column.multiselect(
+        "Players",
+        list(names),
+        format_func=names.__getitem__,
+        key="stats_players",
+        placeholder="All players",
+        help="Show the games these players took part in, and only their rows.",
+    )
+    dates = tuple(dates) if isinstance(dates, (tuple, list)) else (dates,)
+    return StatsFilters(
+        date_from=dates[0] if len(dates) > 0 else None,
+        date_to=dates[1] if len(dates) > 1 else None,
+        player_ids=tuple(sorted(chosen)) if chosen else None,
+    )
+
+
+def explain_empty(filters: StatsFilters) -> None:
+    """Say why there is nothing to show, and where to go next."""
+    if filters != StatsFilters():
+        st.info(
+            "No games match these filters. Widen the date range or choose other players "
+            "(an empty player list means everyone)."
+        )
+        return
+    st.info(
+        "This group has no rounds yet, so there is nothing to count. Play a game and the "
+        "numbers appear here after the first round; or load a demo group on the Group page "
+        "to see what the Stats page can show."
+    )
+    st.page_link("pages/play.py", label="Play a game", icon=":material/playing_cards:")
+    st.page_link("pages/group.py", label="Load a demo group", icon=":material/group:")
+
+
+def show_players(bundle: StatsBundle) -> None:
+    """Games, wins and scores per player."""
+    st.subheader("Per player")
+    tables.show_table(bundle.summary, tables.SUMMARY)
+    st.caption("Lower is better. Wins, win rate and game totals count ended games only.")
+    if bundle.summary["games_ended"].sum() > 0:
+        chart(charts.build_win_rate_chart(bundle.summary))
+    else:
+        st.info("No game in this view has ended yet, so there are no wins to show.")
+    chart(charts.build_round_scores_chart(bundle.summary))
+
+
+def show_calls(bundle: StatsBundle) -> None:
+    """Dutch calls: how often, how they turn out, and how low a hand needs to be."""
+    st.subheader("Dutch calls")
+    if bundle.calls["calls"].sum() == 0:
+        st.info("Nobody in this view has called Dutch yet.")
+    else:
+        chart(charts.build_call_outcomes_chart(bundle.calls.loc[bundle.calls["calls"] > 0]))
+    tables.show_table(bundle.calls, tables.CALLS)
+    st.caption(
+        "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
+        "penalty cards. Auto Dutch calls are counted among the calls."
+    )
+    st.subheader("How low do you need to be?")
+    if bundle.by_hand_total.empty:
+        st.info("No calls yet, so no success rates by hand total.")
+    else:
+        chart(charts.build_call_success_by_hand_total_chart(bundle.by_hand_total))
+        tables.show_table(bundle.by_hand_total, tables.BY_HAND_TOTAL)
+    st.subheader("Beating someone else's call")
+    tables.show_table(bundle.calls, tables.AGAINST_CALLS)
+    st.caption("How often this player's hand was strictly lower than the caller's.")
+
+
+def show_head_to_head(bundle: StatsBundle) -> None:
+    """For each pair: in the ended games both played, who finished lower."""
+    st.subheader("Head to head")
+    if bundle.head_to_head.empty:
+        st.info("Head to head counts ended games with at least two of these players; none yet.")
+        return
+    chart(charts.build_head_to_head_chart(bundle.head_to_head))
+    tables.show_table(bundle.head_to_head, tables.HEAD_TO_HEAD)
+    st.caption("Each row compares the player's final total with the opponent's.")
+
+
+def show_records(bundle: StatsBundle) -> None:
+    """The group's records in this view, and each player's own."""
+    st.subheader("Records")
+    if bundle.records.empty:
+        st.info("No game in this view has ended yet, so no records have been set.")
+    else:
+        tables.show_table(bundle.records, tables.RECORDS)
+        st.caption(
+            "Records count every player of the games shown. A comeback is the most points a "
+            "winner was behind the leader at the end of a round."
+        )
+    st.subheader("Per player")
+    tables.show_table(bundle.player_records, tables.PLAYER_RECORDS)
+
+
+def trend(title: str, data: Trend, built, columns: dict, what: str) -> None:
+    """A trend chart with its table under it, saying when only some events are shown."""
+    st.subheader(title)
+    if data.table.empty:
+        st.info(f"No {what} in this view yet.")
+        return
+    chart(built(data.table))
+    tables.show_table(data.table, columns)
+    if data.thinned:
+        st.caption(
+            f"Showing every {data.stride}th of {data.events:,} {what} per player (and each "
+            "player's latest); the averages use them all."
+        )
+
+
+def show_game_totals(group_id: int, filters: StatsFilters, bundle: StatsBundle) -> None:
+    """The running game totals of one chosen game."""
+    st.subheader("One game, round by round")
+    games = bundle.games
+    labels = {
+        row.game_id: f"{row.game_started_at:%Y-%m-%d %H:%M} · {row.players} · "
+        f"{row.rounds} rounds · {row.game_status}"
+        for row in games.itertuples()
+    }
+    game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="stats_game")
+    if game_id is None:
+        return
+    totals = game_totals(group_id, filters, game_id)
+    chart(charts.build_cumulative_totals_chart(totals))
+    tables.show_table(totals, tables.GAME_TOTALS)
+
+
+def show_trends(group_id: int, filters: StatsFilters, bundle: StatsBundle) -> None:
+    """Round scores, win rate and call success over time, and one game's totals."""
+    trend(
+        "Round scores over time",
+        bundle.round_trend,
+        charts.build_round_score_trend_chart,
+        tables.ROUND_TREND,
+        "rounds",
+    )
+    trend(
+        "Win rate over time",
+        bundle.win_trend,
+        charts.build_win_rate_trend_chart,
+        tables.WIN_TREND,
+        "ended games",
+    )
+    trend(
+        "Dutch-call success over time",
+        bundle.call_trend,
+        charts.build_call_success_trend_chart,
+        tables.CALL_TREND,
+        "calls",
+    )
+    show_game_totals(group_id, filters, bundle)
+
+
+def show_downloads(group_id: int, filters: StatsFilters) -> None:
+    """The rounds and games files of exactly this view, made when clicked."""
+    st.subheader("Download this view")
+    key = (require_account().user_id, group_id, group_version(group_id), filters)
+    st.download_button(
+        "Rounds CSV",
+        data=partial(rounds_csv, *key),
+        file_name="dutch-rounds.csv",
+        mime="text/csv",
+        key="stats_download_rounds",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+    st.download_button(
+        "Games CSV",
+        data=partial(games_csv, *key),
+        file_name="dutch-games.csv",
+        mime="text/csv",
+        key="stats_download_games",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+    st.caption("The rounds file can be imported again; both hold only the games shown above.")
+
+
+def show_stats() -> None:
+    """The whole page."""
+    require_account()
+    st.title("Stats")
+    group = active_group(my_groups())
+    if group is None:
+        st.info("You are not in a group yet. Create or join one on the Group page.")
+        st.page_link("pages/group.py", label="Go to Group", icon=":material/group:")
+        return
+    st.caption(md(f"Group: {group.name}"))
+    filters = filters_for(group.id)
+    bundle = stats_bundle(group.id, filters)
+    if bundle.is_empty:
+        explain_empty(filters)
+        return
+    st.caption(
+        f"{bundle.games_played:,} games and {bundle.rounds_played:,} rounds in this view. "
+        "Lower scores are better."
+    )
+    tabs = st.tabs(list(SECTIONS), key="stats_section", on_change="rerun")
+    pages = {
+        "Players": lambda: show_players(bundle),
+        "Dutch calls": lambda: show_calls(bundle),
+        "Head to head": lambda: show_head_to_head(bundle),
+        "Records": lambda: show_records(bundle),
+        "Trends": lambda: show_trends(group.id, filters, bundle),
+    }
+    for tab, section in zip(tabs, SECTIONS, strict=True):
+        if tab.open:
+            with tab, guarded(tab):
+                pages[section]()
+    show_downloads(group.id, filters)
+
+
+with guarded():
+    show_stats()

@@ -1,0 +1,271 @@
+"""The Stats page: the numbers a group sees, how filters change them, and the empty states.
+
+The history below is small enough to work out by hand (players Ann, Ben, Cleo;
+each game ends after two rounds; a star marks the caller):
+
+Game 1 (10 Jan 2025)
+  round 1: Cleo* 2 (Dutch), Ann 9, Ben 10      -> lowest.  Scores A 9, B 10, C 2
+  round 2: Ben* 5 (Dutch), Ann 5, Cleo 30      -> tied with Ann, draws one card: 4.
+                                                  Scores A 5, B 9, C 30
+  totals: Ann 14, Ben 19, Cleo 32 -> Ann wins, after trailing Cleo by 7 (9 - 2)
+Game 2 (10 Feb 2025)
+  round 1: Cleo* 12 (Dutch), Ann 4, Ben 12     -> beaten (one lower, one tied), draws
+                                                  QC 3D KS = 28. Scores A 4, B 12, C 40
+  round 2: Ben* Auto Dutch (0), Ann KH KD (0), Cleo 6 -> tied, draws 7H.
+                                                  Scores A 0, B 7, C 6
+  totals: Ann 4, Ben 19, Cleo 46 -> Ann wins
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, date, datetime, timedelta
+
+import pandas as pd
+import pytest
+
+from dutch_app.csv_io import parse_rounds_csv
+from dutch_app.services import games, groups, rounds
+from dutch_app.ui.stats_cache import StatsFilters, games_csv, rounds_csv
+from dutch_core import EndCondition, HouseRules
+from tests.app.apptools import Table, messages, open_app
+
+TWO_ROUNDS = HouseRules(end=EndCondition.after_rounds(2))
+OPEN = HouseRules(end=EndCondition.open())
+STATS = "pages/stats.py"
+
+
+def play(table: Table, started: datetime, rounds_played: list[tuple], rules=TWO_ROUNDS) -> int:
+    """Start a game of Ann, Ben and Cleo and add ``(hands, caller, call_type, penalty)`` rounds."""
+    ids = table.player_ids
+    seated = [ids["Ann"], ids["Ben"], ids["Cleo"]]
+    game = table.call(games.start_game, table.group_id, seated, rules, started_at=started)
+    for number, (hands, caller, call_type, penalty) in enumerate(rounds_played, start=1):
+        table.call(
+            rounds.add_round,
+            game.id,
+            {ids[name]: text for name, text in hands.items()},
+            ids[caller],
+            call_type,
+            penalty,
+            entered_at=started + timedelta(minutes=5 * number),
+        )
+    return game.id
+
+
+@pytest.fixture
+def history(table: Table) -> Table:
+    """The two games of the module docstring."""
+    play(
+        table,
+        datetime(2025, 1, 10, 19, 0, tzinfo=UTC),
+        [
+            ({"Ann": "9", "Ben": "10", "Cleo": "2"}, "Cleo", "dutch", None),
+            ({"Ann": "5", "Ben": "5", "Cleo": "30"}, "Ben", "dutch", "4"),
+        ],
+    )
+    play(
+        table,
+        datetime(2025, 2, 10, 19, 0, tzinfo=UTC),
+        [
+            ({"Ann": "4", "Ben": "12", "Cleo": "12"}, "Cleo", "dutch", "QC 3D KS"),
+            ({"Ann": "KH KD", "Ben": "", "Cleo": "6"}, "Ben", "auto_dutch", "7H"),
+        ],
+    )
+    return table
+
+
+def table_with(at, column: str) -> pd.DataFrame:
+    """The first table on the page that has ``column``."""
+    for frame in at.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no table with a {column!r} column")
+
+
+def row_of(frame: pd.DataFrame, **match) -> dict:
+    """The one row of ``frame`` whose columns equal ``match``."""
+    mask = pd.Series(True, index=frame.index)
+    for column, value in match.items():
+        mask &= frame[column] == value
+    rows = frame.loc[mask]
+    assert len(rows) == 1, rows
+    return rows.iloc[0].to_dict()
+
+
+def show_section(at, section: str):
+    """Switch to one of the page's tabs and rerun."""
+    at.session_state["stats_section"] = section
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_players_section_shows_each_players_games_wins_and_scores(history):
+    at = open_app(history.account, STATS)
+    summary = table_with(at, "avg_round_score")
+    assert sorted(summary["player"]) == ["Ann", "Ben", "Cleo"]  # Dan never played
+    ann = row_of(summary, player="Ann")
+    assert (ann["games"], ann["wins"], ann["win_rate"], ann["rounds"]) == (2, 2, 1.0, 4)
+    assert (ann["avg_round_score"], ann["median_round_score"]) == (4.5, 4.5)
+    assert (ann["best_round"], ann["worst_round"]) == (0, 9)
+    assert (ann["avg_game_total"], ann["best_game"], ann["worst_game"]) == (9.0, 4, 14)
+    cleo = row_of(summary, player="Cleo")
+    assert (cleo["wins"], cleo["win_rate"]) == (0, 0.0)
+    assert (cleo["avg_round_score"], cleo["median_round_score"]) == (19.5, 18.0)
+    assert (cleo["best_round"], cleo["worst_round"]) == (2, 40)
+    assert (cleo["avg_game_total"], cleo["best_game"], cleo["worst_game"]) == (39.0, 32, 46)
+    assert any("2 games and 4 rounds" in caption.value for caption in at.caption)
+
+
+def test_dutch_calls_show_every_outcome_penalties_and_beaten_calls(history):
+    at = show_section(open_app(history.account, STATS), "Dutch calls")
+    calls = table_with(at, "calls_per_round")
+    ben = row_of(calls, player="Ben")
+    assert (ben["calls"], ben["calls_per_round"], ben["auto_dutch"]) == (2, 0.5, 1)
+    assert (ben["lowest"], ben["tied"], ben["beaten"]) == (0, 2, 0)
+    assert (ben["avg_penalty_cards"], ben["avg_penalty_points"]) == (1.0, 5.5)
+    cleo = row_of(calls, player="Cleo")
+    assert (cleo["lowest"], cleo["tied"], cleo["beaten"]) == (1, 0, 1)
+    assert (cleo["lowest_rate"], cleo["tied_rate"], cleo["beaten_rate"]) == (0.5, 0.0, 0.5)
+    assert (cleo["avg_penalty_cards"], cleo["avg_penalty_points"]) == (1.5, 14.0)
+    ann = row_of(calls, player="Ann")
+    assert (ann["calls"], ann["faced_calls"], ann["beat_calls"], ann["beat_call_rate"]) == (
+        0,
+        4,
+        1,
+        0.25,
+    )
+    by_total = table_with(at, "lowest_rate_at_or_below")
+    assert by_total["hand_total"].tolist() == [0, 2, 5, 12]
+    assert by_total["lowest"].tolist() == [0, 1, 0, 0]
+    assert by_total["lowest_rate_at_or_below"].tolist() == pytest.approx([0, 1 / 2, 1 / 3, 1 / 4])
+
+
+def test_head_to_head_counts_who_finished_lower_in_shared_games(history):
+    at = show_section(open_app(history.account, STATS), "Head to head")
+    pairs = table_with(at, "opponent")
+    ben_v_cleo = row_of(pairs, player="Ben", opponent="Cleo")
+    assert (ben_v_cleo["games"], ben_v_cleo["lower"], ben_v_cleo["higher"]) == (2, 2, 0)
+    cleo_v_ann = row_of(pairs, player="Cleo", opponent="Ann")
+    assert (cleo_v_ann["lower"], cleo_v_ann["higher"], cleo_v_ann["lower_rate"]) == (0, 2, 0.0)
+
+
+def test_records_show_the_streak_the_best_game_and_the_comeback(history):
+    at = show_section(open_app(history.account, STATS), "Records")
+    found = table_with(at, "record")
+    held = {(r["record"], r["player"], r["value"]) for r in found.to_dict("records")}
+    assert held == {
+        ("Longest winning streak", "Ann", 2),
+        ("Best game", "Ann", 4),
+        ("Biggest comeback", "Ann", 7),
+    }
+    mine = table_with(at, "biggest_comeback")
+    ann = row_of(mine, player="Ann")
+    assert (ann["longest_win_streak"], ann["current_win_streak"], ann["best_game"]) == (2, 2, 4)
+
+
+def test_trends_follow_each_player_and_one_chosen_game(history):
+    at = show_section(open_app(history.account, STATS), "Trends")
+    scores = table_with(at, "rolling_avg")
+    assert scores.loc[scores["player"] == "Cleo", "rolling_avg"].tolist() == [2, 16, 24, 19.5]
+    wins = table_with(at, "win_rate")
+    assert wins.loc[wins["player"] == "Ann", "win_rate"].tolist() == [1.0, 1.0]
+    calls = table_with(at, "success_rate")
+    assert calls.loc[calls["player"] == "Cleo", "success_rate"].tolist() == [1.0, 0.5]
+    picker = at.selectbox(key="stats_game")
+    assert picker.options[0].startswith("2025-02-10")  # the newest game first
+    totals = table_with(at, "game_total")
+    assert totals.loc[totals["player"] == "Cleo", "game_total"].tolist() == [40, 46]
+    picker.select_index(1)
+    at.run()
+    assert not at.exception
+    totals = table_with(at, "game_total")
+    assert totals.loc[totals["player"] == "Cleo", "game_total"].tolist() == [2, 32]
+
+
+def test_a_date_range_keeps_only_the_games_started_in_it(history):
+    at = open_app(history.account, STATS)
+    at.date_input(key="stats_dates").set_value((date(2025, 2, 1), date(2025, 2, 28))).run()
+    assert not at.exception
+    summary = table_with(at, "avg_round_score")
+    ann = row_of(summary, player="Ann")
+    assert (ann["games"], ann["rounds"], ann["avg_round_score"], ann["best_game"]) == (1, 2, 2, 4)
+    assert row_of(summary, player="Cleo")["avg_round_score"] == 23.0
+
+
+def test_choosing_players_shows_only_their_rows_of_their_games(history):
+    at = open_app(history.account, STATS)
+    at.multiselect(key="stats_players").select(history.player_ids["Cleo"]).run()
+    assert not at.exception
+    summary = table_with(at, "avg_round_score")
+    assert summary["player"].tolist() == ["Cleo"]
+    # Wins still compare Cleo with everyone at the table.
+    assert row_of(summary, player="Cleo")["games"] == 2
+    show_section(at, "Head to head")
+    assert set(table_with(at, "opponent")["player"]) == {"Cleo"}
+
+
+def test_a_new_round_shows_on_the_next_run(history):
+    at = open_app(history.account, STATS)
+    assert row_of(table_with(at, "avg_round_score"), player="Ann")["rounds"] == 4
+    play(
+        history,
+        datetime(2025, 3, 1, 19, 0, tzinfo=UTC),
+        [({"Ann": "1", "Ben": "20", "Cleo": "20"}, "Ann", "dutch", None)],
+        rules=OPEN,
+    )
+    at.run()
+    assert not at.exception
+    ann = row_of(table_with(at, "avg_round_score"), player="Ann")
+    assert (ann["games"], ann["rounds"], ann["wins"]) == (3, 5, 2)  # the new game is still on
+    assert ann["avg_round_score"] == pytest.approx(19 / 5)  # 9 + 5 + 4 + 0 + 1
+
+
+def test_a_group_without_rounds_explains_what_to_do(table):
+    at = open_app(table.account, STATS)
+    assert any("no rounds yet" in text for text in messages(at))
+    assert not at.dataframe
+    assert not at.tabs
+
+
+def test_filters_matching_nothing_say_so(history):
+    at = open_app(history.account, STATS)
+    at.date_input(key="stats_dates").set_value((date(2020, 1, 1), date(2020, 12, 31))).run()
+    assert not at.exception
+    assert any("No games match these filters" in text for text in messages(at))
+    assert not at.dataframe
+
+
+def test_someone_without_a_group_is_sent_to_the_group_page(app_resources):
+    account = app_resources.accounts.sign_up("eve@example.com", "correct horse 42", "Eve")
+    at = open_app(account, STATS)
+    assert any("not in a group yet" in text for text in messages(at))
+
+
+def test_the_view_can_be_downloaded(history):
+    at = open_app(history.account, STATS)
+    labels = {button.label for button in at.download_button}
+    assert labels == {"Rounds CSV", "Games CSV"}
+
+
+def test_downloads_hold_exactly_the_filtered_view(history):
+    """The files are made when clicked, outside the script run, from the same filters."""
+    version = history.call(groups.data_version, history.group_id)
+    february = StatsFilters(date(2025, 2, 1), date(2025, 2, 28), None)
+    key = (history.account.user_id, history.group_id, version, february)
+    plan = parse_rounds_csv(rounds_csv(*key))
+    assert [game.rules for game in plan.games] == [TWO_ROUNDS]
+    assert [len(game.rounds) for game in plan.games] == [2]
+    games_file = pd.read_csv(io.BytesIO(games_csv(*key)))
+    assert dict(zip(games_file["player"], games_file["game_total"], strict=True)) == {
+        "Ann": 4,
+        "Ben": 19,
+        "Cleo": 46,
+    }
+
+
+def test_names_in_markdown_are_shown_literally(history):
+    history.call(groups.rename_group, history.group_id, "**Friday** <b>cards</b>")
+    at = open_app(history.account, STATS)
+    assert any(r"\*\*Friday\*\* \<b\>cards\</b\>" in caption.value for caption in at.caption)
