@@ -1,7 +1,8 @@
-"""Checks of plain input shared by services: ids, names, times."""
+"""Checks of plain input shared by services: ids, names, times, invite codes."""
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -67,3 +68,24 @@ def moment(field: str, value: object, upper: bool = False) -> datetime | None:
         day = value + timedelta(days=1) if upper else value
         return datetime.combine(day, time(), tzinfo=UTC)
     raise ValidationError(field, f"{field} must be a date or a datetime, not {value!r}.")
+
+
+# No 0/O or 1/I: codes are read aloud and typed in.
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 8
+
+
+def new_invite_code() -> str:
+    """A fresh random invite code, e.g. ``'K7QXM2PD'``."""
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def normalise_invite_code(code: object) -> str:
+    """An invite code as typed (any case, spaces or dashes) in its stored form.
+
+    >>> normalise_invite_code(" k7qx-m2pd ")
+    'K7QXM2PD'
+    """
+    if not isinstance(code, str):
+        raise ValidationError("invite_code", f"invite_code must be text, not {code!r}.")
+    return "".join(char for char in code.upper() if char.isalnum())

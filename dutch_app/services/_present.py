@@ -15,7 +15,12 @@ from dutch_app.services.views import (
     PlayerView,
     RoundView,
 )
-from dutch_app.storage.models import Game, Group, Membership, Round, RoundHand, User
+from dutch_app.storage.models import Game, Group, Membership, Player, Round, RoundHand, User
+
+
+def player_view(player: Player) -> PlayerView:
+    """The view of a player row."""
+    return PlayerView(id=player.id, name=player.name, user_id=player.user_id)
 
 
 def group_view(session: Session, group: Group, mine: Membership) -> GroupView:
@@ -76,7 +81,7 @@ def game_view(session: Session, game: Game) -> GameView:
     return GameView(
         id=game.id,
         group_id=game.group_id,
-        players=tuple(PlayerView(p.id, p.name, p.user_id) for p in table.players),
+        players=tuple(player_view(p) for p in table.players),
         rules=core.rules,
         status=game.status,
         started_at=as_utc(game.started_at),

@@ -21,13 +21,12 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import acting_user, bump_group
-from dutch_app.services._input import as_utc
+from dutch_app.services._input import as_utc, new_invite_code
 from dutch_app.services._present import group_view
 from dutch_app.services._scoring import Table, hand_rows, round_values
 from dutch_app.services._simulation import full_deck, play_round
 from dutch_app.services._transaction import writing
 from dutch_app.services.errors import NotFound, ValidationError
-from dutch_app.services.groups import new_invite_code
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import (

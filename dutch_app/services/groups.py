@@ -2,39 +2,18 @@
 
 from __future__ import annotations
 
-import secrets
-
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import acting_user, bump_group, membership, owner_membership
-from dutch_app.services._input import clean_name
+from dutch_app.services._input import clean_name, new_invite_code, normalise_invite_code
 from dutch_app.services._present import group_view
 from dutch_app.services._transaction import reading, writing
-from dutch_app.services.errors import NotFound, ValidationError
+from dutch_app.services.errors import NotFound
 from dutch_app.services.views import GroupView
 from dutch_app.storage.models import Group, Membership, Player
 
 GROUP_NAME_LENGTH = 80
-# No 0/O or 1/I: codes are read aloud and typed in.
-INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-INVITE_LENGTH = 8
-
-
-def new_invite_code() -> str:
-    """A fresh random invite code, e.g. ``'K7QXM2PD'``."""
-    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
-
-
-def normalise_invite_code(code: object) -> str:
-    """An invite code as typed (any case, spaces or dashes) in its stored form.
-
-    >>> normalise_invite_code(" k7qx-m2pd ")
-    'K7QXM2PD'
-    """
-    if not isinstance(code, str):
-        raise ValidationError("invite_code", f"invite_code must be text, not {code!r}.")
-    return "".join(char for char in code.upper() if char.isalnum())
 
 
 @writing

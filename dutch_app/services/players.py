@@ -7,17 +7,13 @@ from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import bump_group, membership, player_for
 from dutch_app.services._input import check_id, clean_name, name_key
+from dutch_app.services._present import player_view
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.views import PlayerView
 from dutch_app.storage.models import Game, GamePlayer, Membership, Player, Round, RoundHand
 
 PLAYER_NAME_LENGTH = 60
-
-
-def view_of(player: Player) -> PlayerView:
-    """The view of a player row."""
-    return PlayerView(id=player.id, name=player.name, user_id=player.user_id)
 
 
 def _check_name_free(session: Session, group_id: int, name: str, keep: int | None = None) -> None:
@@ -53,7 +49,7 @@ def add_player(
     session.add(player)
     session.flush()
     bump_group(session, group_id)
-    return view_of(player)
+    return player_view(player)
 
 
 @writing
@@ -65,7 +61,7 @@ def rename_player(session: Session, user_id: int, player_id: int, name: str) -> 
     player.name, player.name_key = name, name_key(name)
     session.flush()
     bump_group(session, player.group_id)
-    return view_of(player)
+    return player_view(player)
 
 
 @writing
@@ -79,7 +75,7 @@ def link_player(
     player.user_id = link_user_id
     session.flush()
     bump_group(session, player.group_id)
-    return view_of(player)
+    return player_view(player)
 
 
 @reading
@@ -91,7 +87,7 @@ def list_players(session: Session, user_id: int, group_id: int) -> list[PlayerVi
         .where(Player.group_id == group_id, Player.merged_into_id.is_(None))
         .order_by(Player.name_key, Player.id)
     )
-    return [view_of(player) for player in players]
+    return [player_view(player) for player in players]
 
 
 @writing
@@ -138,7 +134,7 @@ def merge_players(
         target.user_id = link
         session.flush()
     bump_group(session, group_id)
-    return view_of(target)
+    return player_view(target)
 
 
 def _check_never_together(session: Session, source: Player, target: Player) -> None:

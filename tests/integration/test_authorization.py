@@ -1,0 +1,217 @@
+"""Every service, called by someone outside the group, finds nothing and changes nothing.
+
+The services are enumerated from the package, so a new service without a case
+here makes ``test_every_public_service_is_covered`` fail.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+import dutch_app.services
+from dutch_app.services import (
+    csv_export,
+    csv_import,
+    demo,
+    games,
+    groups,
+    history,
+    players,
+    rounds,
+    setup,
+)
+from dutch_app.services.errors import NotFound
+from dutch_core import PRESETS
+
+MISSING = 987_654_321
+
+
+@dataclass(frozen=True)
+class World:
+    """The owner's group with a player, a game and a round, and a stranger's own group."""
+
+    group: int
+    player: int
+    other_player: int
+    game: int
+    round: int
+    round_version: int
+    stranger_group: int
+
+
+@pytest.fixture
+def world(session, owner, group, seated, make_user) -> World:
+    ann, bo = seated[:2]
+    game = games.start_game(session, owner, group.id, [ann.id, bo.id], PRESETS["classic"])
+    made = rounds.add_round(session, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
+    stranger = make_user("Stranger")
+    theirs = groups.create_group(session, stranger, "Stranger's club")
+    return World(group.id, ann.id, bo.id, game.id, made.id, made.version, theirs.id)
+
+
+@pytest.fixture
+def stranger(session, world) -> int:
+    from sqlalchemy import select
+
+    from dutch_app.storage.models import User
+
+    return session.scalar(select(User.id).where(User.display_name == "Stranger"))
+
+
+def hands(w: World) -> dict[int, str]:
+    return {w.player: "3", w.other_player: "9"}
+
+
+# service -> (kind of object not found, which id is asked for, call(session, user, that id, world))
+SCOPED: dict[str, tuple[str, str, Callable]] = {
+    "groups.rename_group": ("group", "group", lambda s, u, i, w: groups.rename_group(s, u, i, "X")),
+    "groups.get_group": ("group", "group", lambda s, u, i, w: groups.get_group(s, u, i)),
+    "groups.rotate_invite_code": (
+        "group", "group", lambda s, u, i, w: groups.rotate_invite_code(s, u, i)
+    ),
+    "groups.leave_group": ("group", "group", lambda s, u, i, w: groups.leave_group(s, u, i)),
+    "groups.data_version": ("group", "group", lambda s, u, i, w: groups.data_version(s, u, i)),
+    "players.add_player": ("group", "group", lambda s, u, i, w: players.add_player(s, u, i, "Zed")),
+    "players.rename_player": (
+        "player", "player", lambda s, u, i, w: players.rename_player(s, u, i, "Zed")
+    ),
+    "players.link_player": (
+        "player", "player", lambda s, u, i, w: players.link_player(s, u, i, None)
+    ),
+    "players.list_players": ("group", "group", lambda s, u, i, w: players.list_players(s, u, i)),
+    "players.merge_players": (
+        "group", "group",
+        lambda s, u, i, w: players.merge_players(s, u, i, w.other_player, w.player),
+    ),
+    "games.start_game": (
+        "group", "group",
+        lambda s, u, i, w: games.start_game(
+            s, u, i, [w.player, w.other_player], PRESETS["classic"]
+        ),
+    ),
+    "games.get_game": ("game", "game", lambda s, u, i, w: games.get_game(s, u, i)),
+    "games.list_games": ("group", "group", lambda s, u, i, w: games.list_games(s, u, i)),
+    "games.end_game": ("game", "game", lambda s, u, i, w: games.end_game(s, u, i)),
+    "games.reopen_game": ("game", "game", lambda s, u, i, w: games.reopen_game(s, u, i)),
+    "games.delete_game": ("game", "game", lambda s, u, i, w: games.delete_game(s, u, i)),
+    "rounds.add_round": (
+        "game", "game",
+        lambda s, u, i, w: rounds.add_round(s, u, i, hands(w), w.player, "dutch"),
+    ),
+    "rounds.edit_round": (
+        "round", "round",
+        lambda s, u, i, w: rounds.edit_round(
+            s, u, i, w.round_version, hands(w), w.player, "dutch"
+        ),
+    ),
+    "rounds.delete_round": (
+        "round", "round", lambda s, u, i, w: rounds.delete_round(s, u, i, w.round_version)
+    ),
+    "rounds.penalty_due": (
+        "game", "game", lambda s, u, i, w: rounds.penalty_due(s, u, i, hands(w), w.player)
+    ),
+    "history.load_history": ("group", "group", lambda s, u, i, w: history.load_history(s, u, i)),
+    "csv_export.game_rules": ("group", "group", lambda s, u, i, w: csv_export.game_rules(s, u, i)),
+    "csv_export.export_rounds": (
+        "group", "group", lambda s, u, i, w: csv_export.export_rounds(s, u, i)
+    ),
+    "csv_export.export_games": (
+        "group", "group", lambda s, u, i, w: csv_export.export_games(s, u, i)
+    ),
+    "setup.start_game_with_players": (
+        "group", "group",
+        lambda s, u, i, w: setup.start_game_with_players(
+            s, u, i, [w.player, "Newcomer"], PRESETS["classic"]
+        ),
+    ),
+    "csv_import.import_rounds_csv": (
+        "group", "group", lambda s, u, i, w: csv_import.import_rounds_csv(s, u, i, b"")
+    ),
+}  # fmt: skip
+
+
+def _list_groups(session, stranger, world):
+    assert [g.id for g in groups.list_groups(session, stranger)] == [world.stranger_group]
+
+
+def _create_group(session, stranger, world):
+    made = groups.create_group(session, stranger, "Another club")
+    assert made.id not in (world.group, world.stranger_group)
+
+
+def _join_group(session, stranger, world):
+    with pytest.raises(NotFound, match=r"^No group with invite code 'WRONG123'\.$"):
+        groups.join_group(session, stranger, "WRONG123")
+
+
+def _load_demo_group(session, stranger, world):
+    made = demo.load_demo_group(session, stranger)
+    assert made.id not in (world.group, world.stranger_group)
+    assert games.list_games(session, stranger, made.id)
+
+
+# Services that act on no existing group: what a stranger gets reveals nothing of others'.
+UNSCOPED: dict[str, Callable] = {
+    "groups.list_groups": _list_groups,
+    "groups.create_group": _create_group,
+    "groups.join_group": _join_group,
+    "demo.load_demo_group": _load_demo_group,
+}
+
+NOT_SERVICES = {
+    "demo.generate_history": "a command-line tool that fills a group by id, no acting user",
+    "demo.main": "the command line itself",
+    "history.history_query": "builds the SELECT behind load_history; reads nothing",
+}
+
+
+def public_functions() -> set[str]:
+    """``module.function`` for every public function defined in a services module."""
+    found = set()
+    for module_info in pkgutil.iter_modules(dutch_app.services.__path__):
+        if module_info.name.startswith("_") or module_info.name in {"errors", "views"}:
+            continue
+        module = importlib.import_module(f"dutch_app.services.{module_info.name}")
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ == module.__name__ and not name.startswith("_"):
+                found.add(f"{module_info.name}.{name}")
+    return found
+
+
+def test_every_public_service_is_covered():
+    covered = set(SCOPED) | set(UNSCOPED) | set(NOT_SERVICES)
+    assert public_functions() == covered
+
+
+@pytest.mark.parametrize("service", sorted(SCOPED))
+def test_a_stranger_finds_nothing_and_changes_nothing(
+    session, world, stranger, count_rows, service
+):
+    kind, which, call = SCOPED[service]
+    asked = getattr(world, which)
+    before = count_rows()
+    with pytest.raises(NotFound) as caught:
+        call(session, stranger, asked, world)
+    assert str(caught.value) == str(NotFound(kind, asked))
+    assert count_rows() == before
+
+
+@pytest.mark.parametrize("service", sorted(SCOPED))
+def test_a_missing_id_looks_the_same_as_a_strangers(session, owner, world, count_rows, service):
+    kind, _, call = SCOPED[service]
+    before = count_rows()
+    with pytest.raises(NotFound) as caught:
+        call(session, owner, MISSING, world)
+    assert str(caught.value) == str(NotFound(kind, MISSING)) == f"No {kind} with id {MISSING}."
+    assert count_rows() == before
+
+
+@pytest.mark.parametrize("service", sorted(UNSCOPED))
+def test_services_without_a_group_show_a_stranger_only_their_own(session, world, stranger, service):
+    UNSCOPED[service](session, stranger, world)
