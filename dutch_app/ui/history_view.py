@@ -1,0 +1,177 @@
+"""What the History page shows, as plain values and tables (no Streamlit here).
+
+The page reads its filters, asks the services for games, and hands the results
+to these functions to get tables and labels; user text stays as it was typed and
+is rendered by ``st.dataframe`` or escaped by the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import pandas as pd
+
+from dutch_app.services.views import GameSummary, GameView, RoundView
+from dutch_app.ui.round_form import RoundFields
+from dutch_core import CallType
+
+STATUS_LABELS = {None: "All games", "active": "In progress", "ended": "Ended"}
+CALL_NAMES = {"dutch": "Dutch", "auto_dutch": "Auto Dutch"}
+OUTCOME_NAMES = {"lowest": "lowest hand", "tied": "tied", "beaten": "beaten"}
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The History page's filters: start dates (inclusive), one player, a status."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    player_id: int | None = None
+    status: str | None = None
+
+    @property
+    def player_ids(self) -> tuple[int, ...] | None:
+        """The player filter as :func:`dutch_app.ui.cache.history_frame` takes it."""
+        return None if self.player_id is None else (self.player_id,)
+
+    @property
+    def is_set(self) -> bool:
+        """True when any filter narrows the list.
+
+        >>> Filters().is_set, Filters(status="ended").is_set
+        (False, True)
+        """
+        return self != Filters()
+
+
+def date_range(value: object) -> tuple[date | None, date | None]:
+    """The ``(from, to)`` of a date-range input, which may hold 0, 1 or 2 dates.
+
+    >>> date_range(()), date_range((date(2025, 5, 1),))
+    ((None, None), (datetime.date(2025, 5, 1), None))
+    >>> date_range((date(2025, 5, 1), date(2025, 5, 9)))
+    (datetime.date(2025, 5, 1), datetime.date(2025, 5, 9))
+    """
+    if isinstance(value, date):
+        return value, value
+    dates = list(value) if isinstance(value, (list, tuple)) else []
+    first = dates[0] if dates else None
+    last = dates[1] if len(dates) > 1 else None
+    return first, last
+
+
+def zone(name: str | None) -> tzinfo:
+    """The browser's time zone by name, or UTC when unknown."""
+    if not name:
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def when(moment: datetime, tz: tzinfo = UTC) -> str:
+    """A start time as people read it.
+
+    >>> when(datetime(2025, 5, 10, 18, 30, tzinfo=UTC))
+    '10 May 2025, 18:30'
+    """
+    return f"{moment.astimezone(tz):%d %b %Y, %H:%M}"
+
+
+def game_label(game: GameSummary, tz: tzinfo = UTC) -> str:
+    """One line naming a game in a chooser: when, who, how far."""
+    status = "in progress" if game.status == "active" else "ended"
+    rounds = "1 round" if game.rounds_played == 1 else f"{game.rounds_played} rounds"
+    return f"{when(game.started_at, tz)} · {', '.join(game.players)} · {rounds}, {status}"
+
+
+def games_frame(summaries: Sequence[GameSummary], tz: tzinfo = UTC) -> pd.DataFrame:
+    """The list of games: start, status, players with their totals, rounds, leader."""
+    return pd.DataFrame(
+        {
+            "Started": [when(game.started_at, tz) for game in summaries],
+            "Status": ["In progress" if g.status == "active" else "Ended" for g in summaries],
+            "Totals": [
+                " · ".join(
+                    f"{name} {total}" for name, total in zip(g.players, g.totals, strict=True)
+                )
+                for g in summaries
+            ],
+            "Rounds": [game.rounds_played for game in summaries],
+            "Lowest": [", ".join(game.leaders) for game in summaries],
+        },
+        columns=["Started", "Status", "Totals", "Rounds", "Lowest"],
+    )
+
+
+def _ended_by(stored: RoundView) -> tuple[str, str, str]:
+    if stored.caller is None:
+        return "nobody", "", ""
+    return (
+        stored.caller,
+        CALL_NAMES.get(stored.call_type or "", ""),
+        OUTCOME_NAMES.get(stored.outcome or "", ""),
+    )
+
+
+def round_by_round_frame(game: GameView) -> pd.DataFrame:
+    """Rounds × players: each round score and the running total, then who called and how it went.
+
+    Running totals come from the core, so house rules that halve a total are honoured.
+    """
+    names = [player.name for player in game.players]
+    columns = ["Round"]
+    for name in names:
+        columns += [name, f"{name} total"]
+    columns += ["Called by", "Call", "Outcome", "Penalty cards"]
+    records = []
+    for stored, totals in zip(game.rounds, game.core.running_totals(), strict=True):
+        scores = {hand.player: hand.round_score for hand in stored.hands}
+        caller, call, outcome = _ended_by(stored)
+        record: dict[str, object] = {"Round": stored.number}
+        for name in names:
+            record[name] = scores[name]
+            record[f"{name} total"] = totals[name]
+        record.update(
+            {
+                "Called by": caller,
+                "Call": call,
+                "Outcome": outcome,
+                "Penalty cards": stored.penalty_cards_due,
+            }
+        )
+        records.append(record)
+    return pd.DataFrame(records, columns=columns)
+
+
+def stored_fields(stored: RoundView) -> RoundFields:
+    """The round form's fields filled in from a stored round, ready to correct."""
+    return RoundFields(
+        hand_texts={hand.player: hand.hand_text for hand in stored.hands},
+        caller=stored.caller,
+        call_type=CallType(stored.call_type) if stored.call_type else None,
+        penalty_text=stored.penalty_text or "",
+    )
+
+
+def service_input(
+    game: GameView, fields: RoundFields
+) -> tuple[dict[int, str], int | None, CallType | None, str | None]:
+    """The form's fields as ``rounds.edit_round`` takes them: hands and caller by player id."""
+    ids = {player.name: player.id for player in game.players}
+    hands = {ids[name]: text for name, text in fields.hand_texts.items()}
+    caller_id = ids[fields.caller] if fields.caller is not None else None
+    return hands, caller_id, fields.call_type, fields.penalty_text.strip() or None
+
+
+def rounds_word(count: int) -> str:
+    """``'1 round'`` or ``'3 rounds'``.
+
+    >>> rounds_word(1), rounds_word(0)
+    ('1 round', '0 rounds')
+    """
+    return "1 round" if count == 1 else f"{count} rounds"

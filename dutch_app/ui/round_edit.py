@@ -1,0 +1,67 @@
+"""Correcting a stored round: remember the round as the person loaded it.
+
+The version kept here is the one the person saw when they picked the round, not
+the one on the latest rerun, so an edit made by someone else in between is
+refused as a conflict instead of being silently overwritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from dutch_app.services.views import RoundView
+from dutch_app.ui.history_view import stored_fields
+from dutch_app.ui.round_form import RoundFields
+
+TARGET_KEY = "history_target"
+CONFLICT_KEY = "history_conflict"
+
+
+@dataclass(frozen=True)
+class EditTarget:
+    """The round being corrected, its version when loaded, and the form's starting values."""
+
+    round_id: int
+    version: int
+    initial: RoundFields
+
+
+def _forget_form(form_key: str) -> None:
+    for key in [k for k in st.session_state if str(k).startswith(f"{form_key}_")]:
+        del st.session_state[key]
+
+
+def edit_target(form_key: str, stored: RoundView) -> EditTarget:
+    """The round as it was when picked; picking another round starts a fresh form."""
+    target = st.session_state.get(TARGET_KEY)
+    if not isinstance(target, EditTarget) or target.round_id != stored.id:
+        target = EditTarget(stored.id, stored.version, stored_fields(stored))
+        _forget_form(form_key)
+        st.session_state[TARGET_KEY] = target
+        st.session_state.pop(CONFLICT_KEY, None)
+    return target
+
+
+def reload_target(form_key: str) -> None:
+    """Drop the loaded round and the form's text, so the next run loads the round afresh."""
+    st.session_state.pop(TARGET_KEY, None)
+    st.session_state.pop(CONFLICT_KEY, None)
+    _forget_form(form_key)
+
+
+def keep_saved(saved: RoundView) -> None:
+    """After a correction: the stored round is now the one being corrected."""
+    st.session_state[TARGET_KEY] = EditTarget(saved.id, saved.version, stored_fields(saved))
+    st.session_state.pop(CONFLICT_KEY, None)
+
+
+def note_conflict(message: str) -> None:
+    """Keep a conflict's message until the person reloads the round."""
+    st.session_state[CONFLICT_KEY] = message
+
+
+def conflict() -> str | None:
+    """The message of a correction refused because the round changed meanwhile."""
+    return st.session_state.get(CONFLICT_KEY)

@@ -1,0 +1,265 @@
+"""History: the group's games with filters, one game round by round (correct or delete a
+round, end, reopen or delete the game), and the history as CSV files out and in."""
+
+from datetime import date
+
+import streamlit as st
+
+from dutch_app.csv_io import CsvImportError
+from dutch_app.services import csv_import, games, players, rounds
+from dutch_app.services.errors import Conflict, ServiceError
+from dutch_app.ui.context import active_group, call, my_groups
+from dutch_app.ui.game_tables import standings_frame
+from dutch_app.ui.guard import guarded
+from dutch_app.ui.history_files import (
+    GAMES,
+    ROUNDS,
+    csv_file,
+    file_name,
+    import_summary,
+    problems_frame,
+    refusal,
+)
+from dutch_app.ui.history_view import (
+    STATUS_LABELS,
+    Filters,
+    date_range,
+    game_label,
+    games_frame,
+    round_by_round_frame,
+    rounds_word,
+    service_input,
+    when,
+    zone,
+)
+from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
+from dutch_app.ui.round_form import round_form, set_round_errors
+from dutch_app.ui.round_view import call_summary
+from dutch_app.ui.text import md
+from dutch_core.errors import DutchError
+
+FLASH = "history_flash"
+EDIT_FORM = "history_edit"
+TZ = zone(st.context.timezone)
+
+
+def done(message: str) -> None:
+    """Show ``message`` (Markdown, user text escaped) at the top after the rerun."""
+    st.session_state[FLASH] = message
+    st.rerun()
+
+
+def read_filters(group_id: int) -> Filters:
+    """The date range, player and status filters."""
+    roster = {player.id: player.name for player in call(players.list_players, group_id)}
+    dates_col, player_col, status_col = st.columns(3)
+    dates = dates_col.date_input(
+        "Started between", value=(), format="YYYY-MM-DD", key="history_filter_dates"
+    )
+    player_id = player_col.selectbox(
+        "Player",
+        [None, *roster],
+        format_func=lambda pid: "Everyone" if pid is None else roster[pid],
+        key="history_filter_player",
+    )
+    status = status_col.selectbox(
+        "Status",
+        list(STATUS_LABELS),
+        format_func=STATUS_LABELS.__getitem__,
+        key="history_filter_status",
+    )
+    date_from, date_to = date_range(dates)
+    return Filters(date_from, date_to, player_id, status)
+
+
+def download(label: str, data: bytes, what: str, key: str) -> None:
+    """A CSV download button that does not rerun the page."""
+    st.download_button(
+        label,
+        data,
+        file_name=file_name(what, date.today()),
+        mime="text/csv",
+        key=key,
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
+
+def game_actions(game) -> None:
+    """End or reopen the game; delete it after a confirmation."""
+    if game.status == "active":
+        if st.button("End this game", key="history_end_game", icon=":material/flag:"):
+            with guarded():
+                call(games.end_game, game.id)
+                done("The game is marked as ended.")
+    elif st.button("Reopen this game", key="history_reopen_game", icon=":material/replay:"):
+        with guarded():
+            call(games.reopen_game, game.id)
+            done("The game is open again: new rounds can be added on the Play page.")
+    with st.expander("Delete this game"):
+        sure = st.checkbox(
+            f"Yes, delete this game and its {rounds_word(len(game.rounds))}",
+            key="history_delete_game_confirm",
+        )
+        if st.button("Delete the game", key="history_delete_game", icon=":material/delete:"):
+            if not sure:
+                st.error("Tick the box above to confirm; nothing was deleted.")
+            else:
+                with guarded():
+                    call(games.delete_game, game.id)
+                    del st.session_state["history_delete_game_confirm"]
+                    done(f"The game and its {rounds_word(len(game.rounds))} were deleted.")
+
+
+def correct_round(game) -> None:
+    """Pick a round; correct it with the round form, or delete it after a confirmation."""
+    numbers = [stored.number for stored in game.rounds]
+    number = st.selectbox(
+        "Round",
+        numbers,
+        index=len(numbers) - 1,
+        format_func=lambda shown: f"Round {shown}",
+        key="history_round",
+    )
+    stored = game.rounds[numbers.index(number)]
+    target = edit_target(EDIT_FORM, stored)
+    names = [player.name for player in game.players]
+    submitted = round_form(
+        EDIT_FORM, names, game.rules, submit_label="Save the correction", initial=target.initial
+    )
+    if message := conflict():
+        st.error(message)
+        if st.button("Load the round as it is now", key="history_reload_round"):
+            reload_target(EDIT_FORM)
+            st.rerun()
+    if submitted is not None:
+        fields, check = submitted
+        try:
+            saved = call(rounds.edit_round, stored.id, target.version, *service_input(game, fields))
+        except Conflict as error:
+            note_conflict(str(error))
+            st.rerun()
+        except (ServiceError, DutchError) as error:
+            set_round_errors(EDIT_FORM, {"round": str(error)})
+        else:
+            keep_saved(saved)
+            done(f"Round {saved.number} saved. {md(call_summary(check.result))}")
+    sure = st.checkbox(f"Yes, delete round {stored.number}", key="history_delete_round_confirm")
+    if st.button(
+        f"Delete round {stored.number}", key="history_delete_round", icon=":material/delete:"
+    ):
+        if not sure:
+            st.error("Tick the box above to confirm; nothing was deleted.")
+        else:
+            with guarded():
+                call(rounds.delete_round, stored.id, target.version)
+                reload_target(EDIT_FORM)
+                del st.session_state["history_delete_round_confirm"]
+                done(f"Round {stored.number} was deleted; later rounds moved up one number.")
+
+
+def show_game(game_id: int) -> None:
+    """One game: standings, the round-by-round table, and what can be done with it."""
+    game = call(games.get_game, game_id)
+    status = "in progress" if game.status == "active" else "ended"
+    st.subheader(f"Game of {when(game.started_at, TZ)} ({status})")
+    st.caption(" · ".join(md(line) for line in game.rules.describe()))
+    if game.notes:
+        st.text(game.notes)
+    st.dataframe(standings_frame(game), hide_index=True, width="stretch")
+    if game.rounds:
+        st.dataframe(round_by_round_frame(game), hide_index=True, width="stretch")
+        download(
+            "This game (rounds)",
+            csv_file(game.group_id, ROUNDS, game_id=game.id),
+            f"game-{game.id}",
+            "history_download_game",
+        )
+    else:
+        st.info("No rounds were played in this game yet.")
+    game_actions(game)
+    if game.rounds:
+        st.markdown("#### Correct or delete a round")
+        correct_round(game)
+
+
+def downloads(group_id: int, filters: Filters) -> None:
+    """The group's history as CSV files: all rounds, all games, and the games listed."""
+    st.subheader("Download as CSV")
+    download("All rounds", csv_file(group_id, ROUNDS), "rounds", "history_download_rounds")
+    download("All games (totals)", csv_file(group_id, GAMES), "games", "history_download_games")
+    if filters.is_set:
+        download(
+            "Rounds of the games listed",
+            csv_file(group_id, ROUNDS, filters),
+            "rounds-filtered",
+            "history_download_filtered",
+        )
+
+
+def import_section(group_id: int) -> None:
+    """Upload a rounds file; every problem is listed with its line, and nothing is saved then."""
+    st.subheader("Import rounds from a CSV file")
+    st.caption(
+        "Use the rounds file format (as downloaded above). Games this group already has are "
+        "skipped, new player names become new players, and a file with any problem is refused "
+        "as a whole."
+    )
+    uploaded = st.file_uploader("Rounds file", type=["csv"], key="history_import_file")
+    if st.button("Import the file", key="history_import", disabled=uploaded is None):
+        with guarded():
+            try:
+                report = call(csv_import.import_rounds_csv, group_id, uploaded.getvalue())
+            except CsvImportError as error:
+                st.error(refusal(error))
+                st.dataframe(problems_frame(error), hide_index=True, width="stretch")
+            else:
+                done(import_summary(report))
+
+
+st.title("History")
+group = active_group(my_groups())
+if group is None:
+    st.info("You are not in a group yet, so there is no history to show.")
+    st.page_link("pages/group.py", label="Create or join a group", icon=":material/group_add:")
+    st.stop()
+st.caption(f"Group: {md(group.name)}")
+if flash := st.session_state.pop(FLASH, None):
+    st.success(flash)
+
+with guarded():
+    every_game = call(games.list_games, group.id)
+    if not every_game:
+        st.info(
+            "This group has no games yet. Start one on the Play page: every round you enter "
+            "there shows up here, where you can check and correct it later."
+        )
+        st.page_link("pages/play.py", label="Start a game", icon=":material/playing_cards:")
+    else:
+        filters = read_filters(group.id)
+        listed = every_game
+        if filters.is_set:
+            listed = call(
+                games.list_games,
+                group.id,
+                filters.date_from,
+                filters.date_to,
+                filters.player_id,
+                filters.status,
+            )
+        if not listed:
+            st.info("No games match these filters.")
+        else:
+            st.dataframe(games_frame(listed, TZ), hide_index=True, width="stretch")
+            labels = {game.id: game_label(game, TZ) for game in listed}
+            chosen = st.selectbox(
+                "Game to open",
+                list(labels),
+                format_func=lambda gid: labels.get(gid, ""),
+                key="history_game",
+            )
+            show_game(chosen)
+        downloads(group.id, filters)
+
+with guarded():
+    import_section(group.id)

@@ -1,0 +1,379 @@
+"""The History page: filters, one game round by round, corrections, deletions, CSV out and in."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, date, datetime
+
+import pytest
+import streamlit.testing.v1.app_test as app_test_module
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.csv_export import export_rounds
+from dutch_core import PRESETS
+from tests.app.apptools import make_table, messages, open_app
+
+PAGE = "pages/history.py"
+EDIT = "history_edit"
+
+
+@pytest.fixture
+def media(monkeypatch) -> list[MemoryMediaFileStorage]:
+    """Every in-memory file store AppTest makes, so a download's bytes can be read back."""
+    made: list[MemoryMediaFileStorage] = []
+
+    class Kept(MemoryMediaFileStorage):
+        def __init__(self, media_endpoint: str) -> None:
+            super().__init__(media_endpoint)
+            made.append(self)
+
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", Kept)
+    return made
+
+
+def downloaded(at, key: str, media: list[MemoryMediaFileStorage]) -> list[dict[str, str]]:
+    """The rows of the CSV file behind a download button."""
+    button = at.download_button(key=key)
+    name = button.proto.url.rsplit("/", 1)[-1]
+    content = media[-1].get_file(name).content
+    return list(csv.DictReader(io.StringIO(content.decode("utf-8"))))
+
+
+def play(table, names, hands_by_round, *, started_at=None, end=False) -> int:
+    """A game of ``names`` with rounds given as (hands, caller, penalty) tuples; its id."""
+    ids = [table.player_ids[name] for name in names]
+    game = table.call(
+        games.start_game, table.group_id, ids, PRESETS["classic_open"], started_at=started_at
+    )
+    for hands, caller, penalty in hands_by_round:
+        table.call(
+            rounds.add_round,
+            game.id,
+            {table.player_ids[name]: text for name, text in zip(names, hands, strict=True)},
+            table.player_ids[caller] if caller else None,
+            "dutch" if caller else None,
+            penalty,
+        )
+    if end:
+        table.call(games.end_game, game.id)
+    return game.id
+
+
+def grid(at, index: int = -1) -> list[dict]:
+    """The records of a dataframe on the page (the last one unless told)."""
+    return at.dataframe[index].value.to_dict("records")
+
+
+def round_table(at) -> list[dict]:
+    """The round-by-round table: the one with a 'Called by' column."""
+    for frame in at.dataframe:
+        if "Called by" in frame.value.columns:
+            return frame.value.to_dict("records")
+    raise AssertionError("no round-by-round table on the page")
+
+
+def listed_games(at) -> list[str]:
+    """The games listed, newest first, each as its players and totals ("Ann 3 · Ben 10")."""
+    for frame in at.dataframe:
+        if "Totals" in frame.value.columns:
+            return list(frame.value["Totals"])
+    return []
+
+
+def options(at, key: str) -> list:
+    """The values a selectbox offers (by its format, the labels shown)."""
+    return at.selectbox(key=key).options
+
+
+@pytest.fixture
+def two_rounds(table) -> int:
+    """An open game of Ann and Ben: round 1 Ann 3 / Ben 10 (Ann called, lowest),
+    round 2 Ann 12 / Ben 4 (Ann called and was beaten, drew 2 cards worth 9)."""
+    return play(table, ["Ann", "Ben"], [(("3", "10"), "Ann", None), (("12", "4"), "Ann", "9")])
+
+
+def test_a_group_without_games_explains_and_points_to_the_play_page(table):
+    at = open_app(table.account, PAGE)
+    assert any("no games yet" in text for text in messages(at))
+    assert [link.proto.page for link in at.get("page_link")] == ["play"]
+    assert at.file_uploader(key="history_import_file") is not None
+
+
+def test_someone_without_a_group_is_sent_to_the_group_page(app_resources):
+    account = app_resources.accounts.sign_up("zoe@example.com", "correct horse 42", "Zoe")
+    at = open_app(account, PAGE)
+    assert any("not in a group yet" in text for text in messages(at))
+    assert [link.proto.page for link in at.get("page_link")] == ["group"]
+
+
+def test_the_round_by_round_table_shows_scores_running_totals_and_the_call(table, two_rounds):
+    at = open_app(table.account, PAGE)
+    assert round_table(at) == [
+        {
+            "Round": 1,
+            "Ann": 3,
+            "Ann total": 3,
+            "Ben": 10,
+            "Ben total": 10,
+            "Called by": "Ann",
+            "Call": "Dutch",
+            "Outcome": "lowest hand",
+            "Penalty cards": 0,
+        },
+        {
+            "Round": 2,
+            "Ann": 21,
+            "Ann total": 24,
+            "Ben": 4,
+            "Ben total": 14,
+            "Called by": "Ann",
+            "Call": "Dutch",
+            "Outcome": "beaten",
+            "Penalty cards": 2,
+        },
+    ]
+
+
+def test_filters_by_date_player_and_status(table):
+    play(table, ["Ann", "Ben"], [], started_at=datetime(2025, 5, 3, 20, tzinfo=UTC))
+    play(table, ["Cleo", "Dan"], [], started_at=datetime(2025, 6, 7, 20, tzinfo=UTC))
+    play(table, ["Ann", "Dan"], [], started_at=datetime(2025, 7, 5, 20, tzinfo=UTC), end=True)
+    may, june, july = "Ann 0 · Ben 0", "Cleo 0 · Dan 0", "Ann 0 · Dan 0"
+    at = open_app(table.account, PAGE)
+    assert listed_games(at) == [july, june, may]
+
+    at.date_input(key="history_filter_dates").set_value((date(2025, 6, 1), date(2025, 7, 31)))
+    at.run()
+    assert not at.exception
+    assert listed_games(at) == [july, june]
+
+    at.selectbox(key="history_filter_player").set_value(table.player_ids["Dan"]).run()
+    at.selectbox(key="history_filter_status").set_value("active").run()
+    assert not at.exception
+    assert listed_games(at) == [june]
+
+    at.selectbox(key="history_filter_status").set_value("ended").run()
+    assert listed_games(at) == [july]
+
+    at.selectbox(key="history_filter_player").set_value(table.player_ids["Cleo"]).run()
+    assert not at.exception
+    assert "No games match these filters." in messages(at)
+
+
+def test_a_correction_changes_the_round_and_the_totals(table, two_rounds):
+    at = open_app(table.account, PAGE)
+    assert at.selectbox(key="history_round").value == 2
+    assert at.text_input(key=f"{EDIT}_hand_0").value == "12"
+    assert at.text_input(key=f"{EDIT}_penalty").value == "9"
+    at.text_input(key=f"{EDIT}_hand_1").input("20")
+    at.text_input(key=f"{EDIT}_penalty").input("")
+    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    assert not at.exception
+    assert any(text.startswith("Round 2 saved.") for text in messages(at))
+    last = round_table(at)[-1]
+    assert (last["Ann"], last["Ann total"], last["Ben total"]) == (12, 15, 30)
+    assert last["Outcome"] == "lowest hand"
+    stored = table.call(games.get_game, two_rounds).rounds[1]
+    assert [hand.round_score for hand in stored.hands] == [12, 20]
+
+
+def test_a_correction_with_a_bad_hand_is_refused_under_the_field(table, two_rounds):
+    at = open_app(table.account, PAGE)
+    at.text_input(key=f"{EDIT}_hand_1").input("7 K")
+    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    assert not at.exception
+    assert any("'K'" in text for text in messages(at))
+    stored = table.call(games.get_game, two_rounds).rounds[1]
+    assert [hand.hand_text for hand in stored.hands] == ["12", "4"]
+
+
+def test_a_stale_correction_shows_the_conflict_and_overwrites_nothing(table, two_rounds):
+    at = open_app(table.account, PAGE)
+    first = table.call(games.get_game, two_rounds).rounds[1]
+    ids = table.player_ids
+    table.call(  # someone else corrects round 2 meanwhile
+        rounds.edit_round,
+        first.id,
+        first.version,
+        {ids["Ann"]: "2", ids["Ben"]: "30"},
+        ids["Ann"],
+        "dutch",
+        None,
+    )
+    at.text_input(key=f"{EDIT}_hand_1").input("20")
+    at.text_input(key=f"{EDIT}_penalty").input("")
+    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    assert not at.exception
+    assert any("changed by someone else" in text for text in at.error.values)
+    stored = table.call(games.get_game, two_rounds).rounds[1]
+    assert [hand.hand_text for hand in stored.hands] == ["2", "30"]
+
+    at.button(key="history_reload_round").click().run()
+    assert not at.exception
+    assert not any("changed by someone else" in text for text in at.error.values)
+    assert at.text_input(key=f"{EDIT}_hand_1").value == "30"
+    at.text_input(key=f"{EDIT}_hand_1").input("31")
+    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    assert any(text.startswith("Round 2 saved.") for text in messages(at))
+    assert round_table(at)[-1]["Ben"] == 31
+
+
+def test_deleting_a_round_needs_the_box_ticked(table, two_rounds):
+    at = open_app(table.account, PAGE)
+    at.selectbox(key="history_round").set_value(1).run()
+    at.button(key="history_delete_round").click().run()
+    assert not at.exception
+    assert "Tick the box above to confirm; nothing was deleted." in at.error.values
+    assert len(round_table(at)) == 2
+
+    at.checkbox(key="history_delete_round_confirm").check().run()
+    at.button(key="history_delete_round").click().run()
+    assert not at.exception
+    assert any("Round 1 was deleted" in text for text in messages(at))
+    assert round_table(at) == [
+        {
+            "Round": 1,
+            "Ann": 21,
+            "Ann total": 21,
+            "Ben": 4,
+            "Ben total": 4,
+            "Called by": "Ann",
+            "Call": "Dutch",
+            "Outcome": "beaten",
+            "Penalty cards": 2,
+        }
+    ]
+
+
+def test_ending_and_reopening_a_game(table, two_rounds):
+    at = open_app(table.account, PAGE)
+    at.button(key="history_end_game").click().run()
+    assert not at.exception
+    assert table.call(games.get_game, two_rounds).status == "ended"
+    assert "The game is marked as ended." in messages(at)
+    at.button(key="history_reopen_game").click().run()
+    assert not at.exception
+    assert table.call(games.get_game, two_rounds).status == "active"
+
+
+def test_deleting_a_game_needs_the_box_ticked(table, two_rounds):
+    play(table, ["Cleo", "Dan"], [(("1", "2"), "Cleo", None)])
+    other, mine = "Cleo 1 · Dan 2", "Ann 24 · Ben 14"
+    at = open_app(table.account, PAGE)
+    at.selectbox(key="history_game").set_value(two_rounds).run()
+    assert at.checkbox(key="history_delete_game_confirm").label == (
+        "Yes, delete this game and its 2 rounds"
+    )
+    at.button(key="history_delete_game").click().run()
+    assert "Tick the box above to confirm; nothing was deleted." in at.error.values
+    assert listed_games(at) == [other, mine]
+
+    at.checkbox(key="history_delete_game_confirm").check().run()
+    at.button(key="history_delete_game").click().run()
+    assert not at.exception
+    assert "The game and its 2 rounds were deleted." in messages(at)
+    assert listed_games(at) == [other]
+
+
+def test_only_the_owner_or_the_starter_may_delete_a_game(table, two_rounds):
+    code = table.call(groups.get_group, table.group_id).invite_code
+    ben = make_table(table.resources, "ben@example.com", "Ben")
+    ben.call(groups.join_group, code)
+    at = open_app(ben.account)
+    at.session_state["active_group_id"] = table.group_id
+    at.switch_page(PAGE).run()
+    at.checkbox(key="history_delete_game_confirm").check().run()
+    at.button(key="history_delete_game").click().run()
+    assert not at.exception
+    assert any("Only the group's owner" in text for text in at.error.values)
+    assert table.call(games.get_game, two_rounds).rounds
+
+
+def test_downloads_hold_the_groups_rounds_and_games(table, two_rounds, media):
+    play(table, ["Cleo", "Dan"], [(("1", "2"), "Cleo", None)], end=True)
+    at = open_app(table.account, PAGE)
+
+    all_rounds = downloaded(at, "history_download_rounds", media)
+    assert len(all_rounds) == 6
+    assert {row["player"] for row in all_rounds} == {"Ann", "Ben", "Cleo", "Dan"}
+    all_games = downloaded(at, "history_download_games", media)
+    assert sorted((row["player"], row["game_total"]) for row in all_games) == [
+        ("Ann", "24"),
+        ("Ben", "14"),
+        ("Cleo", "1"),
+        ("Dan", "2"),
+    ]
+    one_game = downloaded(at, "history_download_game", media)  # the newest game is open
+    assert [(row["player"], row["round_score"]) for row in one_game] == [
+        ("Cleo", "1"),
+        ("Dan", "2"),
+    ]
+
+    at.selectbox(key="history_filter_status").set_value("active").run()
+    filtered = downloaded(at, "history_download_filtered", media)
+    assert [(row["round"], row["player"], row["game_total"]) for row in filtered] == [
+        ("1", "Ann", "3"),
+        ("1", "Ben", "10"),
+        ("2", "Ann", "24"),
+        ("2", "Ben", "14"),
+    ]
+
+
+def test_the_filtered_download_appears_only_with_a_filter(table, two_rounds):
+    at = open_app(table.account, PAGE)
+    assert "history_download_filtered" not in [b.key for b in at.download_button]
+
+
+def test_importing_a_rounds_file_adds_its_games_and_says_what_it_did(table, two_rounds):
+    table.call(players.rename_player, table.player_ids["Ben"], "Bea")
+    data = table.call(export_rounds, table.group_id)
+    eve = make_table(table.resources, "eve@example.com", "Eve")  # has an Ann, no Bea
+    at = open_app(eve.account, PAGE)
+    at.file_uploader(key="history_import_file").upload("rounds.csv", data, "text/csv")
+    at.run()
+    at.button(key="history_import").click().run()
+    assert not at.exception
+    assert any(
+        text.startswith("Imported 1 game with 2 rounds.") and "New players: Bea." in text
+        for text in messages(at)
+    )
+    assert round_table(at)[-1]["Ann total"] == 24
+
+    at.button(key="history_import").click().run()  # the same file again
+    assert not at.exception
+    assert any("Skipped 1 game already stored" in text for text in messages(at))
+    assert listed_games(at) == ["Ann 24 · Bea 14"]
+
+
+def test_a_bad_file_lists_every_problem_with_its_line_and_imports_nothing(table, two_rounds):
+    data = table.call(export_rounds, table.group_id).decode("utf-8")
+    lines = data.splitlines()
+    lines[2] = lines[2].replace(",Ben,10,10,", ",Ben,10 ZZ,10,")  # no such card
+    lines[4] = lines[4].replace(",dutch,", ",shout,")  # no such call
+    bad = ("\n".join(lines) + "\n").encode("utf-8")
+    eve = make_table(table.resources, "eve@example.com", "Eve")
+    at = open_app(eve.account, PAGE)
+    at.file_uploader(key="history_import_file").upload("rounds.csv", bad, "text/csv")
+    at.run()
+    at.button(key="history_import").click().run()
+    assert not at.exception
+    assert any("was not imported" in text for text in at.error.values)
+    problems = grid(at)
+    assert {row["Line"] for row in problems} == {3, 5}
+    assert any("ZZ" in row["Problem"] for row in problems)
+    assert eve.call(games.list_games, eve.group_id) == []
+
+
+def test_user_text_appears_literally(table, two_rounds):
+    table.call(groups.rename_group, table.group_id, "**bold**")
+    table.call(players.rename_player, table.player_ids["Ben"], "<img src=x onerror=alert(1)>")
+    at = open_app(table.account, PAGE)
+    assert r"Group: \*\*bold\*\*" in at.caption.values
+    shown = [*round_table(at)[0], *options(at, "history_game")]
+    assert "<img src=x onerror=alert(1)>" in shown
+    assert any("<img src=x onerror=alert(1)>" in label for label in options(at, "history_game"))
+    for element in (*at.markdown, *at.caption, *at.success, *at.info, *at.error):
+        assert "<img" not in element.value.replace(r"\<img", "")
+        assert "**bold**" not in element.value
