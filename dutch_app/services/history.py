@@ -3,7 +3,9 @@
 The rows come from a single joined SELECT read by pandas in one go; everything
 else (caller's hand total, running game totals) is computed column-wise. Only
 games whose house rules halve a total that lands exactly on the limit have their
-totals added up by the core, since halving depends on the order of rounds.
+totals replayed row by row, since halving depends on the order of rounds; that
+replay reads the frame, not the database, so loading costs the same few
+statements whatever the rules.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import membership
 from dutch_app.services._input import check_id, moment
-from dutch_app.services._scoring import core_game, rounds_of, table_of
 from dutch_app.services._transaction import reading
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
@@ -137,17 +138,33 @@ def _derive(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _halve_where_the_rules_say(session: Session, group_id: int, frame: pd.DataFrame) -> None:
-    shown = set(frame["game_id"].unique().tolist())
-    halving = [
-        game_id
+    """Redo the running totals of games whose house rules halve a total that lands exactly
+    on the limit (``dutch_core.Game.running_totals``): the halving depends on the order of
+    rounds, so it is replayed row by row, over those games' rows of the frame only.
+    """
+    limits = {
+        game_id: end["limit"]
         for game_id, settings in session.execute(
             select(Game.id, Game.rules).where(Game.group_id == group_id)
         )
-        if game_id in shown and (settings.get("end") or {}).get("exact_limit_halves")
-    ]
-    for game_id in halving:
-        game = session.get_one(Game, game_id)
-        core = core_game(game, table_of(session, game_id), rounds_of(session, game_id))
-        # Rows of a game are in round order, then seat order: the same order as here.
-        running = [total for totals in core.running_totals() for total in totals.values()]
-        frame.loc[frame["game_id"] == game_id, "game_total"] = np.asarray(running, dtype="int64")
+        if (end := settings.get("end") or {}).get("exact_limit_halves")
+    }
+    rows = frame["game_id"].isin(list(limits)).to_numpy(dtype=bool)
+    if not rows.any():
+        return
+    part = frame.loc[rows, ["game_id", "player_id", "round_score"]]
+    totals: dict[tuple[int, int], int] = {}
+    running = []
+    # Rows of a game are in round order, then seat order: each player's rounds in turn.
+    for game_id, player_id, score in zip(
+        part["game_id"].tolist(),
+        part["player_id"].tolist(),
+        part["round_score"].tolist(),
+        strict=True,
+    ):
+        total = totals.get((game_id, player_id), 0) + score
+        if total == limits[game_id]:
+            total //= 2
+        totals[(game_id, player_id)] = total
+        running.append(total)
+    frame.loc[rows, "game_total"] = np.asarray(running, dtype="int64")
