@@ -1,0 +1,69 @@
+"""What the Group page shows about a group, as tables and sentences (no Streamlit here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from dutch_app.services.views import GroupView, PlayerView
+from dutch_app.ui.text import md
+
+ROLE_NAMES = {"owner": "Owner", "member": "Member"}
+
+
+def members_frame(group: GroupView, me: int) -> pd.DataFrame:
+    """The members with their roles; the person looking is marked "(you)"."""
+    return pd.DataFrame(
+        {
+            "Member": [
+                f"{member.display_name} (you)" if member.user_id == me else member.display_name
+                for member in group.members
+            ],
+            "Role": [ROLE_NAMES.get(member.role, member.role) for member in group.members],
+        }
+    )
+
+
+def member_names(group: GroupView) -> dict[int, str]:
+    """Display name by user id."""
+    return {member.user_id: member.display_name for member in group.members}
+
+
+def players_frame(roster: Sequence[PlayerView], group: GroupView) -> pd.DataFrame:
+    """The players, and the member account each one is linked to."""
+    names = member_names(group)
+    return pd.DataFrame(
+        {
+            "Player": [player.name for player in roster],
+            "Linked to": [names.get(player.user_id, "") for player in roster],
+        }
+    )
+
+
+def leave_note(group: GroupView, me: int) -> str:
+    """What leaving will do, in Markdown (the group's name escaped)."""
+    others = [member for member in group.members if member.user_id != me]
+    name = md(group.name)
+    if not others:
+        return (
+            f"You are the last member of {name}: leaving deletes the group with all its "
+            "games and players, for good."
+        )
+    text = (
+        f"You will no longer see {name} or its games. The games you played stay in the group's "
+        "history, and you can come back with an invite code."
+    )
+    if group.role == "owner":
+        heir = md(others[0].display_name)
+        text += f" Ownership passes to the longest-standing member ({heir})."
+    return text
+
+
+def merge_note(source: PlayerView, target: PlayerView) -> str:
+    """What merging does, in Markdown (names escaped)."""
+    return (
+        f"Every game and round of {md(source.name)} moves to {md(target.name)}, and "
+        f"{md(source.name)} disappears from the list. Use this when one person was entered "
+        "under two names; it cannot be undone."
+    )

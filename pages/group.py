@@ -1,0 +1,238 @@
+"""Group: who is in it, the invite code, the group's players (add, rename, merge, link),
+other groups to create or join, and leaving."""
+
+import streamlit as st
+
+from dutch_app.services import demo, groups, players
+from dutch_app.ui.context import active_group, call, my_groups, require_account, set_active_group
+from dutch_app.ui.group_view import (
+    leave_note,
+    member_names,
+    members_frame,
+    merge_note,
+    players_frame,
+)
+from dutch_app.ui.guard import guarded
+from dutch_app.ui.text import md
+
+FLASH = "group_flash"
+
+
+def done(message: str) -> None:
+    """Show ``message`` (Markdown, user text escaped) at the top after the rerun."""
+    st.session_state[FLASH] = message
+    st.rerun()
+
+
+def switch_to(group, message: str) -> None:
+    """Make ``group`` the active one and say so."""
+    set_active_group(group.id)
+    done(message)
+
+
+def create_group() -> None:
+    """A form naming a new group, owned by the person."""
+    with st.form("group_create_form"):
+        name = st.text_input("Name of the new group", key="group_create_name", max_chars=80)
+        submitted = st.form_submit_button("Create the group", icon=":material/add:")
+    if submitted:
+        with guarded():
+            group = call(groups.create_group, name)
+            switch_to(group, f"You created {md(group.name)}; it is now your active group.")
+
+
+def join_group() -> None:
+    """A form taking an invite code."""
+    with st.form("group_join_form"):
+        code = st.text_input(
+            "Invite code", key="group_join_code", placeholder="e.g. K7QX M2PD", max_chars=40
+        )
+        submitted = st.form_submit_button("Join the group", icon=":material/login:")
+    if submitted:
+        with guarded():
+            group = call(groups.join_group, code)
+            switch_to(group, f"You are a member of {md(group.name)}; it is now your active group.")
+
+
+def no_group_yet() -> None:
+    """A first visit: create a group, join one, or look around in a demo group."""
+    st.info(
+        "You are not in a group yet. A group is the people you play with: its members share "
+        "the games, the history and the statistics."
+    )
+    st.subheader("Create a group")
+    create_group()
+    st.subheader("Join a group")
+    st.caption("Ask the group's owner for its invite code.")
+    join_group()
+    st.subheader("Just looking?")
+    st.caption("A demo group comes with a few dozen past games to explore; leave it any time.")
+    if st.button("Load a demo group", key="group_load_demo", icon=":material/casino:"):
+        with guarded():
+            switch_to(call(demo.load_demo_group), "The demo group is ready and active.")
+
+
+def invite_code(group) -> None:
+    """The owner sees the code and can replace it; others learn whom to ask."""
+    st.markdown("#### Invite code")
+    if group.role != "owner":
+        st.caption("Only the group's owner can see and change the invite code: ask them for it.")
+        return
+    st.code(group.invite_code, language=None)
+    st.caption("Anyone with this code can join. A new code stops the old one from working.")
+    if st.button("Make a new code", key="group_rotate_code", icon=":material/autorenew:"):
+        with guarded():
+            call(groups.rotate_invite_code, group.id)
+            done("The group has a new invite code; the old one no longer works.")
+
+
+def rename_group(group) -> None:
+    """The owner can rename the group."""
+    if group.role != "owner":
+        return
+    with st.form("group_rename_form"):
+        name = st.text_input("Group name", value=group.name, key="group_rename_name", max_chars=80)
+        submitted = st.form_submit_button("Rename the group")
+    if submitted:
+        with guarded():
+            renamed = call(groups.rename_group, group.id, name)
+            done(f"The group is now called {md(renamed.name)}.")
+
+
+def add_player(group) -> None:
+    """A form adding a player by name."""
+    with st.form("group_add_player_form"):
+        name = st.text_input("New player's name", key="group_add_player_name", max_chars=60)
+        submitted = st.form_submit_button("Add the player", icon=":material/person_add:")
+    if submitted:
+        with guarded():
+            added = call(players.add_player, group.id, name)
+            del st.session_state["group_add_player_name"]
+            done(f"{md(added.name)} was added to the players.")
+
+
+def rename_player(roster) -> None:
+    """A form giving a player a new name."""
+    names = {player.id: player.name for player in roster}
+    with st.form("group_rename_player_form"):
+        player_id = st.selectbox(
+            "Player", list(names), format_func=names.get, key="group_rename_player"
+        )
+        name = st.text_input("New name", key="group_rename_player_name", max_chars=60)
+        submitted = st.form_submit_button("Rename the player")
+    if submitted:
+        with guarded():
+            renamed = call(players.rename_player, player_id, name)
+            done(f"{md(names[player_id])} is now called {md(renamed.name)} in every game.")
+
+
+def merge_players(group, roster) -> None:
+    """Move one player's history to another, after a confirmation."""
+    by_id = {player.id: player for player in roster}
+    ids = list(by_id)
+    source_id = st.selectbox(
+        "Merge this player…",
+        ids,
+        format_func=lambda pid: by_id[pid].name if pid in by_id else "",
+        key="group_merge_source",
+    )
+    target_id = st.selectbox(
+        "…into this player",
+        ids,
+        index=1 if len(ids) > 1 else 0,
+        format_func=lambda pid: by_id[pid].name if pid in by_id else "",
+        key="group_merge_target",
+    )
+    source, target = by_id[source_id], by_id[target_id]
+    st.caption(merge_note(source, target))
+    sure = st.checkbox(
+        f"Yes, merge {md(source.name)} into {md(target.name)}", key="group_merge_confirm"
+    )
+    if st.button("Merge the players", key="group_merge", icon=":material/merge:"):
+        if not sure:
+            st.error("Tick the box above to confirm; nothing was merged.")
+            return
+        with guarded():
+            call(players.merge_players, group.id, source.id, target.id)
+            del st.session_state["group_merge_confirm"]
+            done(f"{md(source.name)}'s games now belong to {md(target.name)}.")
+
+
+def link_player(group, roster) -> None:
+    """Link a player to a member's account (or unlink it)."""
+    names = {player.id: player.name for player in roster}
+    members = member_names(group)
+    player_id = st.selectbox("Player", list(names), format_func=names.get, key="group_link_player")
+    user_id = st.selectbox(
+        "is this member",
+        [None, *members],
+        format_func=lambda uid: "Nobody (remove the link)" if uid is None else members[uid],
+        key="group_link_member",
+    )
+    if st.button("Save the link", key="group_link", icon=":material/link:"):
+        with guarded():
+            call(players.link_player, player_id, user_id)
+            who = "nobody" if user_id is None else md(members[user_id])
+            done(f"{md(names[player_id])} is now linked to {who}.")
+
+
+def players_section(group) -> None:
+    """The group's players and what can be done with them."""
+    st.subheader("Players")
+    roster = call(players.list_players, group.id)
+    if roster:
+        st.dataframe(players_frame(roster, group), hide_index=True, width="stretch")
+    else:
+        st.caption(
+            "No players yet: add the people you play with, or add them when you start a game."
+        )
+    add_player(group)
+    if not roster:
+        return
+    with st.expander("Rename a player"):
+        rename_player(roster)
+    if len(roster) > 1:
+        with st.expander("Merge two players"):
+            merge_players(group, roster)
+    with st.expander("Link a player to a member's account"):
+        st.caption("A linked player counts as that member, e.g. in their own statistics.")
+        link_player(group, roster)
+
+
+def leave_group(group, me: int) -> None:
+    """Leave the group, after a confirmation."""
+    with st.expander("Leave this group"):
+        st.markdown(leave_note(group, me))
+        sure = st.checkbox(f"Yes, I want to leave {md(group.name)}", key="group_leave_confirm")
+        if st.button("Leave the group", key="group_leave", icon=":material/logout:"):
+            if not sure:
+                st.error("Tick the box above to confirm; you are still a member.")
+                return
+            with guarded():
+                call(groups.leave_group, group.id)
+                del st.session_state["group_leave_confirm"]
+                done(f"You left {md(group.name)}.")
+
+
+st.title("Group")
+me = require_account().user_id
+if flash := st.session_state.pop(FLASH, None):
+    st.success(flash)
+group = active_group(my_groups())
+if group is None:
+    no_group_yet()
+    st.stop()
+
+st.subheader(md(group.name))
+st.dataframe(members_frame(group, me), hide_index=True, width="stretch")
+invite_code(group)
+rename_group(group)
+with guarded():
+    players_section(group)
+
+st.subheader("Other groups")
+with st.expander("Create another group"):
+    create_group()
+with st.expander("Join a group with an invite code"):
+    join_group()
+leave_group(group, me)
