@@ -75,6 +75,26 @@ def streamlit_secrets() -> Mapping[str, Any]:
     return st.secrets.to_dict()
 
 
+def _pick(secrets: Mapping[str, Any], environ: Mapping[str, str], key: str, env_key: str) -> str:
+    value = secrets.get(key)
+    if value is None or value == "":
+        value = environ.get(env_key, "")
+    return str(value)
+
+
+def database_url(
+    secrets: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+    project_root: Path = PROJECT_ROOT,
+) -> str:
+    """Only the database URL (what migrations and the engine need)."""
+    secrets = streamlit_secrets() if secrets is None else secrets
+    environ = os.environ if environ is None else environ
+    return _pick(secrets, environ, "database_url", "DUTCH_DATABASE_URL") or (
+        default_database_url(project_root)
+    )
+
+
 def load_settings(
     secrets: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
@@ -85,10 +105,7 @@ def load_settings(
     environ = os.environ if environ is None else environ
 
     def pick(key: str, env_key: str, default: str = "") -> str:
-        value = secrets.get(key)
-        if value is None or value == "":
-            value = environ.get(env_key, "")
-        return str(value) if value != "" else default
+        return _pick(secrets, environ, key, env_key) or default
 
     auth_backend = pick("auth_backend", "DUTCH_AUTH_BACKEND", "local").lower()
     if auth_backend not in AUTH_BACKENDS:

@@ -70,9 +70,9 @@ def get_engine(url: str | None = None) -> Engine:
     Call it once at start-up (the app keeps the result as a shared resource).
     """
     if url is None:
-        from dutch_app.config import load_settings
+        from dutch_app.config import database_url
 
-        url = load_settings().database_url
+        url = database_url()
     engine = make_engine(url)
     upgrade(engine)
     return engine

@@ -7,7 +7,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import Connection
 
-from dutch_app.config import load_settings
+from dutch_app.config import database_url as configured_database_url
 from dutch_app.storage.db import make_engine
 from dutch_app.storage.models import Base
 
@@ -21,7 +21,7 @@ if config.config_file_name is not None and config.attributes.get("connection") i
 def database_url() -> str:
     """``-x database_url=...`` on the command line, else the app's configured URL."""
     return context.get_x_argument(as_dictionary=True).get("database_url") or (
-        load_settings().database_url
+        configured_database_url()
     )
 
 
