@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import acting_user, bump_group
@@ -148,9 +148,11 @@ def _generate(
         results = _play_game(rng, rules, [player.name for player in seated])
         status, ended_at = "ended", started + timedelta(minutes=4 * len(results) + 2)
         if rows_made + len(results) * len(seated) >= rows:
-            # The newest game is still going on.
-            partial = results[: max(1, len(results) // 2)]
-            if not CoreGame(tuple(p.name for p in seated), rules, tuple(partial)).is_over:
+            # The newest game is still going on: it stops as soon as the size is reached.
+            needed = -(-(rows - rows_made) // len(seated))
+            partial = results[:needed]
+            names = tuple(player.name for player in seated)
+            if needed < len(results) and not CoreGame(names, rules, tuple(partial)).is_over:
                 results, status, ended_at = partial, "active", None
         game = {
             "group_id": group_id,
@@ -175,6 +177,18 @@ def _generate(
     return DemoSummary(group_id, games, rounds_made, rows_made)
 
 
+def _insert_with_ids(session: Session, table, rows: list[dict]) -> list[int]:
+    """Insert rows in bulk; their new ids, in order. SQLite cannot promise the order of
+    a multi-row RETURNING, so there the ids are handed out under the write lock we hold."""
+    if session.get_bind().dialect.name != "sqlite":
+        returning = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+        return list(session.scalars(returning, rows))
+    first = (session.scalar(select(func.max(table.c.id))) or 0) + 1
+    ids = list(range(first, first + len(rows)))
+    session.execute(insert(table), [{**row, "id": id_} for row, id_ in zip(rows, ids, strict=True)])
+    return ids
+
+
 def _write(session: Session, batch: list[tuple[dict, list[Player], list]]) -> None:
     """Insert a batch of games with multi-row inserts (Core tables: rows whose
     optional columns are None stay in one statement)."""
@@ -184,10 +198,7 @@ def _write(session: Session, batch: list[tuple[dict, list[Player], list]]) -> No
         GamePlayer.__table__,
         RoundHand.__table__,
     )
-    game_ids = session.scalars(
-        insert(games).returning(games.c.id, sort_by_parameter_order=True),
-        [game for game, _, _ in batch],
-    ).all()
+    game_ids = _insert_with_ids(session, games, [game for game, _, _ in batch])
     seat_rows, round_rows, hand_lists = [], [], []
     for game_id, (game, seated, results) in zip(game_ids, batch, strict=True):
         seat_rows += [
@@ -201,9 +212,7 @@ def _write(session: Session, batch: list[tuple[dict, list[Player], list]]) -> No
             round_rows.append({**values, "version": 1, **round_values(table, result)})
             hand_lists.append(hand_rows(table, result))
     session.execute(insert(seats), seat_rows)
-    round_ids = session.scalars(
-        insert(rounds).returning(rounds.c.id, sort_by_parameter_order=True), round_rows
-    ).all()
+    round_ids = _insert_with_ids(session, rounds, round_rows)
     session.execute(
         insert(hands),
         [

@@ -1,0 +1,139 @@
+"""Demo data: games played from a shuffled deck, scored by the core, written in bulk."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from sqlalchemy import event
+
+from dutch_app.services import demo
+from dutch_app.services.errors import NotFound, ValidationError
+from dutch_app.services.games import get_game, list_games
+from dutch_app.services.groups import create_group, join_group
+from dutch_app.services.history import load_history
+from dutch_core import parse_cards
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+END = datetime(2025, 6, 1, 22, 0, tzinfo=UTC)
+SAME_PLAY = [
+    "round_number", "player", "seat", "cards", "hand_total", "caller", "call_type",
+    "outcome", "penalty", "round_score", "game_total", "game_status", "game_started_at",
+]  # fmt: skip
+
+
+def generated(session, owner, name: str, rows: int, seed: int) -> tuple[int, pd.DataFrame]:
+    group = create_group(session, owner, name)
+    demo.generate_history(session, group.id, rows, seed, end=END)
+    return group.id, load_history(session, owner, group.id)
+
+
+@pytest.fixture
+def history(session, owner):
+    return generated(session, owner, "Demo", 600, 7)
+
+
+def test_the_size_is_reached_within_one_game(history):
+    _, frame = history
+    per_game = frame.groupby("game_id").size()
+    assert 600 <= len(frame) < 600 + per_game.max()
+    assert frame["game_started_at"].max() < pd.Timestamp(END)
+
+
+def test_the_same_seed_plays_the_same_games(session, owner, history):
+    _, frame = history
+    _, again = generated(session, owner, "Demo again", 600, 7)
+    _, other = generated(session, owner, "Other demo", 600, 8)
+    assert again[SAME_PLAY].equals(frame[SAME_PLAY])
+    assert not other[SAME_PLAY].equals(frame[SAME_PLAY].iloc[: len(other)])
+
+
+def test_the_history_looks_like_real_play(history):
+    _, frame = history
+    rounds = frame.drop_duplicates("round_id")
+    assert set(rounds["outcome"].dropna()) == {"lowest", "tied", "beaten"}
+    assert {"dutch", "auto_dutch"} <= set(rounds["call_type"].dropna())
+    assert (rounds["outcome"] == "lowest").mean() > 0.4  # callers mostly know their hands
+    assert 0.05 < frame["cards"].isna().mean() < 0.3  # some hands written down as totals only
+    assert frame["hand_total"].between(0, 80).all()
+    assert frame.groupby("game_id")["player"].nunique().between(3, 6).all()
+    active = frame.loc[frame["game_status"].eq("active"), "game_id"]
+    assert set(active) <= {frame["game_id"].max()}  # only the newest game may still go on
+
+
+def test_penalty_cards_were_really_drawn(history):
+    _, frame = history
+    callers = frame[frame["is_caller"] & frame["penalty_cards_due"].gt(0)]
+    as_cards = callers[callers["penalty"].str.contains(r"[A-Z]", regex=True, na=False)]
+    assert len(as_cards) > 10
+    for penalty, due in zip(as_cards["penalty"], as_cards["penalty_cards_due"], strict=True):
+        assert len(parse_cards(penalty.rstrip(","))) == due
+    assert (callers["round_score"] == callers["hand_total"] + callers["penalty_points"]).all()
+
+
+def test_every_stored_score_is_what_the_core_computes(session, owner, history):
+    group_id, frame = history
+    for summary in list_games(session, owner, group_id)[:12]:  # newest first
+        view = get_game(session, owner, summary.id)
+        for stored, result in zip(view.rounds, view.core.rounds, strict=True):
+            assert [h.round_score for h in stored.hands] == [s.round_score for s in result.scores]
+        newest = summary.id == frame["game_id"].max()
+        assert (view.status == "active") == (newest and not view.is_over)
+
+
+def test_rows_are_written_in_bulk(session, engine, owner):
+    group = create_group(session, owner, "Bulk")
+    inserts = []
+
+    def count(_conn, _cursor, statement, *_rest):
+        if statement.startswith("INSERT"):
+            inserts.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        summary = demo.generate_history(session, group.id, 1500, 3, end=END)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert summary.rows >= 1500
+    assert len(inserts) < 30  # a few statements per batch, not one per row
+
+
+@pytest.mark.parametrize("rows", [0, -5, demo.MAX_ROWS + 1, "100"])
+def test_an_impossible_size_is_refused(session, group, rows):
+    with pytest.raises(ValidationError, match="rows must be a number from 1 to 1000000"):
+        demo.generate_history(session, group.id, rows, 1)
+
+
+def test_an_unknown_group_is_not_found(session):
+    with pytest.raises(NotFound, match="No group with id 424242"):
+        demo.generate_history(session, 424242, 100, 1)
+
+
+def test_the_one_click_demo_group_belongs_to_its_user(session, owner):
+    made = demo.load_demo_group(session, owner)
+    assert (made.name, made.role, [m.user_id for m in made.members]) == (
+        "Demo group",
+        "owner",
+        [owner],
+    )
+    frame = load_history(session, owner, made.id)
+    assert demo.DEMO_GROUP_ROWS <= len(frame) < demo.DEMO_GROUP_ROWS + 400
+    assert frame["played_at"].max() <= pd.Timestamp.now(tz="UTC")
+
+
+def test_the_command_line_makes_a_group_to_join(session, engine, make_user):
+    url = engine.url.render_as_string(hide_password=False)
+    finished = subprocess.run(
+        [sys.executable, "-m", "dutch_app.services.demo", "--rows", "120", "--seed", "5",
+         "--database-url", url],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert finished.returncode == 0, finished.stderr
+    code = finished.stdout.strip().split()[-1].rstrip(".")
+    joined = join_group(session, make_user("Visitor"), code)
+    assert joined.name == "Demo (120 rows, seed 5)"
+    assert len(load_history(session, joined.members[0].user_id, joined.id)) >= 120
