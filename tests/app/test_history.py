@@ -7,13 +7,13 @@ import io
 from datetime import UTC, date, datetime
 
 import pytest
-import streamlit.testing.v1.app_test as app_test_module
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.csv_export import export_rounds
 from dutch_core import PRESETS
 from tests.app.apptools import make_table, messages, open_app
+from tests.app.downloads import download_file, keep_media
 
 PAGE = "pages/history.py"
 EDIT = "history_edit"
@@ -21,24 +21,15 @@ EDIT = "history_edit"
 
 @pytest.fixture
 def media(monkeypatch) -> list[MemoryMediaFileStorage]:
-    """Every in-memory file store AppTest makes, so a download's bytes can be read back."""
-    made: list[MemoryMediaFileStorage] = []
-
-    class Kept(MemoryMediaFileStorage):
-        def __init__(self, media_endpoint: str) -> None:
-            super().__init__(media_endpoint)
-            made.append(self)
-
-    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", Kept)
-    return made
+    """The file stores behind download buttons."""
+    return keep_media(monkeypatch)
 
 
 def downloaded(at, key: str, media: list[MemoryMediaFileStorage]) -> list[dict[str, str]]:
     """The rows of the CSV file behind a download button."""
-    button = at.download_button(key=key)
-    name = button.proto.url.rsplit("/", 1)[-1]
-    content = media[-1].get_file(name).content
-    return list(csv.DictReader(io.StringIO(content.decode("utf-8"))))
+    file = download_file(at, key, media)
+    assert file.mimetype == "text/csv" and file.filename.endswith(".csv")
+    return list(csv.DictReader(io.StringIO(file.content.decode("utf-8"))))
 
 
 def play(table, names, hands_by_round, *, started_at=None, end=False) -> int:

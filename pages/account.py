@@ -1,0 +1,140 @@
+"""Account: your profile, your password, your data (privacy and a download), and deletion."""
+
+import streamlit as st
+
+from dutch_app.ui.account_tools import confirms_email, my_data_zip
+from dutch_app.ui.context import (
+    accounts,
+    end_session,
+    replace_account,
+    require_account,
+    start_session,
+)
+from dutch_app.ui.guard import guarded
+from dutch_app.ui.text import md
+
+FLASH = "account_flash"
+DATA_KEY = "account_data_zip"
+
+
+def done(message: str) -> None:
+    """Show ``message`` (Markdown, user text escaped) at the top after the rerun."""
+    st.session_state[FLASH] = message
+    st.rerun()
+
+
+def profile(account) -> None:
+    """The email address, and a form changing the display name."""
+    st.subheader("Profile")
+    st.caption("Email address (you sign in with it)")
+    st.text(account.email)
+    with st.form("account_name_form"):
+        name = st.text_input(
+            "Display name (the members of your groups see it)",
+            value=account.display_name,
+            key="account_display_name",
+            max_chars=80,
+        )
+        submitted = st.form_submit_button("Save the name")
+    if submitted:
+        with guarded():
+            changed = accounts().change_display_name(account.user_id, name)
+            replace_account(changed)
+            done(f"Your display name is now {md(changed.display_name)}.")
+
+
+def password(account) -> None:
+    """Change the password here, or (with Firebase) by a reset email."""
+    st.subheader("Password")
+    if accounts().password_reset_by_email:
+        st.caption("We email you a link to choose a new password.")
+        if st.button("Email me a link to change my password", key="account_reset_password"):
+            with guarded():
+                accounts().send_password_reset(account.email)
+                st.success(f"A link is on its way to {md(account.email)}.")
+        return
+    with st.form("account_password_form", clear_on_submit=True):
+        current = st.text_input(
+            "Current password",
+            type="password",
+            key="account_current_password",
+            autocomplete="current-password",
+        )
+        new = st.text_input(
+            "New password (at least 10 characters, mixing letters with digits or symbols)",
+            type="password",
+            key="account_new_password",
+            autocomplete="new-password",
+        )
+        again = st.text_input(
+            "New password again",
+            type="password",
+            key="account_new_password_again",
+            autocomplete="new-password",
+        )
+        submitted = st.form_submit_button("Change the password")
+    if submitted:
+        if new != again:
+            st.error("The two new passwords differ; nothing was changed.")
+            return
+        with guarded():
+            start_session(accounts().change_password(account.user_id, current, new))
+            done("Your password was changed. Your other devices are signed out.")
+
+
+def your_data() -> None:
+    """What is kept (the privacy page) and a download of all of it."""
+    st.subheader("Your data")
+    st.write(
+        "We keep your email address, your display name and the games your groups enter; "
+        "nothing is tracked, sold or shared."
+    )
+    st.page_link("pages/privacy.py", label="Read the privacy policy", icon=":material/shield:")
+    if st.button("Prepare a download of my data", key="account_prepare_data"):
+        with guarded():
+            st.session_state[DATA_KEY] = my_data_zip()
+    prepared = st.session_state.get(DATA_KEY)
+    if prepared is not None:
+        file_name, data = prepared
+        st.download_button(
+            "Download my data (ZIP)",
+            data,
+            file_name=file_name,
+            mime="application/zip",
+            key="account_download_data",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        st.caption("Your profile, your groups and all their games, as JSON and CSV files.")
+
+
+def delete_account(account) -> None:
+    """Delete the account after typing the email address and the password."""
+    st.subheader("Delete your account")
+    st.write(
+        "Your account, your sign-in details and any group only you belong to are deleted "
+        "for good. In groups shared with others the games stay, and ownership passes to the "
+        "longest-standing member."
+    )
+    with st.form("account_delete_form"):
+        typed = st.text_input("Type your email address to confirm", key="account_delete_email")
+        secret = st.text_input("Your password", type="password", key="account_delete_password")
+        submitted = st.form_submit_button("Delete my account", type="primary")
+    if submitted:
+        if not confirms_email(typed, account.email):
+            st.error("The email address does not match your account's; nothing was deleted.")
+            return
+        with guarded():
+            accounts().delete_account(account.user_id, secret)
+            end_session(everywhere=False)
+            st.rerun()
+
+
+st.title("Account")
+me = require_account()
+if flash := st.session_state.pop(FLASH, None):
+    st.success(flash)
+profile(me)
+password(me)
+your_data()
+delete_account(me)
