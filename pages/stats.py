@@ -94,15 +94,19 @@ def show_players(bundle: StatsBundle) -> None:
 def show_calls(bundle: StatsBundle) -> None:
     """Dutch calls: how often, how they turn out, and how low a hand needs to be."""
     st.subheader("Dutch calls")
-    if bundle.calls["calls"].sum() == 0:
+    callers = bundle.calls.loc[bundle.calls["calls"] > 0]
+    if callers.empty:
         st.info("Nobody in this view has called Dutch yet.")
     else:
-        chart(charts.build_call_outcomes_chart(bundle.calls.loc[bundle.calls["calls"] > 0]))
-    tables.show_table(bundle.calls, tables.CALLS)
-    st.caption(
-        "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
-        "penalty cards. Auto Dutch calls are counted among the calls."
-    )
+        chart(charts.build_call_outcomes_chart(callers))
+        tables.show_table(callers, tables.CALLS)
+        st.caption(
+            "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
+            "penalty cards. Auto Dutch calls are counted among the calls."
+        )
+    never = bundle.calls.loc[bundle.calls["calls"] == 0, "player"].tolist()
+    if never:
+        st.caption("Never called in this view: " + md(", ".join(never)))
     st.subheader("How low do you need to be?")
     if bundle.by_hand_total.empty:
         st.info("No calls yet, so no success rates by hand total.")

@@ -47,7 +47,9 @@ SUMMARY: dict[str, Column] = {
 CALLS: dict[str, Column] = {
     "player": PLAYER,
     "calls": _count("Calls", "Rounds this player ended, Dutch and Auto Dutch"),
-    "calls_per_round": _share("Calls per round"),
+    "calls_per_round": st.column_config.NumberColumn(
+        "Calls per round", format="%.2f", help="Calls divided by rounds played"
+    ),
     "auto_dutch": _count("Auto Dutch", "Calls made by playing the last card"),
     "lowest": _count("Lowest", "Calls with the lowest hand: success"),
     "tied": _count("Tied", "Calls tied with another hand"),
@@ -142,7 +144,7 @@ GAME_TOTALS: dict[str, Column] = {
 def show_table(table: pd.DataFrame, columns: dict[str, Column]) -> None:
     """Show ``table`` with just ``columns`` (in that order), labelled and formatted."""
     st.dataframe(
-        table,
+        table.loc[:, list(columns)],
         column_config=columns,
         column_order=list(columns),
         hide_index=True,
