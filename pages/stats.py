@@ -16,6 +16,7 @@ from dutch_app.ui.cache import group_version
 from dutch_app.ui.context import active_group, call, my_groups, require_account
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.stats_cache import (
+    ROLLING_WINDOW,
     StatsBundle,
     StatsFilters,
     Trend,
@@ -27,6 +28,8 @@ from dutch_app.ui.stats_cache import (
 from dutch_app.ui.text import md
 
 SECTIONS = ("Players", "Dutch calls", "Head to head", "Records", "Trends")
+WINDOWS = (3, 5, 10, 20, 50, 100)
+WINDOW_KEY = "stats_rolling"  # outlives the slider while the Trends tab is closed
 
 
 def chart(built) -> None:
@@ -154,8 +157,8 @@ def trend(title: str, data: Trend, built, columns: dict, what: str) -> None:
     tables.show_table(data.table, columns)
     if data.thinned:
         st.caption(
-            f"Showing every {data.stride}th of {data.events:,} {what} per player (and each "
-            "player's latest); the averages use them all."
+            f"Showing 1 in every {data.stride} of each player's {what} ({data.events:,} in all) "
+            "and each player's latest; the averages use them all."
         )
 
 
@@ -165,7 +168,7 @@ def show_game_totals(group_id: int, filters: StatsFilters, bundle: StatsBundle) 
     games = bundle.games
     labels = {
         row.game_id: f"{row.game_started_at:%Y-%m-%d %H:%M} · {row.players} · "
-        f"{row.rounds} rounds · {row.game_status}"
+        f"{row.rounds} round{'s' if row.rounds != 1 else ''} · {row.game_status}"
         for row in games.itertuples()
     }
     game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="stats_game")
@@ -176,8 +179,24 @@ def show_game_totals(group_id: int, filters: StatsFilters, bundle: StatsBundle) 
     tables.show_table(totals, tables.GAME_TOTALS)
 
 
+def rolling_window() -> int:
+    """How many of each player's latest events the trends' rolling averages take."""
+    return st.session_state.get(WINDOW_KEY, ROLLING_WINDOW)
+
+
+def remember_window() -> None:
+    st.session_state[WINDOW_KEY] = st.session_state["stats_window"]
+
+
 def show_trends(group_id: int, filters: StatsFilters, bundle: StatsBundle) -> None:
     """Round scores, win rate and call success over time, and one game's totals."""
+    st.select_slider(
+        "Rolling averages over each player's last … rounds, games or calls",
+        options=WINDOWS,
+        value=rolling_window(),
+        key="stats_window",
+        on_change=remember_window,
+    )
     trend(
         "Round scores over time",
         bundle.round_trend,
@@ -238,7 +257,7 @@ def show_stats() -> None:
         return
     st.caption(md(f"Group: {group.name}"))
     filters = filters_for(group.id)
-    bundle = stats_bundle(group.id, filters)
+    bundle = stats_bundle(group.id, filters, rolling_window())
     if bundle.is_empty:
         explain_empty(filters)
         return

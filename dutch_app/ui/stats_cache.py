@@ -25,6 +25,8 @@ from dutch_core import stats
 
 TREND_ROWS = 2000
 """The most rows a cached trend keeps (about; each player's latest event is always kept)."""
+ROLLING_WINDOW = 10
+"""How many of a player's latest rounds, games or calls a rolling average takes by default."""
 
 
 @dataclass(frozen=True)
@@ -122,11 +124,14 @@ def player_records(frame: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     return out[[*columns, "biggest_comeback"]]
 
 
-def compute_bundle(frame: pd.DataFrame, player_ids: tuple[int, ...] | None) -> StatsBundle:
+def compute_bundle(
+    frame: pd.DataFrame, player_ids: tuple[int, ...] | None, window: int = ROLLING_WINDOW
+) -> StatsBundle:
     """Every table of the Stats page for a history frame (already filtered to the view).
 
     With ``player_ids``, the per-player tables keep only those players; the
-    statistics themselves are still worked out over whole games.
+    statistics themselves are still worked out over whole games. Trends
+    average over each player's last ``window`` events.
     """
     if player_ids is None:
         shown = tuple(sorted(frame["player"].unique().tolist(), key=str.casefold))
@@ -147,23 +152,27 @@ def compute_bundle(frame: pd.DataFrame, player_ids: tuple[int, ...] | None) -> S
         head_to_head=stats.only_players(head_to_head, shown),
         records=stats.records(frame),
         player_records=player_records(frame, summary),
-        round_trend=thin(stats.round_score_trend(own_rows), "player_round"),
-        win_trend=thin(stats.only_players(stats.win_rate_trend(frame), shown), "game_number"),
-        call_trend=thin(stats.call_success_trend(own_rows), "call_number"),
+        round_trend=thin(stats.round_score_trend(own_rows, window), "player_round"),
+        win_trend=thin(
+            stats.only_players(stats.win_rate_trend(frame, window), shown), "game_number"
+        ),
+        call_trend=thin(stats.call_success_trend(own_rows, window), "call_number"),
     )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _bundle(user_id: int, group_id: int, version: int, filters: StatsFilters) -> StatsBundle:
+def _bundle(
+    user_id: int, group_id: int, version: int, filters: StatsFilters, window: int
+) -> StatsBundle:
     del user_id, version  # part of the cache key only; history_frame checks membership
     frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
-    return compute_bundle(frame, filters.player_ids)
+    return compute_bundle(frame, filters.player_ids, window)
 
 
-def stats_bundle(group_id: int, filters: StatsFilters) -> StatsBundle:
+def stats_bundle(group_id: int, filters: StatsFilters, window: int = ROLLING_WINDOW) -> StatsBundle:
     """Every statistics table of the group's view, fresh as of this rerun."""
     account = require_account()
-    return _bundle(account.user_id, group_id, group_version(group_id), filters)
+    return _bundle(account.user_id, group_id, group_version(group_id), filters, window)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

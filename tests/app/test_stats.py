@@ -183,6 +183,20 @@ def test_trends_follow_each_player_and_one_chosen_game(history):
     assert totals.loc[totals["player"] == "Cleo", "game_total"].tolist() == [2, 32]
 
 
+def test_the_rolling_window_can_be_chosen_and_is_kept_across_tabs(history):
+    at = show_section(open_app(history.account, STATS), "Trends")
+    at.select_slider(key="stats_window").set_value(3).run()
+    assert not at.exception
+    scores = table_with(at, "rolling_avg")
+    cleo = scores.loc[scores["player"] == "Cleo", "rolling_avg"].tolist()
+    assert cleo == pytest.approx([2, 16, 24, 76 / 3])  # 30 + 40 + 6 over the last three
+    show_section(at, "Players")
+    show_section(at, "Trends")
+    assert at.select_slider(key="stats_window").value == 3
+    scores = table_with(at, "rolling_avg")
+    assert scores.loc[scores["player"] == "Cleo", "rolling_avg"].iloc[-1] == pytest.approx(76 / 3)
+
+
 def test_a_date_range_keeps_only_the_games_started_in_it(history):
     at = open_app(history.account, STATS)
     at.date_input(key="stats_dates").set_value((date(2025, 2, 1), date(2025, 2, 28))).run()
