@@ -10,22 +10,17 @@ from dutch_app.ui.context import (
     require_account,
     start_session,
 )
+from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.text import md
 
-FLASH = "account_flash"
 DATA_KEY = "account_data_zip"
-
-
-def done(message: str) -> None:
-    """Show ``message`` (Markdown, user text escaped) at the top after the rerun."""
-    st.session_state[FLASH] = message
-    st.rerun()
 
 
 def profile(account) -> None:
     """The email address, and a form changing the display name."""
     st.subheader("Profile")
+    show_flash("account_profile")
     st.caption("Email address (you sign in with it)")
     st.text(account.email)
     with st.form("account_name_form"):
@@ -40,12 +35,13 @@ def profile(account) -> None:
         with guarded():
             changed = accounts().change_display_name(account.user_id, name)
             replace_account(changed)
-            done(f"Your display name is now {md(changed.display_name)}.")
+            flash(f"Your display name is now {md(changed.display_name)}.", "account_profile")
 
 
 def password(account) -> None:
     """Change the password here, or (with Firebase) by a reset email."""
     st.subheader("Password")
+    show_flash("account_password")
     if accounts().password_reset_by_email:
         st.caption("We email you a link to choose a new password.")
         if st.button("Email me a link to change my password", key="account_reset_password"):
@@ -79,7 +75,9 @@ def password(account) -> None:
             return
         with guarded():
             start_session(accounts().change_password(account.user_id, current, new))
-            done("Your password was changed. Your other devices are signed out.")
+            flash(
+                "Your password was changed. Your other devices are signed out.", "account_password"
+            )
 
 
 def your_data() -> None:
@@ -118,8 +116,13 @@ def delete_account(account) -> None:
     )
     with st.form("account_delete_form"):
         typed = st.text_input("Type your email address to confirm", key="account_delete_email")
-        secret = st.text_input("Your password", type="password", key="account_delete_password")
-        submitted = st.form_submit_button("Delete my account", type="primary")
+        secret = st.text_input(
+            "Your password",
+            type="password",
+            key="account_delete_password",
+            autocomplete="current-password",
+        )
+        submitted = st.form_submit_button("Delete my account", icon=":material/delete_forever:")
     if submitted:
         if not confirms_email(typed, account.email):
             st.error("The email address does not match your account's; nothing was deleted.")
@@ -132,9 +135,8 @@ def delete_account(account) -> None:
 
 st.title("Account")
 me = require_account()
-if flash := st.session_state.pop(FLASH, None):
-    st.success(flash)
 profile(me)
 password(me)
 your_data()
 delete_account(me)
+forget_flash()

@@ -5,6 +5,7 @@ import streamlit as st
 
 from dutch_app.services import demo, groups, players
 from dutch_app.ui.context import active_group, call, my_groups, require_account, set_active_group
+from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.group_view import (
     leave_note,
     member_names,
@@ -15,19 +16,11 @@ from dutch_app.ui.group_view import (
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.text import md
 
-FLASH = "group_flash"
-
-
-def done(message: str) -> None:
-    """Show ``message`` (Markdown, user text escaped) at the top after the rerun."""
-    st.session_state[FLASH] = message
-    st.rerun()
-
 
 def switch_to(group, message: str) -> None:
     """Make ``group`` the active one and say so."""
     set_active_group(group.id)
-    done(message)
+    flash(message, "group_top")
 
 
 def create_group() -> None:
@@ -75,6 +68,7 @@ def no_group_yet() -> None:
 def invite_code(group) -> None:
     """The owner sees the code and can replace it; others learn whom to ask."""
     st.markdown("#### Invite code")
+    show_flash("group_invite")
     if group.role != "owner":
         st.caption("Only the group's owner can see and change the invite code: ask them for it.")
         return
@@ -83,7 +77,7 @@ def invite_code(group) -> None:
     if st.button("Make a new code", key="group_rotate_code", icon=":material/autorenew:"):
         with guarded():
             call(groups.rotate_invite_code, group.id)
-            done("The group has a new invite code; the old one no longer works.")
+            flash("The group has a new invite code; the old one no longer works.", "group_invite")
 
 
 def rename_group(group) -> None:
@@ -96,7 +90,7 @@ def rename_group(group) -> None:
     if submitted:
         with guarded():
             renamed = call(groups.rename_group, group.id, name)
-            done(f"The group is now called {md(renamed.name)}.")
+            flash(f"The group is now called {md(renamed.name)}.", "group_top")
 
 
 def add_player(group) -> None:
@@ -108,7 +102,7 @@ def add_player(group) -> None:
         with guarded():
             added = call(players.add_player, group.id, name)
             del st.session_state["group_add_player_name"]
-            done(f"{md(added.name)} was added to the players.")
+            flash(f"{md(added.name)} was added to the players.", "group_players")
 
 
 def rename_player(roster) -> None:
@@ -123,7 +117,10 @@ def rename_player(roster) -> None:
     if submitted:
         with guarded():
             renamed = call(players.rename_player, player_id, name)
-            done(f"{md(names[player_id])} is now called {md(renamed.name)} in every game.")
+            flash(
+                f"{md(names[player_id])} is now called {md(renamed.name)} in every game.",
+                "group_players",
+            )
 
 
 def merge_players(group, roster) -> None:
@@ -155,7 +152,7 @@ def merge_players(group, roster) -> None:
         with guarded():
             call(players.merge_players, group.id, source.id, target.id)
             del st.session_state["group_merge_confirm"]
-            done(f"{md(source.name)}'s games now belong to {md(target.name)}.")
+            flash(f"{md(source.name)}'s games now belong to {md(target.name)}.", "group_players")
 
 
 def link_player(group, roster) -> None:
@@ -173,12 +170,13 @@ def link_player(group, roster) -> None:
         with guarded():
             call(players.link_player, player_id, user_id)
             who = "nobody" if user_id is None else md(members[user_id])
-            done(f"{md(names[player_id])} is now linked to {who}.")
+            flash(f"{md(names[player_id])} is now linked to {who}.", "group_players")
 
 
 def players_section(group) -> None:
     """The group's players and what can be done with them."""
     st.subheader("Players")
+    show_flash("group_players")
     roster = call(players.list_players, group.id)
     if roster:
         st.dataframe(players_frame(roster, group), hide_index=True, width="stretch")
@@ -211,13 +209,12 @@ def leave_group(group, me: int) -> None:
             with guarded():
                 call(groups.leave_group, group.id)
                 del st.session_state["group_leave_confirm"]
-                done(f"You left {md(group.name)}.")
+                flash(f"You left {md(group.name)}.", "group_top")
 
 
 st.title("Group")
 me = require_account().user_id
-if flash := st.session_state.pop(FLASH, None):
-    st.success(flash)
+show_flash("group_top")
 group = active_group(my_groups())
 if group is None:
     no_group_yet()
@@ -236,3 +233,4 @@ with st.expander("Create another group"):
 with st.expander("Join a group with an invite code"):
     join_group()
 leave_group(group, me)
+forget_flash()

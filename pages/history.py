@@ -9,6 +9,7 @@ from dutch_app.csv_io import CsvImportError
 from dutch_app.services import csv_import, games, players, rounds
 from dutch_app.services.errors import Conflict, ServiceError
 from dutch_app.ui.context import active_group, call, my_groups
+from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.game_tables import standings_frame
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_files import (
@@ -38,15 +39,8 @@ from dutch_app.ui.round_view import call_summary
 from dutch_app.ui.text import md
 from dutch_core.errors import DutchError
 
-FLASH = "history_flash"
 EDIT_FORM = "history_edit"
 TZ = zone(st.context.timezone)
-
-
-def done(message: str) -> None:
-    """Show ``message`` (Markdown, user text escaped) at the top after the rerun."""
-    st.session_state[FLASH] = message
-    st.rerun()
 
 
 def read_filters(group_id: int) -> Filters:
@@ -87,15 +81,16 @@ def download(label: str, data: bytes, what: str, key: str) -> None:
 
 def game_actions(game) -> None:
     """End or reopen the game; delete it after a confirmation."""
+    show_flash("history_game")
     if game.status == "active":
         if st.button("End this game", key="history_end_game", icon=":material/flag:"):
             with guarded():
                 call(games.end_game, game.id)
-                done("The game is marked as ended.")
+                flash("The game is marked as ended.", "history_game")
     elif st.button("Reopen this game", key="history_reopen_game", icon=":material/replay:"):
         with guarded():
             call(games.reopen_game, game.id)
-            done("The game is open again: new rounds can be added on the Play page.")
+            flash("The game is open again: add rounds on the Play page.", "history_game")
     with st.expander("Delete this game"):
         sure = st.checkbox(
             f"Yes, delete this game and its {rounds_word(len(game.rounds))}",
@@ -108,11 +103,15 @@ def game_actions(game) -> None:
                 with guarded():
                     call(games.delete_game, game.id)
                     del st.session_state["history_delete_game_confirm"]
-                    done(f"The game and its {rounds_word(len(game.rounds))} were deleted.")
+                    flash(
+                        f"The game and its {rounds_word(len(game.rounds))} were deleted.",
+                        "history_games",
+                    )
 
 
 def correct_round(game) -> None:
     """Pick a round; correct it with the round form, or delete it after a confirmation."""
+    show_flash("history_round")
     numbers = [stored.number for stored in game.rounds]
     number = st.selectbox(
         "Round",
@@ -143,7 +142,7 @@ def correct_round(game) -> None:
             set_round_errors(EDIT_FORM, {"round": str(error)})
         else:
             keep_saved(saved)
-            done(f"Round {saved.number} saved. {md(call_summary(check.result))}")
+            flash(f"Round {saved.number} saved. {md(call_summary(check.result))}", "history_round")
     sure = st.checkbox(f"Yes, delete round {stored.number}", key="history_delete_round_confirm")
     if st.button(
         f"Delete round {stored.number}", key="history_delete_round", icon=":material/delete:"
@@ -155,7 +154,10 @@ def correct_round(game) -> None:
                 call(rounds.delete_round, stored.id, target.version)
                 reload_target(EDIT_FORM)
                 del st.session_state["history_delete_round_confirm"]
-                done(f"Round {stored.number} was deleted; later rounds moved up one number.")
+                flash(
+                    f"Round {stored.number} was deleted; later rounds moved up one number.",
+                    "history_round",
+                )
 
 
 def show_game(game_id: int) -> None:
@@ -205,6 +207,7 @@ def import_section(group_id: int) -> None:
         "skipped, new player names become new players, and a file with any problem is refused "
         "as a whole."
     )
+    show_flash("history_import")
     uploaded = st.file_uploader("Rounds file", type=["csv"], key="history_import_file")
     if st.button("Import the file", key="history_import", disabled=uploaded is None):
         with guarded():
@@ -214,7 +217,7 @@ def import_section(group_id: int) -> None:
                 st.error(refusal(error))
                 st.dataframe(problems_frame(error), hide_index=True, width="stretch")
             else:
-                done(import_summary(report))
+                flash(import_summary(report), "history_import")
 
 
 st.title("History")
@@ -224,12 +227,11 @@ if group is None:
     st.page_link("pages/group.py", label="Create or join a group", icon=":material/group_add:")
     st.stop()
 st.caption(f"Group: {md(group.name)}")
-if flash := st.session_state.pop(FLASH, None):
-    st.success(flash)
 
 with guarded():
     every_game = call(games.list_games, group.id)
     if not every_game:
+        show_flash("history_games")
         st.info(
             "This group has no games yet. Start one on the Play page: every round you enter "
             "there shows up here, where you can check and correct it later."
@@ -247,6 +249,7 @@ with guarded():
                 filters.player_id,
                 filters.status,
             )
+        show_flash("history_games")
         if not listed:
             st.info("No games match these filters.")
         else:
@@ -263,3 +266,4 @@ with guarded():
 
 with guarded():
     import_section(group.id)
+forget_flash()
