@@ -191,7 +191,7 @@ def remember_window() -> None:
 def show_trends(group_id: int, filters: StatsFilters, bundle: StatsBundle) -> None:
     """Round scores, win rate and call success over time, and one game's totals."""
     st.select_slider(
-        "Rolling averages over each player's last … rounds, games or calls",
+        "Rolling average over each player's latest rounds, games or calls",
         options=WINDOWS,
         value=rolling_window(),
         key="stats_window",

@@ -25,7 +25,7 @@ import pandas as pd
 import pytest
 
 from dutch_app.csv_io import parse_rounds_csv
-from dutch_app.services import games, groups, rounds
+from dutch_app.services import games, groups, players, rounds
 from dutch_app.ui.stats_cache import StatsFilters, games_csv, rounds_csv
 from dutch_core import EndCondition, HouseRules
 from tests.app.apptools import Table, messages, open_app
@@ -282,3 +282,16 @@ def test_names_in_markdown_are_shown_literally(history):
     history.call(groups.rename_group, history.group_id, "**Friday** <b>cards</b>")
     at = open_app(history.account, STATS)
     assert any(r"\*\*Friday\*\* \<b\>cards\</b\>" in caption.value for caption in at.caption)
+
+
+def test_switching_groups_drops_the_other_groups_players_from_the_filter(history):
+    other = history.call(groups.create_group, "Sunday cards")
+    history.call(players.add_player, other.id, "Zoe")
+    at = open_app(history.account, STATS)
+    at.multiselect(key="stats_players").select(history.player_ids["Cleo"]).run()
+    at.session_state["active_group_id"] = other.id
+    at.run()
+    assert not at.exception
+    assert not at.error
+    assert at.multiselect(key="stats_players").value == []
+    assert any("no rounds yet" in text for text in messages(at))
