@@ -295,3 +295,21 @@ def test_switching_groups_drops_the_other_groups_players_from_the_filter(history
     assert not at.error
     assert at.multiselect(key="stats_players").value == []
     assert any("no rounds yet" in text for text in messages(at))
+
+
+def test_a_game_still_going_with_no_call_yet_explains_the_missing_numbers(table):
+    deck_out = HouseRules(allow_no_caller=True, end=EndCondition.open())
+    ids = table.player_ids
+    seated = [ids["Ann"], ids["Ben"]]
+    game = table.call(games.start_game, table.group_id, seated, deck_out)
+    table.call(rounds.add_round, game.id, {ids["Ann"]: "7", ids["Ben"]: "9"}, None, None)
+    at = open_app(table.account, STATS)
+    assert any("no game in this view has ended yet" in text.lower() for text in messages(at))
+    for section, expected in (
+        ("Dutch calls", "Nobody in this view has called Dutch yet."),
+        ("Head to head", "Head to head counts ended games"),
+        ("Records", "no records have been set"),
+        ("Trends", "No calls in this view yet."),
+    ):
+        show_section(at, section)
+        assert any(expected in text for text in messages(at)), section
