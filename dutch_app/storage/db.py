@@ -16,6 +16,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
@@ -26,14 +27,21 @@ BUSY_TIMEOUT_MS = 30_000
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; for a SQLite file, its folder is created first."""
+    """An engine for ``url``; for a SQLite file, its folder is created first. An in-memory
+    SQLite database is one connection shared by all threads (for tests and trials)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
     database = parsed.database or ""
-    if database and database != ":memory:" and not database.startswith("file:"):
+    connect_args = {"timeout": BUSY_TIMEOUT_MS / 1000}
+    if database in ("", ":memory:"):
+        connect_args["check_same_thread"] = False
+        engine = create_engine(parsed, connect_args=connect_args, poolclass=StaticPool)
+        _configure_sqlite(engine)
+        return engine
+    if not database.startswith("file:"):
         Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    engine = create_engine(parsed, connect_args=connect_args)
     _configure_sqlite(engine)
     return engine
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from sqlalchemy import delete, func, select, text
+from sqlalchemy import delete, func, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from dutch_app.services.games import start_game
@@ -113,3 +115,15 @@ def test_an_sqlite_database_runs_with_wal_a_busy_timeout_and_foreign_keys(tmp_pa
 
 def test_a_group_row_carries_its_data_version(session, group):
     assert session.get(Group, group.id).data_version == group.data_version >= 1
+
+
+def test_an_in_memory_database_is_shared_by_threads_and_migrated():
+    engine = get_engine("sqlite://")
+    seen = []
+    try:
+        worker = threading.Thread(target=lambda: seen.append(inspect(engine).get_table_names()))
+        worker.start()
+        worker.join(timeout=30)
+    finally:
+        engine.dispose()
+    assert "rounds" in seen[0]
