@@ -23,7 +23,7 @@ def group_version(group_id: int) -> int:
     return call(groups.data_version, group_id)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
 def _history(
     user_id: int,
     group_id: int,
