@@ -1,8 +1,11 @@
 """Account: your profile, your password, your data (privacy and a download), and deletion."""
 
+from datetime import UTC, datetime
+
 import streamlit as st
 
-from dutch_app.ui.account_tools import confirms_email, my_data_zip
+from dutch_app.accounts.export import export_file_name
+from dutch_app.ui.account_tools import confirms_email, my_data_maker
 from dutch_app.ui.context import (
     accounts,
     end_session,
@@ -13,8 +16,6 @@ from dutch_app.ui.context import (
 from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.text import md
-
-DATA_KEY = "account_data_zip"
 
 
 def profile(account) -> None:
@@ -80,7 +81,7 @@ def password(account) -> None:
             )
 
 
-def your_data() -> None:
+def your_data(account) -> None:
     """What is kept (the privacy page) and a download of all of it."""
     st.subheader("Your data")
     st.write(
@@ -88,22 +89,16 @@ def your_data() -> None:
         "nothing is tracked, sold or shared."
     )
     st.page_link("pages/privacy.py", label="Read the privacy policy", icon=":material/shield:")
-    if st.button("Prepare a download of my data", key="account_prepare_data"):
-        with guarded():
-            st.session_state[DATA_KEY] = my_data_zip()
-    prepared = st.session_state.get(DATA_KEY)
-    if prepared is not None:
-        file_name, data = prepared
-        st.download_button(
-            "Download my data (ZIP)",
-            data,
-            file_name=file_name,
-            mime="application/zip",
-            key="account_download_data",
-            on_click="ignore",
-            icon=":material/download:",
-        )
-        st.caption("Your profile, your groups and all their games, as JSON and CSV files.")
+    st.download_button(
+        "Download my data (ZIP)",
+        my_data_maker(account.user_id),
+        file_name=export_file_name(datetime.now(UTC)),
+        mime="application/zip",
+        key="account_download_data",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    st.caption("Your profile, your groups and all their games, as JSON and CSV files.")
 
 
 def delete_account(account) -> None:
@@ -137,6 +132,6 @@ st.title("Account")
 me = require_account()
 profile(me)
 password(me)
-your_data()
+your_data(me)
 delete_account(me)
 forget_flash()

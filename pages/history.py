@@ -8,15 +8,17 @@ import streamlit as st
 from dutch_app.csv_io import CsvImportError
 from dutch_app.services import csv_import, games, players, rounds
 from dutch_app.services.errors import Conflict, ServiceError
-from dutch_app.ui.context import active_group, call, my_groups
+from dutch_app.ui.cache import group_version
+from dutch_app.ui.context import active_group, call, my_groups, require_account
 from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.game_tables import standings_frame
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_files import (
     GAMES,
     ROUNDS,
-    csv_file,
+    file_maker,
     file_name,
+    game_file_maker,
     import_summary,
     problems_frame,
     refusal,
@@ -66,11 +68,11 @@ def read_filters(group_id: int) -> Filters:
     return Filters(date_from, date_to, player_id, status)
 
 
-def download(label: str, data: bytes, what: str, key: str) -> None:
-    """A CSV download button that does not rerun the page."""
+def download(label: str, make, what: str, key: str) -> None:
+    """A CSV download button; ``make`` builds the file when it is clicked."""
     st.download_button(
         label,
-        data,
+        make,
         file_name=file_name(what, date.today()),
         mime="text/csv",
         key=key,
@@ -160,8 +162,11 @@ def correct_round(game) -> None:
                 )
 
 
-def show_game(game_id: int) -> None:
-    """One game: standings, the round-by-round table, and what can be done with it."""
+def show_game(game_id: int, files: tuple[int, int, int]) -> None:
+    """One game: standings, the round-by-round table, and what can be done with it.
+
+    ``files`` is (user id, group id, data version), what the CSV files are made for.
+    """
     game = call(games.get_game, game_id)
     status = "in progress" if game.status == "active" else "ended"
     st.subheader(f"Game of {when(game.started_at, TZ)} ({status})")
@@ -173,7 +178,7 @@ def show_game(game_id: int) -> None:
         st.dataframe(round_by_round_frame(game), hide_index=True, width="stretch")
         download(
             "This game (rounds)",
-            csv_file(game.group_id, ROUNDS, game_id=game.id),
+            game_file_maker(*files, game.id, game.started_at),
             f"game-{game.id}",
             "history_download_game",
         )
@@ -185,18 +190,22 @@ def show_game(game_id: int) -> None:
         correct_round(game)
 
 
-def downloads(group_id: int, filters: Filters) -> None:
-    """The group's history as CSV files: all rounds, all games, and the games listed."""
+def downloads(files: tuple[int, int, int], filters: Filters) -> None:
+    """The group's history as CSV files: all rounds, all games, and the games listed.
+
+    ``files`` is (user id, group id, data version), what the CSV files are made for.
+    """
     st.subheader("Download as CSV")
-    download("All rounds", csv_file(group_id, ROUNDS), "rounds", "history_download_rounds")
-    download("All games (totals)", csv_file(group_id, GAMES), "games", "history_download_games")
+    download("All rounds", file_maker(*files, ROUNDS), "rounds", "history_download_rounds")
+    download("All games (totals)", file_maker(*files, GAMES), "games", "history_download_games")
     if filters.is_set:
         download(
             "Rounds of the games listed",
-            csv_file(group_id, ROUNDS, filters),
+            file_maker(*files, ROUNDS, filters),
             "rounds-filtered",
             "history_download_filtered",
         )
+    st.caption("The rounds file can be imported again, here or into another group.")
 
 
 def import_section(group_id: int) -> None:
@@ -227,6 +236,7 @@ if group is None:
     st.page_link("pages/group.py", label="Create or join a group", icon=":material/group_add:")
     st.stop()
 st.caption(f"Group: {md(group.name)}")
+files = (require_account().user_id, group.id, group_version(group.id))
 
 with guarded():
     every_game = call(games.list_games, group.id)
@@ -261,8 +271,8 @@ with guarded():
                 format_func=lambda gid: labels.get(gid, ""),
                 key="history_game",
             )
-            show_game(chosen)
-        downloads(group.id, filters)
+            show_game(chosen, files)
+        downloads(files, filters)
 
 with guarded():
     import_section(group.id)

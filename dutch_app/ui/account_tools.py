@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
+from functools import partial
 
-from dutch_app.accounts.export import export_file_name, export_user_data
-from dutch_app.ui.context import require_account, resources
+from dutch_app.accounts.export import export_user_data
+from dutch_app.ui.context import resources
 
 
-def my_data_zip() -> tuple[str, bytes]:
-    """The file name and the ZIP of everything kept about the signed-in person."""
-    account = require_account()
+def _my_data_zip(user_id: int) -> bytes:
     with resources().sessions() as session:
-        data = export_user_data(session, account.user_id)
-    return export_file_name(datetime.now(UTC)), data
+        return export_user_data(session, user_id)
+
+
+def my_data_maker(user_id: int) -> Callable[[], bytes]:
+    """What the download button calls: the ZIP of everything kept about ``user_id``.
+
+    It runs when the button is clicked, outside the page's script run, so the
+    person's id is passed in rather than read from the session.
+    """
+    return partial(_my_data_zip, user_id)
 
 
 def confirms_email(typed: str, email: str) -> bool:

@@ -1,62 +1,78 @@
-"""The History page's CSV files: downloads built from the cached history frame, and imports.
+"""The History page's CSV files: downloads made when clicked, and imports.
 
-Each file is made once per group data version and set of filters, so a rerun
-that changes nothing hands back the same bytes without reading the database.
+A download button is handed a function that builds its file when the person
+clicks it (outside the page's script run), so showing the page costs nothing.
+Each file is kept per group data version and set of filters, so a second click
+with nothing changed hands back the same bytes without reading the database.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Callable
+from datetime import date, datetime
+from functools import partial
 
 import pandas as pd
 import streamlit as st
 
 from dutch_app.csv_io import CsvImportError, export_games_csv, export_rounds_csv
-from dutch_app.services import csv_export
+from dutch_app.services import csv_export, history
 from dutch_app.services.csv_import import ImportReport
-from dutch_app.ui.cache import group_version, history_frame
-from dutch_app.ui.context import require_account, resources
+from dutch_app.ui.context import resources
 from dutch_app.ui.history_view import Filters, rounds_word
 from dutch_app.ui.text import md
-from dutch_core import HouseRules
 
 ROUNDS, GAMES = "rounds", "games"
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _game_rules(user_id: int, group_id: int, version: int) -> dict[int, HouseRules]:
-    del version  # part of the cache key only
-    with resources().sessions() as session:
-        return csv_export.game_rules(session, user_id, group_id)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _file(
+@st.cache_data(max_entries=16, show_spinner=False)
+def history_csv(
     user_id: int,
     group_id: int,
     version: int,
     kind: str,
     filters: Filters,
-    game_id: int | None,
-    _history: pd.DataFrame,
+    game_id: int | None = None,
 ) -> bytes:
-    history = _history if game_id is None else _history[_history["game_id"] == game_id]
-    if kind == GAMES:
-        return export_games_csv(history)
-    return export_rounds_csv(history, _game_rules(user_id, group_id, version))
+    """The rounds or games file of the games that pass ``filters`` (only ``game_id``'s if given).
+
+    Takes the person's id and the group's data version explicitly, so it can run
+    when a download button is clicked, outside the page's script run.
+    """
+    del version  # part of the cache key only
+    with resources().sessions() as session:
+        frame = history.load_history(
+            session,
+            user_id,
+            group_id,
+            date_from=filters.date_from,
+            date_to=filters.date_to,
+            player_ids=list(filters.player_ids) if filters.player_ids else None,
+            status=filters.status,
+        )
+        if game_id is not None:
+            frame = frame[frame["game_id"] == game_id]
+        if kind == GAMES:
+            return export_games_csv(frame)
+        return export_rounds_csv(frame, csv_export.game_rules(session, user_id, group_id))
 
 
-def csv_file(
-    group_id: int, kind: str, filters: Filters | None = None, game_id: int | None = None
-) -> bytes:
-    """The rounds or games file of the group's games that pass ``filters`` (or of one game)."""
-    filters = filters or Filters()
-    account = require_account()
-    version = group_version(group_id)
-    history = history_frame(
-        group_id, filters.date_from, filters.date_to, filters.player_ids, filters.status
-    )
-    return _file(account.user_id, group_id, version, kind, filters, game_id, history)
+def file_maker(
+    user_id: int, group_id: int, version: int, kind: str, filters: Filters | None = None
+) -> Callable[[], bytes]:
+    """What a download button calls for the file of the group's games passing ``filters``."""
+    return partial(history_csv, user_id, group_id, version, kind, filters or Filters())
+
+
+def game_file_maker(
+    user_id: int, group_id: int, version: int, game_id: int, started_at: datetime
+) -> Callable[[], bytes]:
+    """What a download button calls for the rounds file of one game.
+
+    Only games that started at that very moment are read, not the group's whole history.
+    """
+    moment = Filters(date_from=started_at, date_to=started_at)
+    return partial(history_csv, user_id, group_id, version, ROUNDS, moment, game_id)
 
 
 def file_name(what: str, today: date) -> str:

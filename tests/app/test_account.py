@@ -7,18 +7,17 @@ import json
 import zipfile
 
 import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 from dutch_app.accounts import AuthFailed
 from tests.app.apptools import messages, open_app
-from tests.app.downloads import download_file, keep_media
+from tests.app.downloads import Media, download_file, keep_media
 
 PAGE = "pages/account.py"
 PASSWORD = "correct horse 42"
 
 
 @pytest.fixture
-def media(monkeypatch) -> list[MemoryMediaFileStorage]:
+def media(monkeypatch) -> Media:
     """The file stores behind download buttons."""
     return keep_media(monkeypatch)
 
@@ -128,9 +127,6 @@ def test_the_privacy_policy_is_linked(table):
 
 def test_my_data_downloads_as_a_zip(table, media):
     at = open_app(table.account, PAGE)
-    assert "account_download_data" not in [button.key for button in at.download_button]
-    at.button(key="account_prepare_data").click().run()
-    assert not at.exception
     file = download_file(at, "account_download_data", media)
     assert file.filename.startswith("dutch-scorer-data-") and file.filename.endswith(".zip")
     archive = zipfile.ZipFile(io.BytesIO(file.content))

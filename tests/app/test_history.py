@@ -7,25 +7,24 @@ import io
 from datetime import UTC, date, datetime
 
 import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.csv_export import export_rounds
 from dutch_core import PRESETS
 from tests.app.apptools import make_table, messages, open_app
-from tests.app.downloads import download_file, keep_media
+from tests.app.downloads import Media, download_file, keep_media
 
 PAGE = "pages/history.py"
 EDIT = "history_edit"
 
 
 @pytest.fixture
-def media(monkeypatch) -> list[MemoryMediaFileStorage]:
+def media(monkeypatch) -> Media:
     """The file stores behind download buttons."""
     return keep_media(monkeypatch)
 
 
-def downloaded(at, key: str, media: list[MemoryMediaFileStorage]) -> list[dict[str, str]]:
+def downloaded(at, key: str, media: Media) -> list[dict[str, str]]:
     """The rows of the CSV file behind a download button."""
     file = download_file(at, key, media)
     assert file.mimetype == "text/csv" and file.filename.endswith(".csv")
