@@ -59,7 +59,7 @@ def no_group_yet() -> None:
     st.caption("Ask the group's owner for its invite code.")
     join_group()
     st.subheader("Just looking?")
-    st.caption("A demo group comes with a few dozen past games to explore; leave it any time.")
+    st.caption("A demo group comes with past games to explore; you can leave it any time.")
     if st.button("Load a demo group", key="group_load_demo", icon=":material/casino:"):
         with guarded():
             switch_to(call(demo.load_demo_group), "The demo group is ready and active.")

@@ -212,9 +212,9 @@ def import_section(group_id: int) -> None:
     """Upload a rounds file; every problem is listed with its line, and nothing is saved then."""
     st.subheader("Import rounds from a CSV file")
     st.caption(
-        "Use the rounds file format (as downloaded above). Games this group already has are "
-        "skipped, new player names become new players, and a file with any problem is refused "
-        "as a whole."
+        'Use a rounds file, as the "All rounds" download makes it. Games this group '
+        "already has are skipped, new player names become new players, and a file with any "
+        "problem is refused as a whole."
     )
     show_flash("history_import")
     uploaded = st.file_uploader("Rounds file", type=["csv"], key="history_import_file")
