@@ -84,6 +84,9 @@ def rename_group(group) -> None:
     """The owner can rename the group."""
     if group.role != "owner":
         return
+    if st.session_state.get("group_rename_for") != group.id:  # another group became active
+        st.session_state.pop("group_rename_name", None)
+        st.session_state["group_rename_for"] = group.id
     with st.form("group_rename_form"):
         name = st.text_input("Group name", value=group.name, key="group_rename_name", max_chars=80)
         submitted = st.form_submit_button("Rename the group")

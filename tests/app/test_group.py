@@ -129,6 +129,15 @@ def test_the_owner_renames_the_group(table):
     assert table.call(groups.get_group, table.group_id).name == "Friday night cards"
 
 
+def test_the_rename_field_follows_the_active_group(table):
+    other = table.call(groups.create_group, "Sunday lunch")
+    at = open_app(table.account, PAGE)
+    assert at.text_input(key="group_rename_name").value == "Friday cards"
+    at.session_state["active_group_id"] = other.id
+    at.run()
+    assert at.text_input(key="group_rename_name").value == "Sunday lunch"
+
+
 def test_creating_and_joining_another_group_switch_to_it(table):
     eve = make_table(table.resources, "eve@example.com", "Eve")
     at = open_app(table.account, PAGE)
