@@ -39,8 +39,22 @@ def dutch_theme() -> alt.theme.ThemeConfig:
         "config": {
             "range": {"category": OKABE_ITO},
             "font": "'Source Sans Pro', 'Segoe UI', sans-serif",
-            "axis": {"labelFontSize": 12, "titleFontSize": 13, "gridOpacity": 0.4},
-            "legend": {"orient": "bottom", "labelFontSize": 12, "titleFontSize": 13},
+            # Long player names are cut with an ellipsis (the tooltip has them whole).
+            "axis": {
+                "labelFontSize": 12,
+                "titleFontSize": 13,
+                "gridOpacity": 0.4,
+                "labelLimit": 110,
+            },
+            # Legend entries wrap into columns, so a phone-wide chart keeps them all in view.
+            "legend": {
+                "orient": "bottom",
+                "direction": "horizontal",
+                "columns": 3,
+                "labelLimit": 90,
+                "labelFontSize": 12,
+                "titleFontSize": 13,
+            },
             "title": {"fontSize": 15, "anchor": "start"},
             "view": {"stroke": None},
             "line": {"strokeWidth": 2},
