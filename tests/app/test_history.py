@@ -367,3 +367,20 @@ def test_user_text_appears_literally(table, two_rounds):
     for element in (*at.markdown, *at.caption, *at.success, *at.info, *at.error):
         assert "<img" not in element.value.replace(r"\<img", "")
         assert "**bold**" not in element.value
+
+
+def test_switching_groups_shows_the_other_groups_games(table, two_rounds):
+    other = table.call(groups.create_group, "Sunday lunch")
+    eve = table.call(players.add_player, other.id, "Eve").id
+    finn = table.call(players.add_player, other.id, "Finn").id
+    game = table.call(games.start_game, other.id, [eve, finn], PRESETS["classic"])
+    table.call(rounds.add_round, game.id, {eve: "1", finn: "5"}, eve, "dutch")
+    at = open_app(table.account, PAGE)
+    at.selectbox(key="history_filter_player").set_value(table.player_ids["Ben"]).run()
+    at.selectbox(key="history_round").set_value(1).run()
+    at.session_state["active_group_id"] = other.id
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="history_filter_player").value is None
+    assert listed_games(at) == ["Eve 1 · Finn 5"]
+    assert at.text_input(key=f"{EDIT}_hand_1").value == "5"
