@@ -1,0 +1,224 @@
+"""Fixtures of the browser tests: one app server per test module, and people made up front.
+
+The shared ``streamlit_server`` fixture starts a server per test; the journeys here run
+several tests against one server and one browser tab, so this module starts ``streamlit run
+app.py`` once per test module instead, on its own SQLite file, with local accounts. People,
+groups and games that a test only needs as a starting point are written straight through the
+services into that file, and the browser is signed in with their session cookie.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from dutch_app.accounts import Account, AccountBackend, make_backend
+from dutch_app.config import load_settings
+from dutch_app.services import groups, players
+from dutch_app.storage.db import get_engine, make_session_factory
+from tests.e2e.streamlit_ui import SESSION_COOKIE
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+FAILURES_DIR = PROJECT_ROOT / "test-artifacts" / "failures"
+SECRET_KEY = "e2e-secret-key-long-enough-to-sign-session-tokens"
+PASSWORD = "correct horse 42"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+_SERVER_LOG = pytest.StashKey[Path]()
+
+
+@dataclass(frozen=True)
+class AppServer:
+    """A running ``streamlit run app.py``: its address, database and log file."""
+
+    url: str
+    database_url: str
+    log_path: Path
+
+    def log_tail(self, lines: int = 120) -> str:
+        """The last lines the server printed."""
+        text = self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+
+@dataclass(frozen=True)
+class Table:
+    """Someone signed up with a group and its players, as the services stored them."""
+
+    account: Account
+    email: str
+    group_id: int
+    player_ids: dict[str, int]
+    accounts: AccountBackend
+    sessions: object
+
+    def call(self, service, *args, **kwargs):
+        """Run a service as this person, as a page would."""
+        with self.sessions() as session:
+            return service(session, self.account.user_id, *args, **kwargs)
+
+    def session_cookie(self, url: str) -> dict[str, str]:
+        """A fresh ``dutch_session`` cookie for ``url``, as sign-in would set it."""
+        token = self.accounts.issue_token(self.account.user_id)
+        return {"name": SESSION_COOKIE, "value": token, "url": url}
+
+
+def _environment(database_url: str) -> dict[str, str]:
+    return {
+        "DUTCH_DATABASE_URL": database_url,
+        "DUTCH_SECRET_KEY": SECRET_KEY,
+        "DUTCH_AUTH_BACKEND": "local",
+    }
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return requests.get(f"{url}/_stcore/health", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+@pytest.fixture(scope="module")
+def app_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The SQLAlchemy URL of this module's SQLite file, migrated and empty."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('e2e-db') / 'dutch.db'}"
+    get_engine(url).dispose()
+    return url
+
+
+@pytest.fixture(scope="module")
+def app_server(
+    app_database: str, tmp_path_factory: pytest.TempPathFactory, browser: Browser
+) -> Iterator[AppServer]:
+    """``streamlit run app.py`` for the whole test module, answering on a free port.
+
+    Depends on ``browser`` so that a machine without Chromium skips (or, under CI, fails)
+    before a server is started for nothing.
+    """
+    log_path = tmp_path_factory.mktemp("e2e-server") / "streamlit.log"
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [
+        sys.executable,
+        *("-m", "streamlit", "run", "app.py"),
+        *("--server.headless", "true", "--server.address", "127.0.0.1"),
+        *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
+    ]
+    env = {**os.environ, **_environment(app_database), "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            command,
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = AppServer(url, app_database, log_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not _healthy(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"The app did not start:\n{server.log_tail()}", pytrace=False)
+            time.sleep(0.2)
+        yield server
+    finally:
+        _stop(process)
+
+
+@pytest.fixture(scope="module")
+def make_table(app_database: str) -> Iterator:
+    """Factory ``make_table(name, email, group_name, player_names) -> Table``.
+
+    Signs someone up and gives them a group with players, straight through the services
+    into the module's database.
+    """
+    settings = load_settings(secrets={}, environ=_environment(app_database))
+    engine = get_engine(settings.database_url)
+    sessions = make_session_factory(engine)
+    backend = make_backend(sessions, settings)
+
+    def make(name: str, email: str, group_name: str, player_names: list[str]) -> Table:
+        account = backend.sign_up(email, PASSWORD, name)
+        with sessions() as session:
+            group = groups.create_group(session, account.user_id, group_name)
+        ids = {}
+        for player in player_names:
+            with sessions() as session:
+                ids[player] = players.add_player(session, account.user_id, group.id, player).id
+        return Table(account, email, group.id, ids, backend, sessions)
+
+    yield make
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def module_context(browser: Browser) -> Iterator[BrowserContext]:
+    """One desktop browser context (1280×900) shared by the tests of a module."""
+    context = browser.new_context(viewport=DESKTOP)
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def tab(module_context: BrowserContext) -> Page:
+    """The one tab a module's journey runs in, kept from test to test."""
+    return module_context.new_page()
+
+
+@pytest.fixture(autouse=True)
+def _report_failures(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Remember the module's server log, so a failure report can show it."""
+    if "app_server" in request.fixturenames:
+        request.node.stash[_SERVER_LOG] = request.getfixturevalue("app_server").log_path
+    yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """On a failure, attach the server log and save a picture of every open tab."""
+    report = yield
+    if report.failed and report.when == "call":
+        log_path = item.stash.get(_SERVER_LOG, None)
+        if log_path is not None and log_path.exists():
+            tail = log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-150:]
+            report.sections.append(("streamlit log", "\n".join(tail)))
+        FAILURES_DIR.mkdir(parents=True, exist_ok=True)
+        stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in item.nodeid)
+        values = getattr(item, "funcargs", {}).values()
+        pages = list({id(v): v for v in values if isinstance(v, Page)}.values())
+        for number, page in enumerate(pages):
+            with contextlib.suppress(PlaywrightError):
+                page.screenshot(path=FAILURES_DIR / f"{stem}-{number}.png")
+    return report

@@ -1,0 +1,158 @@
+"""Reading and driving the dashboard in Chromium the way a person at the table would.
+
+Streamlit renders over a websocket and reruns the script after each action, so every helper
+here waits for what the person would wait for (a heading, a message, a table's new cells)
+rather than for a fixed time. Widgets are found by their key: Streamlit puts
+``st-key-<key>`` on each widget's container.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from playwright.sync_api import Locator, Page, expect
+
+SESSION_COOKIE = "dutch_session"
+XSS_NAME = "<img src=x onerror=alert(1)>"
+UNEXPECTED_ERROR = "Something went wrong on our side"
+
+
+def widget(page: Page, key: str) -> Locator:
+    """The container of the widget with this key."""
+    return page.locator(f".st-key-{key}")
+
+
+def wait_until_idle(page: Page) -> None:
+    """Wait until the app is connected and no script run is going on."""
+    page.wait_for_selector(
+        "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
+        "[data-test-script-state='notRunning']"
+    )
+
+
+def expect_clean_page(page: Page) -> None:
+    """The page finished its run without a traceback or an unexpected-error message."""
+    wait_until_idle(page)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expect(page.get_by_text(UNEXPECTED_ERROR)).to_have_count(0)
+
+
+def expect_title(page: Page, title: str) -> None:
+    """The page with this title is on show, fully run and without errors."""
+    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
+    expect_clean_page(page)
+
+
+def open_page(page: Page, link: str, title: str | None = None) -> None:
+    """Go to a page through its link in the sidebar; its title is the link's unless given."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=link, exact=True).click()
+    expect_title(page, title or link)
+
+
+def choose(page: Page, key: str, option: str) -> None:
+    """Pick ``option`` in the select box with this key.
+
+    The list of options closes when the page scrolls, so the box is scrolled into view
+    before it is opened from the keyboard.
+    """
+    box = widget(page, key).locator("input")
+    box.scroll_into_view_if_needed()
+    box.focus()
+    box.press("ArrowDown")
+    expect(box).to_have_attribute("aria-expanded", "true")
+    page.get_by_role("option", name=option, exact=True).click()
+    expect(box).to_have_value(option)
+
+
+def fill_round(
+    page: Page,
+    form: str,
+    hands: Sequence[str],
+    caller: str,
+    how: str = "Dutch",
+    penalty: str = "",
+) -> None:
+    """Type a round into the round form with key prefix ``form`` (without submitting it)."""
+    for seat, hand in enumerate(hands):
+        widget(page, f"{form}_hand_{seat}").locator("input").fill(hand)
+    choose(page, f"{form}_caller", caller)
+    widget(page, f"{form}_call_type").get_by_text(how, exact=True).click()
+    widget(page, f"{form}_penalty").locator("input").fill(penalty)
+
+
+def data_frame(page: Page, *columns: str) -> Locator:
+    """The ``st.dataframe`` whose header row is exactly ``columns``."""
+    frames = page.get_by_test_id("stDataFrame")
+    for column in columns:
+        pattern = re.compile(f"^{re.escape(column)}$")
+        frames = frames.filter(has=page.locator("th", has_text=pattern))
+    return frames.filter(has=page.locator(f"th[aria-colindex='{len(columns)}']")).filter(
+        has_not=page.locator(f"th[aria-colindex='{len(columns) + 1}']")
+    )
+
+
+def expect_rows(frame: Locator, rows: Sequence[Sequence[object]]) -> None:
+    """The data frame shows exactly these rows (cells compared as text, in order)."""
+    cells = [str(cell) for row in rows for cell in row]
+    expect(frame.locator("td[role='gridcell']")).to_have_text(cells)
+
+
+def expect_standings(page: Page, rows: Sequence[tuple[int, str, int]]) -> None:
+    """The standings table lists (rank, player, game total) rows in this order."""
+    expect_rows(data_frame(page, "Rank", "Player", "Total"), rows)
+
+
+def expect_literal_name(page: Page, name: str = XSS_NAME) -> None:
+    """A name made of HTML shows as the text typed, and no element was built from it.
+
+    Only text outside tables counts as shown: a data frame paints its cells on a canvas.
+    """
+    expect(page.get_by_text(name).filter(visible=True).first).to_be_visible()
+    expect(page.locator("img[src='x']")).to_have_count(0)
+
+
+def expect_name_in_table(page: Page, name: str = XSS_NAME) -> None:
+    """A data frame has a cell holding exactly ``name``, and no element was built from it."""
+    cell = page.get_by_test_id("stDataFrame").locator("td[role='gridcell']")
+    expect(cell.filter(has_text=re.compile(f"^{re.escape(name)}$")).first).to_be_attached()
+    expect(page.locator("img[src='x']")).to_have_count(0)
+
+
+def session_cookie(page: Page) -> str | None:
+    """The value of the session cookie the browser holds for the app, if any."""
+    values = [c["value"] for c in page.context.cookies() if c["name"] == SESSION_COOKIE]
+    return values[0] if values and values[0] else None
+
+
+def wait_for_session_cookie(page: Page, present: bool) -> None:
+    """Wait until the page's script has set (or removed) the session cookie."""
+    test = "!== -1" if present else "=== -1"
+    page.wait_for_function(f"document.cookie.indexOf('{SESSION_COOKIE}=') {test}")
+
+
+def take_picture(
+    page: Page, screenshot, name: str, top: Locator | None = None, hide_toasts: bool = False
+) -> None:
+    """Save a picture of the viewport, once the charts in it are drawn.
+
+    The page is scrolled to its top, or so that ``top`` is at the top of the view.
+    ``screenshot`` is the suite's screenshot fixture.
+    """
+    if top is None:
+        page.get_by_role("heading", level=1).first.evaluate(
+            """title => {
+                for (let box = title.parentElement; box; box = box.parentElement) box.scrollTop = 0;
+            }"""
+        )
+    else:
+        top.evaluate("element => element.scrollIntoView({block: 'start'})")
+    wait_until_idle(page)
+    height = page.viewport_size["height"]
+    for chart in page.get_by_test_id("stVegaLiteChart").all():
+        box = chart.bounding_box()
+        if box is not None and 0 <= box["y"] < height:
+            expect(chart.locator("canvas, svg").first).to_be_visible()
+    if hide_toasts:
+        page.add_style_tag(content="[data-testid='stToast'] { visibility: hidden; }")
+    screenshot(page, name, full_page=False)
