@@ -29,12 +29,11 @@ from dutch_app.accounts import Account, AccountBackend, make_backend
 from dutch_app.config import load_settings
 from dutch_app.services import groups, players
 from dutch_app.storage.db import get_engine, make_session_factory
-from tests.e2e.streamlit_ui import SESSION_COOKIE
+from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAILURES_DIR = PROJECT_ROOT / "test-artifacts" / "failures"
 SECRET_KEY = "e2e-secret-key-long-enough-to-sign-session-tokens"
-PASSWORD = "correct horse 42"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 _SERVER_LOG = pytest.StashKey[Path]()

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from playwright.sync_api import Locator, Page, expect
 
 SESSION_COOKIE = "dutch_session"
+PASSWORD = "correct horse 42"  # of everyone the tests sign up
 XSS_NAME = "<img src=x onerror=alert(1)>"
 UNEXPECTED_ERROR = "Something went wrong on our side"
 
