@@ -1,0 +1,122 @@
+"""Every page of the dashboard runs in Chromium without a traceback, on a group with history.
+
+The group has a few dozen past games (made by the demo generator from a fixed seed) and a game
+in progress whose players include ``<img src=x onerror=alert(1)>``: that name must show as
+typed, never become an element of the page.
+"""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dutch_app.services import games, rounds
+from dutch_app.services.demo import generate_history
+from dutch_core import PRESETS
+from tests.e2e.streamlit_ui import (
+    XSS_NAME,
+    expect_clean_page,
+    expect_literal_name,
+    expect_name_in_table,
+    expect_standings,
+    expect_title,
+    fill_round,
+    open_page,
+    take_picture,
+    widget,
+)
+
+SEATS = ["Ann", "Ben", XSS_NAME]
+SIGNED_OUT_PAGES = [
+    ("Round calculator", "Round calculator"),
+    ("Rules", "Rules of Dutch"),
+    ("Privacy", "Privacy"),
+]
+SIGNED_IN_PAGES = [
+    ("History", "History"),
+    ("Stats", "Stats"),
+    ("Group", "Group"),
+    ("Account", "Account"),
+    ("Round calculator", "Round calculator"),
+    ("Rules", "Rules of Dutch"),
+    ("Privacy", "Privacy"),
+    ("Play", "Play"),
+]
+STATS_SECTIONS = ["Players", "Dutch calls", "Head to head", "Records", "Trends"]
+
+
+@pytest.fixture(scope="module")
+def table(make_table):
+    """Ann's group: past games from the demo generator, and a game in progress of 1 round."""
+    table = make_table("Ann", "ann@example.com", "Friday cards", SEATS)
+    with table.sessions() as session:
+        generate_history(session, table.group_id, rows=300, seed=2025)
+    ann, ben, html_name = (table.player_ids[name] for name in SEATS)
+    game = table.call(games.start_game, table.group_id, [ann, ben, html_name], PRESETS["classic"])
+    hands = {ann: "10", ben: "9", html_name: "2"}
+    table.call(rounds.add_round, game.id, hands, html_name, "dutch", None)
+    return table
+
+
+@pytest.fixture
+def signed_in(app_server, table, browser_page) -> Page:
+    """A desktop tab signed in as Ann through her session cookie, on the Play page."""
+    browser_page.context.add_cookies([table.session_cookie(app_server.url)])
+    browser_page.goto(app_server.url)
+    expect_title(browser_page, "Play")
+    return browser_page
+
+
+def test_pages_before_sign_in_run_without_errors(app_server, browser_page):
+    """Signed out, the sign-in page and the public pages show without a traceback."""
+    browser_page.goto(app_server.url)
+    expect_title(browser_page, "Dutch Scorer")
+    browser_page.get_by_role("tab", name="Create an account").click()
+    expect_clean_page(browser_page)
+    for link, title in SIGNED_OUT_PAGES:
+        open_page(browser_page, link, title)
+
+
+def test_every_signed_in_page_runs_without_errors(signed_in, screenshot):
+    """Each page of the navigation, and each section of Stats, finishes its run cleanly."""
+    for link, title in SIGNED_IN_PAGES:
+        open_page(signed_in, link, title)
+    open_page(signed_in, "Stats")
+    for section in [*STATS_SECTIONS[1:], STATS_SECTIONS[0]]:
+        signed_in.get_by_role("tab", name=section).click()
+        expect(signed_in.get_by_role("tab", name=section)).to_have_attribute(
+            "aria-selected", "true"
+        )
+        expect_clean_page(signed_in)
+    take_picture(signed_in, screenshot, "stats")
+
+
+def test_an_html_player_name_shows_as_typed_on_every_page(signed_in):
+    """The name appears literally on Play, History and Stats, and in the Group page's table of
+    players; no <img> is built from it, and no alert ever opens."""
+    alerts: list[str] = []
+    signed_in.on("dialog", lambda dialog: (alerts.append(dialog.message), dialog.dismiss()))
+    expect_standings(signed_in, [(1, XSS_NAME, 2), (2, "Ben", 9), (3, "Ann", 10)])
+    expect_literal_name(signed_in)
+    for title in ["History", "Stats"]:
+        open_page(signed_in, title)
+        expect_literal_name(signed_in)
+    open_page(signed_in, "Group")
+    expect_name_in_table(signed_in)
+    assert alerts == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Known bug: after a saved round the browser still shows the old hands and penalty. "
+    "round_form._apply_clear deletes the widget keys from session_state, and Streamlit 1.67 "
+    "does not send a deleted key's new default to the browser (assigning '' would).",
+)
+def test_the_round_form_is_empty_again_after_a_saved_round(signed_in):
+    """Once a round is saved, every hand field and the penalty field are blank for the next."""
+    fill_round(signed_in, "play_round", ["KH KD", "4", "0"], "Ann", penalty="5")
+    signed_in.get_by_test_id("stForm").get_by_role("button", name="Save the round").click()
+    expect(signed_in.get_by_role("heading", name="Round 3")).to_be_visible()
+    expect_clean_page(signed_in)
+
+    fields = ["play_round_hand_0", "play_round_hand_1", "play_round_hand_2", "play_round_penalty"]
+    shown = [widget(signed_in, key).locator("input").input_value() for key in fields]
+    assert shown == ["", "", "", ""]
