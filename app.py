@@ -20,6 +20,7 @@ from dutch_app.ui.context import (
     set_active_group,
 )
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.text import distinct_labels
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
@@ -29,6 +30,20 @@ sign_in = st.Page("pages/sign_in.py", title="Sign in", icon=":material/login:")
 calculator = st.Page("pages/calculator.py", title="Round calculator", icon=":material/calculate:")
 rules = st.Page("pages/rules.py", title="Rules", icon=":material/menu_book:")
 privacy = st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:")
+
+
+PRIVATE_PATHS = ("play", "history", "stats", "group", "account")
+
+
+def signed_out_pages() -> dict[str, list]:
+    """The navigation before sign-in. The addresses of the signed-in pages lead to the
+    sign-in form (hidden from the menu), so a bookmark or a reload never hits "page not
+    found"; once signed in, the same address shows the page asked for."""
+    waiting = [
+        st.Page("pages/sign_in.py", title="Sign in", url_path=path, visibility="hidden")
+        for path in PRIVATE_PATHS
+    ]
+    return {"Dutch Scorer": [sign_in, calculator, *waiting], "About": [rules, privacy]}
 
 
 def signed_in_pages() -> dict[str, list]:
@@ -56,13 +71,11 @@ def sidebar_for_signed_in() -> None:
         group = active_group(group_list)
         if group is not None and len(group_list) > 1:
             ids = [g.id for g in group_list]
-            names = {g.id: g.name for g in group_list}
+            names = distinct_labels({g.id: g.name for g in group_list})
+            # No widget key: the widget is rebuilt whenever the active group changes
+            # elsewhere (a page that creates or joins a group), so it always shows it.
             choice = st.selectbox(
-                "Active group",
-                ids,
-                index=ids.index(group.id),
-                format_func=names.__getitem__,
-                key="sidebar_group",
+                "Active group", ids, index=ids.index(group.id), format_func=names.__getitem__
             )
             if choice != group.id:
                 set_active_group(choice)
@@ -79,7 +92,7 @@ with guarded():
     resume_from_cookie()
 
 if current_account() is None:
-    page = st.navigation({"Dutch Scorer": [sign_in, calculator], "About": [rules, privacy]})
+    page = st.navigation(signed_out_pages())
 else:
     page = st.navigation(signed_in_pages())
 

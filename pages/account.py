@@ -15,7 +15,10 @@ from dutch_app.ui.context import (
 )
 from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import md
+
+ensure_routed()
 
 
 def profile(account) -> None:

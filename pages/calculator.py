@@ -5,7 +5,10 @@ import streamlit as st
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.round_form import round_form
 from dutch_app.ui.round_view import show_round_result
+from dutch_app.ui.routing import ensure_routed
 from dutch_core.rules import PRESET_LABELS, PRESETS
+
+ensure_routed()
 
 st.title("Round calculator")
 st.caption(

@@ -14,7 +14,10 @@ from dutch_app.ui.group_view import (
     players_frame,
 )
 from dutch_app.ui.guard import guarded
-from dutch_app.ui.text import md
+from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.text import distinct_labels, md
+
+ensure_routed()
 
 
 def switch_to(group, message: str) -> None:
@@ -161,7 +164,7 @@ def merge_players(group, roster) -> None:
 def link_player(group, roster) -> None:
     """Link a player to a member's account (or unlink it)."""
     names = {player.id: player.name for player in roster}
-    members = member_names(group)
+    members = distinct_labels(member_names(group))
     player_id = st.selectbox("Player", list(names), format_func=names.get, key="group_link_player")
     user_id = st.selectbox(
         "is this member",

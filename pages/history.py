@@ -38,8 +38,11 @@ from dutch_app.ui.history_view import (
 from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import call_summary
-from dutch_app.ui.text import md
+from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.text import distinct_labels, md
 from dutch_core.errors import DutchError
+
+ensure_routed()
 
 EDIT_FORM = "history_edit"
 TZ = zone(st.context.timezone)
@@ -264,7 +267,7 @@ with guarded():
             st.info("No games match these filters.")
         else:
             st.dataframe(games_frame(listed, TZ), hide_index=True, width="stretch")
-            labels = {game.id: game_label(game, TZ) for game in listed}
+            labels = distinct_labels({game.id: game_label(game, TZ) for game in listed})
             chosen = st.selectbox(
                 "Game to open",
                 list(labels),

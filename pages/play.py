@@ -11,7 +11,10 @@ from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standin
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.round_form import clear_round_form, round_form, set_round_errors
 from dutch_app.ui.round_view import call_summary
-from dutch_app.ui.text import md
+from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.text import distinct_labels, md
+
+ensure_routed()
 
 GAME_KEY = "play_game_id"
 SETUP_KEY = "play_setting_up"
@@ -38,7 +41,9 @@ def choose_game(group_id: int) -> int | None:
     chosen = st.session_state.get(GAME_KEY)
     if len(in_progress) > 1:
         ids = [game.id for game in in_progress]
-        labels = {g.id: f"{', '.join(g.players)} — round {g.rounds_played}" for g in in_progress}
+        labels = distinct_labels(
+            {g.id: f"{', '.join(g.players)} — round {g.rounds_played}" for g in in_progress}
+        )
         current = chosen if chosen in ids else ids[0]
         chosen = st.selectbox(
             "Games in progress",

@@ -4,7 +4,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from dutch_app.ui.routing import ensure_routed
 from dutch_core.rules import PRESET_LABELS, PRESETS
+
+ensure_routed()
 
 st.title("Rules of Dutch")
 st.markdown((Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8"))

@@ -4,6 +4,9 @@ import streamlit as st
 
 from dutch_app.ui.context import accounts, start_session
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.routing import ensure_routed
+
+ensure_routed()
 
 st.title("Dutch Scorer")
 st.write(

@@ -15,6 +15,7 @@ from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import group_version
 from dutch_app.ui.context import active_group, call, my_groups, require_account
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import (
     ROLLING_WINDOW,
     StatsBundle,
@@ -25,7 +26,9 @@ from dutch_app.ui.stats_cache import (
     rounds_csv,
     stats_bundle,
 )
-from dutch_app.ui.text import md
+from dutch_app.ui.text import distinct_labels, md
+
+ensure_routed()
 
 SECTIONS = ("Players", "Dutch calls", "Head to head", "Records", "Trends")
 WINDOWS = (3, 5, 10, 20, 50, 100)
@@ -166,11 +169,13 @@ def show_game_totals(group_id: int, filters: StatsFilters, bundle: StatsBundle) 
     """The running game totals of one chosen game."""
     st.subheader("One game, round by round")
     games = bundle.games
-    labels = {
-        row.game_id: f"{row.game_started_at:%Y-%m-%d %H:%M} · {row.players} · "
-        f"{row.rounds} round{'s' if row.rounds != 1 else ''} · {row.game_status}"
-        for row in games.itertuples()
-    }
+    labels = distinct_labels(
+        {
+            row.game_id: f"{row.game_started_at:%Y-%m-%d %H:%M} · {row.players} · "
+            f"{row.rounds} round{'s' if row.rounds != 1 else ''} · {row.game_status}"
+            for row in games.itertuples()
+        }
+    )
     game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="stats_game")
     if game_id is None:
         return

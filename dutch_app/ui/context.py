@@ -102,7 +102,7 @@ def resume_from_cookie() -> None:
         return
     st.session_state["cookie_checked"] = True
     token = st.context.cookies.get(SESSION_COOKIE)
-    if token:
+    if isinstance(token, str) and token:
         account = accounts().resume(token)
         if account is not None:
             st.session_state[ACCOUNT_KEY] = account

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
 
 from dutch_app.accounts import Account
 from dutch_app.services import groups, players
@@ -54,6 +55,18 @@ def open_app(account: Account | None = None, page: str | None = None) -> AppTest
         at.run()
     assert not at.exception, at.exception
     return at
+
+
+PAGE_PATHS = ("play", "history", "stats", "group", "account", "calculator", "rules", "privacy")
+
+
+def linked_pages(at: AppTest) -> list[str]:
+    """The address (``play``, ``group`` …) of every page link on the page, in order."""
+    by_hash = {calc_hash(path): path for path in PAGE_PATHS}
+    return [
+        link.proto.page or by_hash.get(link.proto.page_script_hash, "?")
+        for link in at.get("page_link")
+    ]
 
 
 def messages(at: AppTest) -> list[str]:

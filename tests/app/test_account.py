@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from dutch_app.accounts import AuthFailed
-from tests.app.apptools import messages, open_app
+from tests.app.apptools import linked_pages, messages, open_app
 from tests.app.downloads import Media, download_file, keep_media
 
 PAGE = "pages/account.py"
@@ -122,7 +122,7 @@ def test_with_firebase_accounts_the_password_is_changed_by_email(table, monkeypa
 
 def test_the_privacy_policy_is_linked(table):
     at = open_app(table.account, PAGE)
-    assert "privacy" in [link.proto.page for link in at.get("page_link")]
+    assert "privacy" in linked_pages(at)
 
 
 def test_my_data_downloads_as_a_zip(table, media):

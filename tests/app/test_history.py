@@ -11,7 +11,7 @@ import pytest
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.csv_export import export_rounds
 from dutch_core import PRESETS
-from tests.app.apptools import make_table, messages, open_app
+from tests.app.apptools import linked_pages, make_table, messages, open_app
 from tests.app.downloads import Media, download_file, keep_media
 
 PAGE = "pages/history.py"
@@ -87,7 +87,7 @@ def two_rounds(table) -> int:
 def test_a_group_without_games_explains_and_points_to_the_play_page(table):
     at = open_app(table.account, PAGE)
     assert any("no games yet" in text for text in messages(at))
-    assert [link.proto.page for link in at.get("page_link")] == ["play"]
+    assert linked_pages(at) == ["play"]
     assert at.file_uploader(key="history_import_file") is not None
 
 
@@ -95,7 +95,7 @@ def test_someone_without_a_group_is_sent_to_the_group_page(app_resources):
     account = app_resources.accounts.sign_up("zoe@example.com", "correct horse 42", "Zoe")
     at = open_app(account, PAGE)
     assert any("not in a group yet" in text for text in messages(at))
-    assert [link.proto.page for link in at.get("page_link")] == ["group"]
+    assert linked_pages(at) == ["group"]
 
 
 def test_the_round_by_round_table_shows_scores_running_totals_and_the_call(table, two_rounds):

@@ -1,0 +1,28 @@
+"""Make sure every page is reached through the router in ``app.py``.
+
+Streamlit treats a ``pages/`` folder as a set of stand-alone pages until the
+entry point calls ``st.navigation``, and it checks for the folder again in each
+new test run. So a run that opens a page's own address (``/history``) before the
+router has run would execute that page file by itself: without the sign-in
+gate, the sidebar or the error guard. Each page calls :func:`ensure_routed`
+first; in that case it runs ``app.py`` in its place, within the same run (so no
+click or typed value is lost), and the router then runs the page as usual.
+"""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
+
+
+def ensure_routed() -> None:
+    """Hand the run to ``app.py`` when a page was started on its own."""
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        runpy.run_path(str(APP), run_name="__main__")
+        st.stop()
