@@ -70,17 +70,21 @@ def round_form(
     errors: dict[str, str] = st.session_state.get(f"{key}_errors", {})
     with st.form(key=f"{key}_form", clear_on_submit=False, enter_to_submit=True):
         hand_texts: dict[str, str] = {}
-        columns = st.columns(2 if len(players) > 3 else 1)
-        for index, player in enumerate(players):
-            with columns[index % len(columns)]:
-                hand_texts[player] = st.text_input(
-                    md(player),
-                    value=initial.hand_texts.get(player, "") if initial else "",
-                    key=f"{key}_hand_{index}",
-                    placeholder="cards like 7 KH Q, or a total like 23",
-                )
-                if player in errors:
-                    st.error(errors[player])
+        per_row = 2 if len(players) > 3 else 1
+        for start in range(0, len(players), per_row):
+            # One row of columns at a time, so a phone stacks the fields in seat order.
+            row = st.columns(per_row)
+            for seat in range(start, min(start + per_row, len(players))):
+                player = players[seat]
+                with row[seat - start]:
+                    hand_texts[player] = st.text_input(
+                        md(player),
+                        value=initial.hand_texts.get(player, "") if initial else "",
+                        key=f"{key}_hand_{seat}",
+                        placeholder="cards like 7 KH Q, or a total like 23",
+                    )
+                    if player in errors:
+                        st.error(errors[player])
         options = _caller_options(players, rules)
         default_caller = options.index(initial.caller) if initial and initial.caller else 0
         caller_choice = st.selectbox(
