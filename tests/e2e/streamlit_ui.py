@@ -32,6 +32,21 @@ def wait_until_idle(page: Page) -> None:
     )
 
 
+def fill(page: Page, key: str, text: str) -> None:
+    """Type ``text`` into the text input with this key, once the app is idle.
+
+    Typing while a rerun is still drawing the page can lose the text to the redraw.
+    """
+    wait_until_idle(page)
+    widget(page, key).locator("input").fill(text)
+
+
+def press(button: Locator) -> None:
+    """Click a button once the app is idle, so the click acts on the page as it is shown."""
+    wait_until_idle(button.page)
+    button.click()
+
+
 def expect_clean_page(page: Page) -> None:
     """The page finished its run without a traceback or an unexpected-error message."""
     wait_until_idle(page)
@@ -57,6 +72,7 @@ def choose(page: Page, key: str, option: str) -> None:
     The list of options closes when the page scrolls, so the box is scrolled into view
     before it is opened from the keyboard.
     """
+    wait_until_idle(page)
     box = widget(page, key).locator("input")
     box.scroll_into_view_if_needed()
     box.focus()
@@ -76,10 +92,10 @@ def fill_round(
 ) -> None:
     """Type a round into the round form with key prefix ``form`` (without submitting it)."""
     for seat, hand in enumerate(hands):
-        widget(page, f"{form}_hand_{seat}").locator("input").fill(hand)
+        fill(page, f"{form}_hand_{seat}", hand)
     choose(page, f"{form}_caller", caller)
     widget(page, f"{form}_call_type").get_by_text(how, exact=True).click()
-    widget(page, f"{form}_penalty").locator("input").fill(penalty)
+    fill(page, f"{form}_penalty", penalty)
 
 
 def data_frame(page: Page, *columns: str) -> Locator:

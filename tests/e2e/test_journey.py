@@ -21,8 +21,10 @@ from tests.e2e.streamlit_ui import (
     expect_literal_name,
     expect_standings,
     expect_title,
+    fill,
     fill_round,
     open_page,
+    press,
     session_cookie,
     take_picture,
     wait_for_session_cookie,
@@ -54,7 +56,7 @@ def page(tab: Page, dialogs: list[str]) -> Page:
 
 
 def save_round(page: Page) -> None:
-    page.get_by_test_id("stForm").get_by_role("button", name="Save the round").click()
+    press(page.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
 
 
 def test_sign_up_signs_the_new_person_in(app_server, page, screenshot):
@@ -64,10 +66,10 @@ def test_sign_up_signs_the_new_person_in(app_server, page, screenshot):
     take_picture(page, screenshot, "sign-in")
 
     page.get_by_role("tab", name="Create an account").click()
-    widget(page, "signup_name").locator("input").fill("Ann")
-    widget(page, "signup_email").locator("input").fill(EMAIL)
-    widget(page, "signup_password").locator("input").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
+    fill(page, "signup_name", "Ann")
+    fill(page, "signup_email", EMAIL)
+    fill(page, "signup_password", PASSWORD)
+    press(page.get_by_role("button", name="Create account"))
 
     expect_title(page, "Play")
     sidebar = page.get_by_test_id("stSidebar")
@@ -80,14 +82,14 @@ def test_sign_up_signs_the_new_person_in(app_server, page, screenshot):
 def test_a_group_is_created_and_filled_on_the_group_page(page, screenshot):
     """The new group becomes the active one, and players added there are listed."""
     open_page(page, "Group")
-    widget(page, "group_create_name").locator("input").fill("Friday cards")
-    page.get_by_role("button", name="Create the group").click()
+    fill(page, "group_create_name", "Friday cards")
+    press(page.get_by_role("button", name="Create the group"))
     expect(page.get_by_text("You created Friday cards")).to_be_visible()
     expect(page.get_by_test_id("stSidebar").get_by_text("Friday cards")).to_be_visible()
 
     for name in ["Ann", "Ben", XSS_NAME]:
-        widget(page, "group_add_player_name").locator("input").fill(name)
-        page.get_by_role("button", name="Add the player").click()
+        fill(page, "group_add_player_name", name)
+        press(page.get_by_role("button", name="Add the player"))
         expect(page.get_by_text(f"{name} was added to the players.")).to_be_visible()
     expect_clean_page(page)
     expect_literal_name(page)
@@ -98,10 +100,10 @@ def test_a_game_is_set_up_on_the_play_page(page):
     """Players picked from the group plus one typed in start a game with everyone at 0."""
     open_page(page, "Play")
     for name in ["Ann", "Ben", XSS_NAME]:
-        widget(page, "play_setup_players").locator("input").click()
+        press(widget(page, "play_setup_players").locator("input"))
         page.get_by_role("option", name=name, exact=True).click()
-    widget(page, "play_setup_new_players").locator("input").fill("Cleo")
-    widget(page, "play_setup_start").get_by_role("button").click()
+    fill(page, "play_setup_new_players", "Cleo")
+    press(widget(page, "play_setup_start").get_by_role("button"))
 
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
     expect_standings(page, [(1, name, 0) for name in SEATS])
@@ -122,7 +124,7 @@ def test_rounds_are_scored_and_a_beaten_dutch_asks_for_penalty_cards(page, scree
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_standings(page, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 10), (4, XSS_NAME, 25)])
 
-    widget(page, "play_round_penalty").locator("input").fill("QC 3D KS")
+    fill(page, "play_round_penalty", "QC 3D KS")
     save_round(page)
     expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
     expect_standings(page, [(1, "Ben", 14), (2, "Cleo", 19), (3, "Ann", 43), (4, XSS_NAME, 55)])
@@ -130,7 +132,7 @@ def test_rounds_are_scored_and_a_beaten_dutch_asks_for_penalty_cards(page, scree
     fill_round(page, "play_round", ["KH KD", "", "2", "6"], "Ben", how="Auto Dutch (no cards left)")
     save_round(page)
     expect(page.get_by_text("Ben must draw 1 penalty card")).to_be_visible()
-    widget(page, "play_round_penalty").locator("input").fill("7H")
+    fill(page, "play_round_penalty", "7H")
     save_round(page)
 
     expect(page.get_by_role("heading", name="Round 4")).to_be_visible()
@@ -179,7 +181,7 @@ def test_correcting_a_round_on_history_changes_the_totals(page, screenshot):
     open_page(page, "History")
     choose(page, "history_round", "Round 1")
     fill_round(page, "history_edit", ["AH 2C", "10", "5", "7"], "Ann")
-    page.get_by_role("button", name="Save the correction").click()
+    press(page.get_by_role("button", name="Save the correction"))
 
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
     corrected = [(1, "Ben", 21), (2, "Cleo", 25), (3, XSS_NAME, 37), (4, "Ann", 43)]
@@ -197,7 +199,7 @@ def test_signing_out_ends_the_session_for_good(app_server, page):
     old_cookie = session_cookie(page)
     assert old_cookie
 
-    page.get_by_test_id("stSidebar").get_by_role("button", name="Sign out").click()
+    press(page.get_by_test_id("stSidebar").get_by_role("button", name="Sign out"))
     expect_title(page, "Dutch Scorer")
     wait_for_session_cookie(page, present=False)
 

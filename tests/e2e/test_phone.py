@@ -11,6 +11,7 @@ from tests.e2e.streamlit_ui import (
     expect_title,
     fill_round,
     take_picture,
+    wait_until_idle,
 )
 
 
@@ -33,6 +34,7 @@ def test_a_round_entered_on_a_phone_updates_the_standings(
     assert form.bounding_box()["y"] < standings.bounding_box()["y"]
 
     fill_round(phone_page, "play_round", ["5", "5", "9"], "Ann", penalty="4S")
+    wait_until_idle(phone_page)
     form.get_by_role("button", name="Save the round").tap()
 
     expect_standings(phone_page, [(1, "Ben", 5), (2, "Ann", 9), (2, "Cleo", 9)])
