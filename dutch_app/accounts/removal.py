@@ -11,32 +11,14 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.ratelimit import forget_attempts
-from dutch_app.storage.models import Game, Group, LocalCredential, Membership, Player, User
+from dutch_app.services._access import end_membership
+from dutch_app.storage.models import LocalCredential, Membership, Player, User
 
 
 def leave_all_groups(session: Session, user_id: int) -> None:
     """End every membership of ``user_id``, passing on ownership or deleting empty groups."""
-    mine = session.scalars(select(Membership).where(Membership.user_id == user_id)).all()
-    for membership in mine:
-        group_id = membership.group_id
-        session.delete(membership)
-        session.flush()
-        heir = session.scalars(
-            select(Membership)
-            .where(Membership.group_id == group_id)
-            .order_by(Membership.joined_at, Membership.user_id)
-            .limit(1)
-        ).first()
-        if heir is None:
-            # Games first: their hands and seats point at players, which go with the group.
-            session.execute(delete(Game).where(Game.group_id == group_id))
-            session.execute(delete(Group).where(Group.id == group_id))
-            continue
-        if membership.role == "owner":
-            heir.role = "owner"
-        session.execute(
-            update(Group).where(Group.id == group_id).values(data_version=Group.data_version + 1)
-        )
+    for mine in session.scalars(select(Membership).where(Membership.user_id == user_id)).all():
+        end_membership(session, mine)
     session.execute(update(Player).where(Player.user_id == user_id).values(user_id=None))
 
 

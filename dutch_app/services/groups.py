@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.services._access import acting_user, bump_group, membership, owner_membership
+from dutch_app.services._access import (
+    acting_user,
+    bump_group,
+    end_membership,
+    membership,
+    owner_membership,
+)
 from dutch_app.services._input import clean_name, new_invite_code, normalise_invite_code
 from dutch_app.services._present import group_view
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import NotFound
 from dutch_app.services.views import GroupView
-from dutch_app.storage.models import Group, Membership, Player
+from dutch_app.storage.models import Group, Membership
 
 GROUP_NAME_LENGTH = 80
 
@@ -97,27 +103,7 @@ def join_group(session: Session, user_id: int, invite_code: str) -> GroupView:
 def leave_group(session: Session, user_id: int, group_id: int) -> None:
     """Leave the group. An owner's role passes to the longest-standing member; when
     the last member leaves, the group is deleted with all its games."""
-    mine = membership(session, user_id, group_id)
-    session.delete(mine)
-    session.execute(
-        update(Player)
-        .where(Player.group_id == group_id, Player.user_id == user_id)
-        .values(user_id=None)
-    )
-    session.flush()
-    heir = session.scalars(
-        select(Membership)
-        .where(Membership.group_id == group_id)
-        .order_by(Membership.joined_at, Membership.user_id)
-        .limit(1)
-    ).first()
-    if heir is None:
-        session.execute(delete(Group).where(Group.id == group_id))
-        return
-    if mine.role == "owner":
-        heir.role = "owner"
-        session.flush()
-    bump_group(session, group_id)
+    end_membership(session, membership(session, user_id, group_id))
 
 
 @reading
