@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +24,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
+from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app.accounts import Account, AccountBackend, make_backend
 from dutch_app.config import load_settings
@@ -35,7 +36,6 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAILURES_DIR = PROJECT_ROOT / "test-artifacts" / "failures"
 SECRET_KEY = "e2e-secret-key-long-enough-to-sign-session-tokens"
 DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 _SERVER_LOG = pytest.StashKey[Path]()
 
 
@@ -62,7 +62,7 @@ class Table:
     group_id: int
     player_ids: dict[str, int]
     accounts: AccountBackend
-    sessions: object
+    sessions: sessionmaker[Session]
 
     def call(self, service, *args, **kwargs):
         """Run a service as this person, as a page would."""
@@ -157,7 +157,7 @@ def app_server(
 
 
 @pytest.fixture(scope="module")
-def make_table(app_database: str) -> Iterator:
+def make_table(app_database: str) -> Iterator[Callable[..., Table]]:
     """Factory ``make_table(name, email, group_name, player_names) -> Table``.
 
     Signs someone up and gives them a group with players, straight through the services
