@@ -1,0 +1,20 @@
+"""A bare Streamlit page: what the Stats page shows first, drawn from tables already in memory.
+
+The baseline of the Stats page benchmark. It gets the statistics bundle through
+``st.session_state["bench_bundle"]`` (put there by the benchmark) and draws the
+same table and charts as the Stats page's first section, with the same helpers,
+but without signing in, the database, the caches, filters or navigation.
+Keep it in step with ``show_players`` in pages/stats.py.
+"""
+
+import streamlit as st
+
+from dutch_app import charts
+from dutch_app.ui import stats_tables as tables
+
+bundle = st.session_state["bench_bundle"]
+st.title("Stats")
+st.subheader("Per player")
+tables.show_table(bundle.summary, tables.SUMMARY)
+st.altair_chart(charts.build_win_rate_chart(bundle.summary), theme=None, width="stretch")
+st.altair_chart(charts.build_round_scores_chart(bundle.summary), theme=None, width="stretch")

@@ -1,0 +1,137 @@
+"""Ratios measured on the services directly: loading, statistics, CSV export, adding a round.
+
+Each function takes a :class:`~benchmarks.databases.BenchDatabase` and returns a
+:class:`~benchmarks.timing.Comparison` of the app's way against a bare baseline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from benchmarks.databases import BenchDatabase
+from benchmarks.timing import Comparison, compare
+from dutch_app import charts
+from dutch_app.csv_io import export_rounds_csv
+from dutch_app.services import csv_export, games, history, players, rounds
+from dutch_app.storage.db import make_engine
+from dutch_app.ui.stats_cache import compute_bundle
+from dutch_core import PRESETS, stats
+
+HANDS = ("3", "10", "12", "20")
+"""The hands of every benchmark round: the first player calls Dutch and is lowest."""
+
+
+def _sessions(database: BenchDatabase) -> tuple[Engine, sessionmaker[Session]]:
+    engine = make_engine(database.url)
+    return engine, sessionmaker(engine, expire_on_commit=False)
+
+
+def load_frame(database: BenchDatabase) -> pd.DataFrame:
+    """The group's whole history frame, as the app loads it."""
+    engine, sessions = _sessions(database)
+    try:
+        with sessions() as session:
+            return history.load_history(session, database.owner_id, database.group_id)
+    finally:
+        engine.dispose()
+
+
+def history_load(database: BenchDatabase, repeats: int) -> Comparison:
+    """1. ``load_history`` ÷ a bare ``pandas.read_sql`` of the same SELECT."""
+    engine, sessions = _sessions(database)
+    query = history.history_query(database.group_id)
+
+    def app() -> None:
+        with sessions() as session:
+            history.load_history(session, database.owner_id, database.group_id)
+
+    def bare() -> None:
+        with engine.connect() as connection:
+            pd.read_sql(query, connection)
+
+    try:
+        return compare(app, bare, repeats)
+    finally:
+        engine.dispose()
+
+
+def every_statistic_and_chart(frame: pd.DataFrame) -> list[dict]:
+    """What the Stats page works out for a view: every table, and every chart as Vega-Lite."""
+    bundle = compute_bundle(frame, None)
+    built = [
+        charts.build_win_rate_chart(bundle.summary),
+        charts.build_round_scores_chart(bundle.summary),
+        charts.build_call_outcomes_chart(bundle.calls.loc[bundle.calls["calls"] > 0]),
+        charts.build_call_success_by_hand_total_chart(bundle.by_hand_total),
+        charts.build_head_to_head_chart(bundle.head_to_head),
+        charts.build_round_score_trend_chart(bundle.round_trend.table),
+        charts.build_win_rate_trend_chart(bundle.win_trend.table),
+        charts.build_call_success_trend_chart(bundle.call_trend.table),
+    ]
+    if not bundle.games.empty:
+        newest = int(bundle.games["game_id"].iloc[0])
+        built.append(charts.build_cumulative_totals_chart(stats.cumulative_totals(frame, newest)))
+    return [chart.to_dict() for chart in built]
+
+
+def statistics_and_charts(database: BenchDatabase, repeats: int) -> Comparison:
+    """2. Every statistic and chart of the whole history ÷ loading that history."""
+    engine, sessions = _sessions(database)
+    frame = load_frame(database)
+
+    def load() -> None:
+        with sessions() as session:
+            history.load_history(session, database.owner_id, database.group_id)
+
+    try:
+        return compare(lambda: every_statistic_and_chart(frame), load, repeats)
+    finally:
+        engine.dispose()
+
+
+def csv_export_cost(database: BenchDatabase, repeats: int) -> Comparison:
+    """5. The rounds file made from the history frame ÷ ``DataFrame.to_csv`` of that frame."""
+    engine, sessions = _sessions(database)
+    frame = load_frame(database)
+    with sessions() as session:
+        rules = csv_export.game_rules(session, database.owner_id, database.group_id)
+    engine.dispose()
+    return compare(
+        lambda: export_rounds_csv(frame, rules),
+        lambda: frame.to_csv(index=False).encode("utf-8"),
+        repeats,
+    )
+
+
+def _round_adder(database: BenchDatabase) -> tuple[Callable[[], None], Engine]:
+    """A task adding one round to a new open-ended game of four of the group's players."""
+    engine, sessions = _sessions(database)
+    owner, group_id = database.owner_id, database.group_id
+    with sessions() as session:
+        seats = [p.id for p in players.list_players(session, owner, group_id)[: len(HANDS)]]
+        game = games.start_game(session, owner, group_id, seats, PRESETS["classic_open"])
+    hands = dict(zip(seats, HANDS, strict=True))
+
+    def add() -> None:
+        with sessions() as session:
+            rounds.add_round(session, owner, game.id, hands, seats[0], "dutch")
+
+    return add, engine
+
+
+def add_round_cost(stored: BenchDatabase, empty: BenchDatabase, repeats: int) -> Comparison:
+    """6. Adding a round with the history stored ÷ adding one to an otherwise empty database.
+
+    Both games grow by one round per turn, so they stay the same length.
+    """
+    with_history, engine_a = _round_adder(stored)
+    without, engine_b = _round_adder(empty)
+    try:
+        return compare(with_history, without, repeats, warmups=3)
+    finally:
+        engine_a.dispose()
+        engine_b.dispose()

@@ -1,0 +1,69 @@
+"""Side-by-side timing: two tasks run alternately in one process, medians compared.
+
+Running A and B in turns (A B, B A, A B, ...) means a slow moment of the
+machine (other work on a shared processor, the disk cache warming) hits both
+about equally, so the ratio of the medians is steadier than either time alone.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Median seconds (or other units) of the measured task and of its baseline."""
+
+    measured: float
+    baseline: float
+    samples: int
+    unit: str = "s"
+
+    @property
+    def ratio(self) -> float:
+        """measured ÷ baseline."""
+        return self.measured / self.baseline if self.baseline else float("inf")
+
+    def as_dict(self) -> dict:
+        """Plain values for the JSON file."""
+        return {**asdict(self), "ratio": self.ratio}
+
+
+def timed(task: Callable[[], object]) -> float:
+    """Seconds one call of ``task`` takes (garbage collection left out of the window)."""
+    gc.collect()
+    began = time.perf_counter()
+    task()
+    return time.perf_counter() - began
+
+
+def compare(
+    measured: Callable[[], object],
+    baseline: Callable[[], object],
+    repeats: int,
+    warmups: int = 1,
+) -> Comparison:
+    """Run both tasks ``warmups`` times, then ``repeats`` times each, alternating who goes
+    first, and compare the median times.
+
+    >>> slow, quick = (lambda: sum(range(20_000))), (lambda: sum(range(10_000)))
+    >>> compare(slow, quick, repeats=5).ratio > 1
+    True
+    """
+    for _ in range(warmups):
+        measured()
+        baseline()
+    times_measured: list[float] = []
+    times_baseline: list[float] = []
+    for turn in range(repeats):
+        if turn % 2 == 0:
+            times_measured.append(timed(measured))
+            times_baseline.append(timed(baseline))
+        else:
+            times_baseline.append(timed(baseline))
+            times_measured.append(timed(measured))
+    return Comparison(statistics.median(times_measured), statistics.median(times_baseline), repeats)
