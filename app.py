@@ -21,6 +21,7 @@ from dutch_app.ui.context import (
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.text import distinct_labels
+from dutch_app.ui.widgets import apply_pending_resets
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
@@ -100,5 +101,6 @@ if current_account() is not None:
     with guarded(st.sidebar):
         sidebar_for_signed_in()
 flush_cookie()
+apply_pending_resets()
 with guarded():
     page.run()

@@ -16,6 +16,7 @@ from dutch_app.ui.group_view import (
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
+from dutch_app.ui.widgets import reset_on_next_run
 
 ensure_routed()
 
@@ -88,10 +89,10 @@ def rename_group(group) -> None:
     if group.role != "owner":
         return
     if st.session_state.get("group_rename_for") != group.id:  # another group became active
-        st.session_state.pop("group_rename_name", None)
+        st.session_state["group_rename_name"] = group.name
         st.session_state["group_rename_for"] = group.id
     with st.form("group_rename_form"):
-        name = st.text_input("Group name", value=group.name, key="group_rename_name", max_chars=80)
+        name = st.text_input("Group name", key="group_rename_name", max_chars=80)
         submitted = st.form_submit_button("Rename the group")
     if submitted:
         with guarded():
@@ -107,7 +108,7 @@ def add_player(group) -> None:
     if submitted:
         with guarded():
             added = call(players.add_player, group.id, name)
-            del st.session_state["group_add_player_name"]
+            reset_on_next_run(group_add_player_name="")
             flash(f"{md(added.name)} was added to the players.", "group_players")
 
 
@@ -157,7 +158,7 @@ def merge_players(group, roster) -> None:
             return
         with guarded():
             call(players.merge_players, group.id, source.id, target.id)
-            del st.session_state["group_merge_confirm"]
+            reset_on_next_run(group_merge_confirm=False)
             flash(f"{md(source.name)}'s games now belong to {md(target.name)}.", "group_players")
 
 
@@ -214,7 +215,7 @@ def leave_group(group, me: int) -> None:
                 return
             with guarded():
                 call(groups.leave_group, group.id)
-                del st.session_state["group_leave_confirm"]
+                reset_on_next_run(group_leave_confirm=False)
                 flash(f"You left {md(group.name)}.", "group_top")
 
 

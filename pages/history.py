@@ -40,6 +40,7 @@ from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import call_summary
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
+from dutch_app.ui.widgets import reset_on_next_run
 from dutch_core.errors import DutchError
 
 ensure_routed()
@@ -107,7 +108,7 @@ def game_actions(game) -> None:
             else:
                 with guarded():
                     call(games.delete_game, game.id)
-                    del st.session_state["history_delete_game_confirm"]
+                    reset_on_next_run(history_delete_game_confirm=False)
                     flash(
                         f"The game and its {rounds_word(len(game.rounds))} were deleted.",
                         "history_games",
@@ -158,7 +159,7 @@ def correct_round(game) -> None:
             with guarded():
                 call(rounds.delete_round, stored.id, target.version)
                 reload_target(EDIT_FORM)
-                del st.session_state["history_delete_round_confirm"]
+                reset_on_next_run(history_delete_round_confirm=False)
                 flash(
                     f"Round {stored.number} was deleted; later rounds moved up one number.",
                     "history_round",

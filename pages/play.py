@@ -119,7 +119,8 @@ def show_standings(game) -> None:
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
         st.altair_chart(build_cumulative_totals_chart(running_totals_frame(game)), theme=None)
-        with st.expander(f"All {len(game.rounds)} rounds"):
+        count = len(game.rounds)
+        with st.expander(f"All {count} rounds" if count > 1 else "The round so far"):
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")
 
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 from dutch_app.services.views import RoundView
 from dutch_app.ui.history_view import stored_fields
-from dutch_app.ui.round_form import RoundFields
+from dutch_app.ui.round_form import RoundFields, fill_round_form
 
 TARGET_KEY = "history_target"
 CONFLICT_KEY = "history_conflict"
@@ -28,17 +28,14 @@ class EditTarget:
     initial: RoundFields
 
 
-def _forget_form(form_key: str) -> None:
-    for key in [k for k in st.session_state if str(k).startswith(f"{form_key}_")]:
-        del st.session_state[key]
-
-
 def edit_target(form_key: str, stored: RoundView) -> EditTarget:
     """The round as it was when picked; picking another round starts a fresh form."""
     target = st.session_state.get(TARGET_KEY)
     if not isinstance(target, EditTarget) or target.round_id != stored.id:
         target = EditTarget(stored.id, stored.version, stored_fields(stored))
-        _forget_form(form_key)
+        fill_round_form(
+            form_key, [h.player for h in sorted(stored.hands, key=lambda h: h.seat)], target.initial
+        )
         st.session_state[TARGET_KEY] = target
         st.session_state.pop(CONFLICT_KEY, None)
     return target
@@ -46,9 +43,9 @@ def edit_target(form_key: str, stored: RoundView) -> EditTarget:
 
 def reload_target(form_key: str) -> None:
     """Drop the loaded round and the form's text, so the next run loads the round afresh."""
+    del form_key  # the next run fills the form from the round as it is then
     st.session_state.pop(TARGET_KEY, None)
     st.session_state.pop(CONFLICT_KEY, None)
-    _forget_form(form_key)
 
 
 def keep_saved(saved: RoundView) -> None:

@@ -39,17 +39,38 @@ def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
     return options
 
 
+def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None) -> None:
+    """Put these values (or empty fields when None) into the form, before it is drawn.
+
+    Values are set rather than widget keys deleted: only a set value reaches the
+    browser, a deleted key leaves the old text on screen.
+    """
+    for seat, player in enumerate(players):
+        st.session_state[f"{key}_hand_{seat}"] = fields.hand_texts.get(player, "") if fields else ""
+    st.session_state[f"{key}_penalty"] = fields.penalty_text if fields else ""
+    if fields is not None:
+        st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NOBODY
+        st.session_state[f"{key}_call_type"] = fields.call_type or CallType.DUTCH
+    st.session_state[f"{key}_players"] = tuple(players)
+    st.session_state.pop(f"{key}_errors", None)
+
+
 def clear_round_form(key: str) -> None:
     """Empty the form's fields on its next run (after a round was stored)."""
     st.session_state[f"{key}_clear"] = True
 
 
-def _apply_clear(key: str) -> None:
-    if st.session_state.pop(f"{key}_clear", False):
-        for widget_key in [k for k in st.session_state if str(k).startswith(f"{key}_hand_")]:
-            del st.session_state[widget_key]
-        st.session_state.pop(f"{key}_penalty", None)
-        st.session_state.pop(f"{key}_errors", None)
+def _prepare(
+    key: str, players: Sequence[str], options: list[str], initial: RoundFields | None
+) -> None:
+    """Empty the form when asked to or when the players changed; seed it the first time."""
+    cleared = st.session_state.pop(f"{key}_clear", False)
+    if cleared or st.session_state.get(f"{key}_players") != tuple(players):
+        fill_round_form(key, players, None if cleared else initial)
+    if st.session_state.get(f"{key}_caller") not in options:
+        st.session_state[f"{key}_caller"] = options[0]
+    if st.session_state.get(f"{key}_call_type") not in CALL_LABELS:
+        st.session_state[f"{key}_call_type"] = CallType.DUTCH
 
 
 def round_form(
@@ -64,9 +85,10 @@ def round_form(
     A submitted round with problems reruns the page so that each message shows
     under its field, and returns nothing. ``key`` prefixes every widget key
     (``play_round``, ``calc_round``), so tests can drive the form and two forms
-    never clash.
+    never clash. ``initial`` fills a fresh form (see also :func:`fill_round_form`).
     """
-    _apply_clear(key)
+    options = _caller_options(players, rules)
+    _prepare(key, players, options, initial)
     errors: dict[str, str] = st.session_state.get(f"{key}_errors", {})
     with st.form(key=f"{key}_form", clear_on_submit=False, enter_to_submit=True):
         hand_texts: dict[str, str] = {}
@@ -79,24 +101,16 @@ def round_form(
                 with row[seat - start]:
                     hand_texts[player] = st.text_input(
                         md(player),
-                        value=initial.hand_texts.get(player, "") if initial else "",
                         key=f"{key}_hand_{seat}",
                         placeholder="cards like 7 KH Q, or a total like 23",
                     )
                     if player in errors:
                         st.error(errors[player])
-        options = _caller_options(players, rules)
-        default_caller = options.index(initial.caller) if initial and initial.caller else 0
-        caller_choice = st.selectbox(
-            "Who ended the round?", options, index=default_caller, key=f"{key}_caller"
-        )
+        caller_choice = st.selectbox("Who ended the round?", options, key=f"{key}_caller")
         call_choice = st.radio(
             "How?",
             list(CALL_LABELS),
             format_func=CALL_LABELS.__getitem__,
-            index=list(CALL_LABELS).index(initial.call_type)
-            if initial and initial.call_type
-            else 0,
             horizontal=True,
             key=f"{key}_call_type",
         )
@@ -104,7 +118,6 @@ def round_form(
             st.error(errors[CALLER])
         penalty_text = st.text_input(
             "Penalty cards the caller drew (only when the call was tied or beaten)",
-            value=initial.penalty_text if initial else "",
             key=f"{key}_penalty",
             placeholder="e.g. 4S KD, or their total",
         )
@@ -119,7 +132,7 @@ def round_form(
     fields = RoundFields(
         hand_texts=hand_texts,
         caller=caller,
-        call_type=call_choice if caller is not None else None,
+        call_type=CallType(call_choice) if caller is not None else None,
         penalty_text=penalty_text,
     )
     check = check_entry(players, hand_texts, fields.caller, fields.call_type, penalty_text, rules)

@@ -151,12 +151,6 @@ def test_a_reload_keeps_the_person_signed_in(page):
     expect_standings(page, [(1, "Ben", 21), (2, "Cleo", 25), (3, "Ann", 43), (4, XSS_NAME, 57)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Known bug: picking another round leaves the previous round's text in the browser. "
-    "round_edit._forget_form deletes the form's widget keys from session_state, and Streamlit "
-    "1.67 does not send a deleted key's new default to the browser (assigning values would).",
-)
 def test_picking_a_round_on_history_loads_it_into_the_correction_form(page):
     """Round 3 is shown first; picking round 1 fills the form with round 1's hands and call."""
     open_page(page, "History")

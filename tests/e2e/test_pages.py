@@ -105,12 +105,6 @@ def test_an_html_player_name_shows_as_typed_on_every_page(signed_in):
     assert alerts == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Known bug: after a saved round the browser still shows the old hands and penalty. "
-    "round_form._apply_clear deletes the widget keys from session_state, and Streamlit 1.67 "
-    "does not send a deleted key's new default to the browser (assigning '' would).",
-)
 def test_the_round_form_is_empty_again_after_a_saved_round(signed_in):
     """Once a round is saved, every hand field and the penalty field are blank for the next."""
     fill_round(signed_in, "play_round", ["KH KD", "4", "0"], "Ann", penalty="5")
