@@ -3,8 +3,10 @@
 Every write to a group bumps its data version in the same transaction, and the
 version is read afresh on every rerun (one indexed lookup). Keying the caches by
 it means another member's new round shows up on the very next rerun, while an
-unchanged group is served from memory. The signed-in person's id is part of
-every key, so one member's cached data is never handed to someone else.
+unchanged group is served from memory. A group's history is the same for each
+of its members, so one cached frame serves them all (a large group's frame is
+tens of MB): the reader's id is not part of the key. Reading the version checks
+membership first, so only members ever reach a cached frame.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def group_version(group_id: int) -> int:
 
 @st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
 def _history(
-    user_id: int,
+    _reader_id: int,
     group_id: int,
     version: int,
     date_from: date | None,
@@ -37,7 +39,7 @@ def _history(
     with resources().sessions() as session:
         return history.load_history(
             session,
-            user_id,
+            _reader_id,
             group_id,
             date_from=date_from,
             date_to=date_to,

@@ -3,10 +3,11 @@
 A view is a group's games in a date range, optionally narrowed to the games of
 some players. :func:`stats_bundle` computes every statistics table of a view in
 one cached call and returns a frozen :class:`StatsBundle`. The cache key is
-(signed-in person, group, the group's data version, filters): any write to the
-group bumps its version, so a new round shows on the very next rerun, and one
-member's numbers are never handed to someone else. Trends are thinned before
-they are cached, so a bundle stays small however long the history is.
+(group, the group's data version, filters): any write to the group bumps its
+version, so a new round shows on the very next rerun. The numbers are the same
+for every member, so members share them; the version is read (and membership
+checked) before the cache is consulted. Trends are thinned before they are
+cached, so a bundle stays small however long the history is.
 """
 
 from __future__ import annotations
@@ -161,18 +162,16 @@ def compute_bundle(
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _bundle(
-    user_id: int, group_id: int, version: int, filters: StatsFilters, window: int
-) -> StatsBundle:
-    del user_id, version  # part of the cache key only; history_frame checks membership
+def _bundle(group_id: int, version: int, filters: StatsFilters, window: int) -> StatsBundle:
+    del version  # part of the cache key only; history_frame checks membership
     frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
     return compute_bundle(frame, filters.player_ids, window)
 
 
 def stats_bundle(group_id: int, filters: StatsFilters, window: int = ROLLING_WINDOW) -> StatsBundle:
     """Every statistics table of the group's view, fresh as of this rerun."""
-    account = require_account()
-    return _bundle(account.user_id, group_id, group_version(group_id), filters, window)
+    require_account()
+    return _bundle(group_id, group_version(group_id), filters, window)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
