@@ -44,3 +44,15 @@ test: $(DEV_STAMP) $(NODE_STAMP)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# make bench   measure the performance ratios of the README's Performance section (not a test;
+#              the 1,000,000-row histories take minutes to build the first time, then are kept
+#              in benchmarks/.cache/ and on the PostgreSQL server). Narrow it with BENCH_ARGS:
+#              make bench BENCH_ARGS="--sizes 10000 --databases sqlite"
+BENCH_ARGS ?= --sizes 10000,100000,1000000 --databases sqlite,postgresql --out benchmarks/results/latest.json
+
+.PHONY: bench
+bench: $(DEV_STAMP)
+	scripts/system-deps.sh
+	DUTCH_TEST_POSTGRES_URL="$${DUTCH_TEST_POSTGRES_URL:-$$(scripts/postgres.sh)}" \
+		$(VENV)/bin/python -m benchmarks $(BENCH_ARGS)
