@@ -152,6 +152,8 @@ class Game(Base):
     __tablename__ = "games"
     __table_args__ = (
         Index("ix_games_group_id_started_at", "group_id", "started_at"),
+        # The Play page looks up a group's games in progress on every rerun.
+        Index("ix_games_group_id_status_started_at", "group_id", "status", "started_at"),
         UniqueConstraint("group_id", "import_key"),
     )
 
