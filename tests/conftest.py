@@ -23,9 +23,7 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -40,6 +38,13 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from playwright.sync_api import Error as PlaywrightError
 from psycopg import sql
 from sqlalchemy.engine import URL, make_url
+
+from tests.servers import (
+    StreamlitRun,
+    launch_streamlit,
+    stop_process_group,
+    streamlit_healthy,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS_DIR = PROJECT_ROOT / "test-artifacts"
@@ -145,30 +150,11 @@ def _wait_until(condition: Callable[[], bool], timeout: float, interval: float =
     return condition()
 
 
-def _stop_process_group(
-    process: subprocess.Popen[bytes], first_signal: int = signal.SIGTERM
-) -> None:
-    """Stop a process started with ``start_new_session=True`` and everything it spawned."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, first_signal)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=15)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
-
-
 def _tail(path: Path, lines: int = 80) -> str:
     if not path.exists():
         return f"(no log at {path})"
     text = path.read_text(encoding="utf-8", errors="replace").splitlines()
     return "\n".join(text[-lines:])
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 # --- PostgreSQL ------------------------------------------------------------------------------
@@ -335,7 +321,7 @@ def firebase_auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator
         process, log_path = _start_auth_emulator(host, tmp_path_factory.mktemp("auth-emulator"))
         _wait_until(lambda: process.poll() is not None or _auth_emulator_answers(host), timeout=90)
         if process.poll() is not None or not _auth_emulator_answers(host):
-            _stop_process_group(process, signal.SIGINT)
+            stop_process_group(process, signal.SIGINT)
             _service_unavailable(
                 f"The Firebase Auth emulator did not start at {host}:\n{_tail(log_path)}"
             )
@@ -349,55 +335,10 @@ def firebase_auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator
         else:
             os.environ[AUTH_EMULATOR_ENV] = previous
         if process is not None:
-            _stop_process_group(process, signal.SIGINT)
+            stop_process_group(process, signal.SIGINT)
 
 
 # --- Streamlit server ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _StreamlitRun:
-    url: str
-    process: subprocess.Popen[bytes]
-    log_path: Path
-
-
-def _launch_streamlit(app: str, env: dict[str, str], log_dir: Path) -> _StreamlitRun:
-    port = _free_port()
-    log_path = log_dir / f"streamlit-{port}.log"
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        app,
-        "--server.headless",
-        "true",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-        "--browser.gatherUsageStats",
-        "false",
-    ]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return _StreamlitRun(f"http://127.0.0.1:{port}", process, log_path)
-
-
-def _streamlit_healthy(url: str) -> bool:
-    try:
-        return requests.get(f"{url}/_stcore/health", timeout=2).status_code == 200
-    except requests.RequestException:
-        return False
 
 
 @pytest.fixture
@@ -413,7 +354,7 @@ def streamlit_server(
     test ends; if the test failed, the server logs are printed.
     """
     log_dir = tmp_path_factory.mktemp("streamlit")
-    runs: list[_StreamlitRun] = []
+    runs: list[StreamlitRun] = []
 
     def start(env: dict[str, str] | None = None, app: str = "app.py") -> str:
         database = log_dir / f"dutch-{len(runs)}.db"
@@ -425,15 +366,15 @@ def streamlit_server(
             **(env or {}),
         }
         for _attempt in range(3):
-            run = _launch_streamlit(app, full_env, log_dir)
+            run = launch_streamlit(app, full_env, log_dir)
             runs.append(run)
             ready = _wait_until(
-                lambda run=run: run.process.poll() is not None or _streamlit_healthy(run.url),
+                lambda run=run: run.process.poll() is not None or streamlit_healthy(run.url),
                 timeout=60,
             )
             if ready and run.process.poll() is None:
                 return run.url
-            _stop_process_group(run.process)
+            stop_process_group(run.process)
             if "already in use" not in _tail(run.log_path):
                 break
         pytest.fail(
@@ -442,7 +383,7 @@ def streamlit_server(
 
     yield start
     for run in runs:
-        _stop_process_group(run.process)
+        stop_process_group(run.process)
     if _test_failed(request):
         for run in runs:
             print(f"\n----- streamlit log {run.url} -----\n{_tail(run.log_path, 200)}")

@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import requests
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 from sqlalchemy.orm import Session, sessionmaker
@@ -31,6 +26,7 @@ from dutch_app.config import load_settings
 from dutch_app.services import groups, players
 from dutch_app.storage.db import get_engine, make_session_factory
 from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
+from tests.servers import launch_streamlit, stop_process_group, streamlit_healthy
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAILURES_DIR = PROJECT_ROOT / "test-artifacts" / "failures"
@@ -83,30 +79,6 @@ def _environment(database_url: str) -> dict[str, str]:
     }
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    try:
-        return requests.get(f"{url}/_stcore/health", timeout=2).status_code == 200
-    except requests.RequestException:
-        return False
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
 @pytest.fixture(scope="module")
 def app_database(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The SQLAlchemy URL of this module's SQLite file, migrated and empty."""
@@ -124,36 +96,19 @@ def app_server(
     Depends on ``browser`` so that a machine without Chromium skips (or, under CI, fails)
     before a server is started for nothing.
     """
-    log_path = tmp_path_factory.mktemp("e2e-server") / "streamlit.log"
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [
-        sys.executable,
-        *("-m", "streamlit", "run", "app.py"),
-        *("--server.headless", "true", "--server.address", "127.0.0.1"),
-        *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
-    ]
     env = {**os.environ, **_environment(app_database), "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    run = launch_streamlit("app.py", env, tmp_path_factory.mktemp("e2e-server"))
+    url, process, log_path = run.url, run.process, run.log_path
     server = AppServer(url, app_database, log_path)
     try:
         deadline = time.monotonic() + 60
-        while not _healthy(url):
+        while not streamlit_healthy(url):
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"The app did not start:\n{server.log_tail()}", pytrace=False)
             time.sleep(0.2)
         yield server
     finally:
-        _stop(process)
+        stop_process_group(process)
 
 
 @pytest.fixture(scope="module")
