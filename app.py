@@ -10,12 +10,14 @@ import logging
 
 import streamlit as st
 
+from dutch_app.services import groups
 from dutch_app.ui.context import (
     active_group,
+    call,
     current_account,
     end_session,
     flush_cookie,
-    my_groups,
+    hand_groups_to_page,
     resume_from_cookie,
     set_active_group,
 )
@@ -68,7 +70,8 @@ def sidebar_for_signed_in() -> None:
     with st.sidebar:
         st.caption("Signed in as")
         st.text(account.display_name)
-        group_list = my_groups()
+        group_list = call(groups.list_groups)  # always fresh; the page reuses it
+        hand_groups_to_page(group_list)
         group = active_group(group_list)
         if group is not None and len(group_list) > 1:
             ids = [g.id for g in group_list]

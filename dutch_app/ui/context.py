@@ -126,9 +126,25 @@ def replace_account(account: Account) -> None:
     st.session_state[ACCOUNT_KEY] = account
 
 
+HANDED_GROUPS_KEY = "groups_read_by_router"
+
+
 def my_groups() -> list[GroupView]:
-    """The groups the signed-in person belongs to."""
+    """The groups the signed-in person belongs to.
+
+    The router reads them for the sidebar at the start of each run and hands that
+    list on to the page's first call, so a rerun reads them once; any later call
+    reads afresh (after an action that created, joined or left a group).
+    """
+    handed = st.session_state.pop(HANDED_GROUPS_KEY, None)
+    if handed is not None:
+        return handed
     return call(groups.list_groups)
+
+
+def hand_groups_to_page(group_list: list[GroupView]) -> None:
+    """Let the page's first :func:`my_groups` call use the list the router just read."""
+    st.session_state[HANDED_GROUPS_KEY] = group_list
 
 
 def active_group(group_list: list[GroupView]) -> GroupView | None:
