@@ -5,6 +5,11 @@
 # DUTCH_PG_CLUSTER=VERSION/NAME picks a cluster when the machine has several.
 set -euo pipefail
 
+# Only the URL goes to standard output (callers capture it); everything the
+# server tools print, such as pg_ctlcluster's "Removed stale pid file.", goes
+# to standard error.
+exec 3>&1 1>&2
+
 role=dutch_test
 password=dutch_test
 database=dutch_test
@@ -27,12 +32,12 @@ if [[ -z "${version:-}" ]]; then
     fi
     echo "No PostgreSQL cluster found; creating one." >&2
     version="$(ls /usr/lib/postgresql | sort -V | tail -n 1)"
-    pg_createcluster "$version" main >/dev/null
+    pg_createcluster "$version" main >/dev/null 3>&-
     read -r version cluster port status _ < <(find_cluster)
 fi
 if [[ "$status" != online* ]]; then
     echo "Starting PostgreSQL $version/$cluster on port $port." >&2
-    pg_ctlcluster "$version" "$cluster" start
+    pg_ctlcluster "$version" "$cluster" start 3>&-
 fi
 for _ in $(seq 1 60); do
     pg_isready -q -h 127.0.0.1 -p "$port" && break
@@ -52,4 +57,4 @@ SELECT format('CREATE DATABASE %I OWNER %I', '$database', '$role')
 WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$database')\gexec
 SQL
 
-echo "postgresql+psycopg://$role:$password@127.0.0.1:$port/$database"
+echo "postgresql+psycopg://$role:$password@127.0.0.1:$port/$database" >&3

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -38,6 +39,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from playwright.sync_api import Error as PlaywrightError
 from psycopg import sql
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 
 from tests.servers import (
     StreamlitRun,
@@ -189,7 +191,12 @@ def postgres_server() -> URL:
     raw = os.environ.get(POSTGRES_URL_ENV)
     if not raw:
         _service_unavailable(f"{POSTGRES_URL_ENV} is not set (make test sets it)")
-    server = make_url(raw)
+    try:
+        server = make_url(raw.strip())
+    except ArgumentError:
+        # Say what was given (without a password) so a stray line from a start-up script shows.
+        shown = re.sub(r":[^:/@\s]*@", ":***@", raw)
+        pytest.fail(f"{POSTGRES_URL_ENV} is not a database URL: {shown!r}", pytrace=False)
     if server.database is None:
         server = server.set(database="postgres")
     try:
