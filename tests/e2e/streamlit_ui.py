@@ -70,13 +70,21 @@ def choose(page: Page, key: str, option: str) -> None:
     """Pick ``option`` in the select box with this key.
 
     The list of options closes when the page scrolls, so the box is scrolled into view
-    before it is opened from the keyboard.
+    before it is opened from the keyboard. A key press that lands while the page is still
+    redrawing the box is lost, so opening is tried again a few times before giving up.
     """
     wait_until_idle(page)
     box = widget(page, key).locator("input")
-    box.scroll_into_view_if_needed()
-    box.focus()
-    box.press("ArrowDown")
+    for _ in range(4):
+        box.scroll_into_view_if_needed()
+        box.focus()
+        box.press("ArrowDown")
+        try:
+            expect(box).to_have_attribute("aria-expanded", "true", timeout=3_000)
+            break
+        except AssertionError:
+            box.press("Escape")
+            wait_until_idle(page)
     expect(box).to_have_attribute("aria-expanded", "true")
     page.get_by_role("option", name=option, exact=True).click()
     expect(box).to_have_value(option)
