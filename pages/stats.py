@@ -10,10 +10,10 @@ from functools import partial
 import streamlit as st
 
 from dutch_app import charts
-from dutch_app.services import players
+from dutch_app.services.views import GroupView
 from dutch_app.ui import stats_tables as tables
-from dutch_app.ui.cache import group_version
-from dutch_app.ui.context import active_group, call, my_groups, require_account
+from dutch_app.ui.cache import roster
+from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import (
@@ -40,10 +40,9 @@ def chart(built) -> None:
     st.altair_chart(built, theme=None, width="stretch")
 
 
-def filters_for(group_id: int) -> StatsFilters:
+def filters_for(group: GroupView) -> StatsFilters:
     """The date range and player filters, as chosen on the page."""
-    roster = call(players.list_players, group_id)
-    names = {player.id: player.name for player in roster}
+    names = {player.id: player.name for player in roster(group)}
     dates_column, players_column = st.columns(2)
     dates = dates_column.date_input(
         "Games started between",
@@ -165,7 +164,7 @@ def trend(title: str, data: Trend, built, columns: dict, what: str) -> None:
         )
 
 
-def show_game_totals(group_id: int, filters: StatsFilters, bundle: StatsBundle) -> None:
+def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
     """The running game totals of one chosen game."""
     st.subheader("One game, round by round")
     games = bundle.games
@@ -179,7 +178,7 @@ def show_game_totals(group_id: int, filters: StatsFilters, bundle: StatsBundle) 
     game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="stats_game")
     if game_id is None:
         return
-    totals = game_totals(group_id, filters, game_id)
+    totals = game_totals(group, filters, game_id)
     chart(charts.build_cumulative_totals_chart(totals))
     tables.show_table(totals, tables.GAME_TOTALS)
 
@@ -193,7 +192,7 @@ def remember_window() -> None:
     st.session_state[WINDOW_KEY] = st.session_state["stats_window"]
 
 
-def show_trends(group_id: int, filters: StatsFilters, bundle: StatsBundle) -> None:
+def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
     """Round scores, win rate and call success over time, and one game's totals."""
     st.select_slider(
         "Rolling average over each player's latest rounds, games or calls",
@@ -223,13 +222,13 @@ def show_trends(group_id: int, filters: StatsFilters, bundle: StatsBundle) -> No
         tables.CALL_TREND,
         "calls",
     )
-    show_game_totals(group_id, filters, bundle)
+    show_game_totals(group, filters, bundle)
 
 
-def show_downloads(group_id: int, filters: StatsFilters) -> None:
+def show_downloads(group: GroupView, filters: StatsFilters) -> None:
     """The rounds and games files of exactly this view, made when clicked."""
     st.subheader("Download this view")
-    key = (require_account().user_id, group_id, group_version(group_id), filters)
+    key = (require_account().user_id, group.id, group.data_version, filters)
     st.download_button(
         "Rounds CSV",
         data=partial(rounds_csv, *key),
@@ -261,8 +260,8 @@ def show_stats() -> None:
         st.page_link("pages/group.py", label="Go to Group", icon=":material/group:")
         return
     st.caption(md(f"Group: {group.name}"))
-    filters = filters_for(group.id)
-    bundle = stats_bundle(group.id, filters, rolling_window())
+    filters = filters_for(group)
+    bundle = stats_bundle(group, filters, rolling_window())
     if bundle.is_empty:
         explain_empty(filters)
         return
@@ -276,13 +275,13 @@ def show_stats() -> None:
         "Dutch calls": lambda: show_calls(bundle),
         "Head to head": lambda: show_head_to_head(bundle),
         "Records": lambda: show_records(bundle),
-        "Trends": lambda: show_trends(group.id, filters, bundle),
+        "Trends": lambda: show_trends(group, filters, bundle),
     }
     for tab, section in zip(tabs, SECTIONS, strict=True):
         if tab.open:
             with tab, guarded(tab):
                 pages[section]()
-    show_downloads(group.id, filters)
+    show_downloads(group, filters)
 
 
 with guarded():

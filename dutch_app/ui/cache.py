@@ -7,6 +7,12 @@ unchanged group is served from memory. A group's history is the same for each
 of its members, so one cached frame serves them all (a large group's frame is
 tens of MB): the reader's id is not part of the key. Reading the version checks
 membership first, so only members ever reach a cached frame.
+
+The router reads the person's groups, each with its data version, at the start
+of every run. A page that only reads takes the version from that
+:class:`~dutch_app.services.views.GroupView` instead of asking again: it is as
+fresh as a second read a few milliseconds later would be, and the group being in
+the person's own list is the membership check.
 """
 
 from __future__ import annotations
@@ -16,13 +22,29 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from dutch_app.services import groups, history
+from dutch_app.services import groups, history, players
+from dutch_app.services.views import GroupView, PlayerView
 from dutch_app.ui.context import call, require_account, resources
 
 
 def group_version(group_id: int) -> int:
     """The group's current data version (checks membership)."""
     return call(groups.data_version, group_id)
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+def _roster(_reader_id: int, group_id: int, version: int) -> list[PlayerView]:
+    del version  # part of the cache key only
+    with resources().sessions() as session:
+        return players.list_players(session, _reader_id, group_id)
+
+
+def roster(group: GroupView) -> list[PlayerView]:
+    """The group's players by name, as of the data version ``group`` was read with.
+
+    ``group`` must come from the signed-in person's own group list of this run.
+    """
+    return _roster(require_account().user_id, group.id, group.data_version)
 
 
 @st.cache_data(max_entries=16, ttl=3600, show_spinner=False)

@@ -5,9 +5,15 @@ some players. :func:`stats_bundle` computes every statistics table of a view in
 one cached call and returns a frozen :class:`StatsBundle`. The cache key is
 (group, the group's data version, filters): any write to the group bumps its
 version, so a new round shows on the very next rerun. The numbers are the same
-for every member, so members share them; the version is read (and membership
-checked) before the cache is consulted. Trends are thinned before they are
+for every member, so members share them. The version comes with the group the
+router read for this run (from the person's own groups, which is the
+membership check); see :mod:`dutch_app.ui.cache`. Trends are thinned before they are
 cached, so a bundle stays small however long the history is.
+
+Bundles are kept as shared objects (``st.cache_resource``), not copied out of
+the cache on every rerun: a warm rerun then costs no unpickling. Pages only
+read them; nothing may change a bundle's tables in place (pandas' copy-on-write
+keeps derived tables apart).
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ import pandas as pd
 import streamlit as st
 
 from dutch_app.services import csv_export
-from dutch_app.ui.cache import group_version, history_frame
+from dutch_app.services.views import GroupView
+from dutch_app.ui.cache import history_frame
 from dutch_app.ui.context import require_account, resources
 from dutch_core import stats
 
@@ -161,17 +168,22 @@ def compute_bundle(
     )
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
 def _bundle(group_id: int, version: int, filters: StatsFilters, window: int) -> StatsBundle:
     del version  # part of the cache key only; history_frame checks membership
     frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
     return compute_bundle(frame, filters.player_ids, window)
 
 
-def stats_bundle(group_id: int, filters: StatsFilters, window: int = ROLLING_WINDOW) -> StatsBundle:
-    """Every statistics table of the group's view, fresh as of this rerun."""
+def stats_bundle(
+    group: GroupView, filters: StatsFilters, window: int = ROLLING_WINDOW
+) -> StatsBundle:
+    """Every statistics table of the group's view, fresh as of this rerun.
+
+    ``group`` must come from the signed-in person's own group list of this run.
+    """
     require_account()
-    return _bundle(group_id, group_version(group_id), filters, window)
+    return _bundle(group.id, group.data_version, filters, window)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -183,10 +195,10 @@ def _game_totals(
     return stats.cumulative_totals(frame, game_id)
 
 
-def game_totals(group_id: int, filters: StatsFilters, game_id: int) -> pd.DataFrame:
-    """The game totals after each round of one game of the view."""
+def game_totals(group: GroupView, filters: StatsFilters, game_id: int) -> pd.DataFrame:
+    """The game totals after each round of one game of the view (``group`` as above)."""
     account = require_account()
-    return _game_totals(account.user_id, group_id, group_version(group_id), filters, game_id)
+    return _game_totals(account.user_id, group.id, group.data_version, filters, game_id)
 
 
 def _export(service, user_id: int, group_id: int, filters: StatsFilters) -> bytes:

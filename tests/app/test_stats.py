@@ -19,6 +19,7 @@ Game 2 (10 Feb 2025)
 from __future__ import annotations
 
 import io
+from dataclasses import fields
 from datetime import UTC, date, datetime, timedelta
 
 import pandas as pd
@@ -26,7 +27,17 @@ import pytest
 
 from dutch_app.csv_io import parse_rounds_csv
 from dutch_app.services import games, groups, players, rounds
-from dutch_app.ui.stats_cache import StatsFilters, games_csv, rounds_csv
+from dutch_app.services.history import load_history
+from dutch_app.ui.stats_cache import (
+    ROLLING_WINDOW,
+    StatsBundle,
+    StatsFilters,
+    Trend,
+    _bundle,
+    compute_bundle,
+    games_csv,
+    rounds_csv,
+)
 from dutch_core import EndCondition, HouseRules
 from tests.app.apptools import Table, messages, open_app
 
@@ -183,6 +194,25 @@ def test_trends_follow_each_player_and_one_chosen_game(history):
     assert totals.loc[totals["player"] == "Cleo", "game_total"].tolist() == [2, 32]
 
 
+def test_drawing_every_section_leaves_the_shared_numbers_as_computed(history):
+    """The bundle is shared by every rerun and member; showing it must not change it."""
+    at = open_app(history.account, STATS)
+    version = history.call(groups.data_version, history.group_id)
+    shared = _bundle(history.group_id, version, StatsFilters(), ROLLING_WINDOW)
+    fresh = compute_bundle(history.call(load_history, history.group_id), None)
+    for section in ("Players", "Dutch calls", "Head to head", "Records", "Trends"):
+        show_section(at, section)
+    assert _bundle(history.group_id, version, StatsFilters(), ROLLING_WINDOW) is shared
+    for field in fields(StatsBundle):
+        kept, computed = getattr(shared, field.name), getattr(fresh, field.name)
+        if isinstance(kept, Trend):
+            kept, computed = kept.table, computed.table
+        if isinstance(kept, pd.DataFrame):
+            pd.testing.assert_frame_equal(kept, computed)
+        else:
+            assert kept == computed, field.name
+
+
 def test_the_rolling_window_can_be_chosen_and_is_kept_across_tabs(history):
     at = show_section(open_app(history.account, STATS), "Trends")
     at.select_slider(key="stats_window").set_value(3).run()
@@ -217,6 +247,16 @@ def test_choosing_players_shows_only_their_rows_of_their_games(history):
     assert row_of(summary, player="Cleo")["games"] == 2
     show_section(at, "Head to head")
     assert set(table_with(at, "opponent")["player"]) == {"Cleo"}
+
+
+def test_a_renamed_or_new_player_shows_in_the_filter_on_the_next_run(history):
+    at = open_app(history.account, STATS)
+    assert at.multiselect(key="stats_players").options == ["Ann", "Ben", "Cleo", "Dan"]
+    history.call(players.rename_player, history.player_ids["Ben"], "Benedict")
+    history.call(players.add_player, history.group_id, "Bea")
+    at.run()
+    assert not at.exception
+    assert at.multiselect(key="stats_players").options == ["Ann", "Bea", "Benedict", "Cleo", "Dan"]
 
 
 def test_a_new_round_shows_on_the_next_run(history):
