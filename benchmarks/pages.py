@@ -5,6 +5,13 @@ warm-up runs, the two pages of a ratio taking turns. AppTest compiles every
 script afresh on each run, where a server compiles it once and keeps the
 bytecode; here one script cache is kept across runs, as a server does, so the
 times are those of the pages' own work.
+
+AppTest also forgets before every run that the app routes with
+``st.navigation``, so each run first takes Streamlit's old ``pages/``-folder path
+(listing the folder, then :func:`dutch_app.ui.routing.ensure_routed` running
+``app.py`` afresh). A server takes that path once per process, on its very first
+run. The timed runs follow the server (:func:`routed_as_on_a_server`); the runs
+that open a page beforehand still go the AppTest way.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from unittest import mock
 
 import streamlit as st
 from sqlalchemy.orm import Session
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
@@ -68,6 +76,19 @@ def app_on(database: BenchDatabase) -> Iterator[Resources]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+@contextmanager
+def routed_as_on_a_server() -> Iterator[None]:
+    """Runs in which Streamlit already knows the app routes with ``st.navigation``."""
+    original = PagesManager.__init__
+
+    def known_router(self, *args, **kwargs) -> None:
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False  # what st.navigation left on a server
+
+    with mock.patch.object(PagesManager, "__init__", known_router):
+        yield
 
 
 def _run(at: AppTest) -> AppTest:
@@ -123,7 +144,8 @@ def play_rerun(database: BenchDatabase, repeats: int) -> Comparison:
             headings = [heading.value for heading in at.subheader]
             if f"Round {ROUNDS_PLAYED + 1}" not in headings:
                 raise RuntimeError(f"The Play page shows no round form: {headings!r}")
-        return compare(lambda: _run(with_history), lambda: _run(without), repeats, warmups=2)
+        with routed_as_on_a_server():
+            return compare(lambda: _run(with_history), lambda: _run(without), repeats, warmups=2)
 
 
 def stats_rerun(database: BenchDatabase, repeats: int) -> Comparison:
@@ -137,4 +159,8 @@ def stats_rerun(database: BenchDatabase, repeats: int) -> Comparison:
         bare = AppTest.from_file(BARE_STATS, default_timeout=TIMEOUT)
         bare.session_state["bench_bundle"] = bundle
         _run(bare)
-        return compare(lambda: _run(app), lambda: _run(bare), repeats, warmups=2)
+        with routed_as_on_a_server():
+            comparison = compare(lambda: _run(app), lambda: _run(bare), repeats, warmups=2)
+        if f"{bundle.rounds_played:,} rounds" not in " ".join(c.value for c in app.caption):
+            raise RuntimeError("The Stats page lost its history during the timed runs.")
+        return comparison
