@@ -105,9 +105,11 @@ def thin(table: pd.DataFrame, counter: str, limit: int = TREND_ROWS) -> Trend:
     return Trend(table.loc[keep.to_numpy(dtype=bool)].reset_index(drop=True), len(table), stride)
 
 
-def game_list(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per game, newest first: when, status, rounds and the players in seat order."""
-    results = stats.game_results(frame)
+def game_list(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per game, newest first: when, status, rounds and the players in seat order.
+
+    ``results`` are the view's :func:`dutch_core.stats.game_results`.
+    """
     by_game = results.groupby("game_id", sort=False)
     games = by_game.agg(
         game_started_at=("game_started_at", "first"),
@@ -119,10 +121,15 @@ def game_list(frame: pd.DataFrame) -> pd.DataFrame:
     return games.reset_index().sort_values(order, ascending=False, ignore_index=True)
 
 
-def player_records(frame: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """Per player: longest and current winning streak, best game and biggest comeback."""
-    streaks = stats.win_streaks(frame)
-    comebacks = stats.comebacks(frame).groupby("player", as_index=False)["deficit"].max()
+def player_records(
+    summary: pd.DataFrame, streaks: pd.DataFrame, comeback_rows: pd.DataFrame
+) -> pd.DataFrame:
+    """Per player: longest and current winning streak, best game and biggest comeback.
+
+    ``streaks`` and ``comeback_rows`` are the view's :func:`dutch_core.stats.win_streaks`
+    and :func:`dutch_core.stats.comebacks`.
+    """
+    comebacks = comeback_rows.groupby("player", as_index=False)["deficit"].max()
     out = summary[["player", "best_game"]].merge(streaks, on="player", how="left")
     out = out.merge(comebacks.rename(columns={"deficit": "biggest_comeback"}), how="left")
     counted = ["longest_win_streak", "current_win_streak"]
@@ -147,22 +154,27 @@ def compute_bundle(
         chosen = frame["player_id"].isin(list(player_ids)).to_numpy(dtype=bool)
         shown = tuple(sorted(frame.loc[chosen, "player"].unique().tolist(), key=str.casefold))
     own_rows = frame.loc[frame["player"].isin(shown).to_numpy(dtype=bool)]
-    summary = stats.only_players(stats.player_summary(frame), shown)
-    head_to_head = stats.head_to_head(frame)
+    # The per-game results, streaks and comebacks feed several tables: work them out once.
+    results = stats.game_results(frame)
+    streaks = stats.win_streaks(frame, results=results)
+    comeback_rows = stats.comebacks(frame, results=results)
+    summary = stats.only_players(stats.player_summary(frame, results=results), shown)
+    head_to_head = stats.head_to_head(frame, results=results)
     return StatsBundle(
         players=shown,
         games_played=int(frame["game_id"].nunique()),
         rounds_played=int(frame["round_id"].nunique()),
-        games=game_list(frame),
+        games=game_list(results),
         summary=summary,
         calls=stats.only_players(stats.dutch_calls(frame), shown),
         by_hand_total=stats.call_success_by_hand_total(own_rows),
         head_to_head=stats.only_players(head_to_head, shown),
-        records=stats.records(frame),
-        player_records=player_records(frame, summary),
+        records=stats.records(frame, results=results, streaks=streaks, comeback_rows=comeback_rows),
+        player_records=player_records(summary, streaks, comeback_rows),
         round_trend=thin(stats.round_score_trend(own_rows, window), "player_round"),
         win_trend=thin(
-            stats.only_players(stats.win_rate_trend(frame, window), shown), "game_number"
+            stats.only_players(stats.win_rate_trend(frame, window, results=results), shown),
+            "game_number",
         ),
         call_trend=thin(stats.call_success_trend(own_rows, window), "call_number"),
     )

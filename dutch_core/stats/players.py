@@ -41,7 +41,12 @@ def game_results(df: pd.DataFrame) -> pd.DataFrame:
     return final.sort_values(order, kind="stable", ignore_index=True)[GAME_RESULT_COLUMNS]
 
 
-def player_summary(df: pd.DataFrame) -> pd.DataFrame:
+def _results(df: pd.DataFrame, results: pd.DataFrame | None) -> pd.DataFrame:
+    """``results`` when the caller already worked them out for ``df``, else :func:`game_results`."""
+    return game_results(df) if results is None else results
+
+
+def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per player: games, wins and round and game scores.
 
     Columns: ``player``; ``games`` (games with at least one round, any
@@ -49,7 +54,8 @@ def player_summary(df: pd.DataFrame) -> pd.DataFrame:
     ``rounds``; ``avg_round_score``, ``median_round_score``, ``best_round``
     (lowest) and ``worst_round`` (highest); ``avg_game_total``, ``best_game``
     and ``worst_game`` over the final totals of ended games (missing when a
-    player has none).
+    player has none). ``results``, when given, must be ``game_results(df)``
+    (worked out once by a caller that needs it for several tables).
     """
     per_round = df.groupby("player").agg(
         games=("game_id", "nunique"),
@@ -59,7 +65,7 @@ def player_summary(df: pd.DataFrame) -> pd.DataFrame:
         best_round=("round_score", "min"),
         worst_round=("round_score", "max"),
     )
-    ended = ended_only(game_results(df))
+    ended = ended_only(_results(df, results))
     per_game = ended.groupby("player").agg(
         games_ended=("game_id", "size"),
         wins=("won", "sum"),
@@ -90,15 +96,16 @@ def player_summary(df: pd.DataFrame) -> pd.DataFrame:
     return out[columns].astype({"avg_round_score": "float64"}).reset_index()
 
 
-def head_to_head(df: pd.DataFrame) -> pd.DataFrame:
+def head_to_head(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """For each ordered pair of players, their finishes in the ended games both played.
 
     One row per (``player``, ``opponent``) who met at least once; each pair
     appears both ways round. ``games`` counts their common ended games;
     ``lower`` / ``higher`` / ``equal`` how often ``player``'s final total was
     below / above / equal to ``opponent``'s; ``lower_rate`` = lower / games.
+    ``results`` as in :func:`player_summary`.
     """
-    finals = ended_only(game_results(df))[["game_id", "player", "game_total"]]
+    finals = ended_only(_results(df, results))[["game_id", "player", "game_total"]]
     pairs = finals.merge(finals, on="game_id", suffixes=("", "_opponent"))
     pairs = pairs.loc[pairs["player"].ne(pairs["player_opponent"]).to_numpy(dtype=bool)]
     diff = pairs["game_total"] - pairs["game_total_opponent"]

@@ -5,18 +5,19 @@ from __future__ import annotations
 import pandas as pd
 
 from dutch_core.stats._util import ended_only
-from dutch_core.stats.players import game_results
+from dutch_core.stats.players import _results
 
 RECORD_COLUMNS = ["record", "player", "value", "game_id", "game_started_at"]
 
 
-def win_streaks(df: pd.DataFrame) -> pd.DataFrame:
+def win_streaks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per player of an ended game: ``longest_win_streak`` and ``current_win_streak``.
 
     A streak is a run of consecutive ended games (in start order, among the
     games the player took part in) that the player won or shared the win of.
+    ``results``, when given, must be ``game_results(df)``.
     """
-    ended = ended_only(game_results(df)).sort_values(
+    ended = ended_only(_results(df, results)).sort_values(
         ["player", "game_started_at", "game_id"], kind="stable"
     )
     won = ended["won"]
@@ -37,7 +38,7 @@ def win_streaks(df: pd.DataFrame) -> pd.DataFrame:
     return out.astype("int64").rename_axis("player").reset_index()
 
 
-def comebacks(df: pd.DataFrame) -> pd.DataFrame:
+def comebacks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per winner of an ended game: the largest deficit they overcame.
 
     The deficit of a player at a round's end is their game total minus the
@@ -45,11 +46,12 @@ def comebacks(df: pd.DataFrame) -> pd.DataFrame:
     is the largest one they had at any round end of the game, and
     ``round_number`` the first round where it occurred; the biggest comeback
     is the row with the largest deficit. Sorted by deficit, largest first.
+    ``results`` as in :func:`win_streaks`.
     """
     rows = ended_only(df)
     leader = rows.groupby("round_id")["game_total"].transform("min")
     rows = rows.assign(deficit=rows["game_total"] - leader)
-    winners = game_results(df).loc[lambda r: r["won"], ["game_id", "player", "game_total"]]
+    winners = _results(df, results).loc[lambda r: r["won"], ["game_id", "player", "game_total"]]
     rows = rows[["game_id", "game_started_at", "player", "round_number", "deficit"]].merge(
         winners, on=["game_id", "player"]
     )
@@ -60,15 +62,21 @@ def comebacks(df: pd.DataFrame) -> pd.DataFrame:
     return out[columns].reset_index(drop=True)
 
 
-def best_games(df: pd.DataFrame) -> pd.DataFrame:
+def best_games(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """The winners of ended games, lowest final total first (fewer rounds first on a tie)."""
-    won = game_results(df).loc[lambda r: r["won"]]
+    won = _results(df, results).loc[lambda r: r["won"]]
     order = ["game_total", "rounds", "game_started_at"]
     columns = ["game_id", "game_started_at", "player", "game_total", "rounds"]
     return won.sort_values(order, kind="stable", ignore_index=True)[columns]
 
 
-def records(df: pd.DataFrame) -> pd.DataFrame:
+def records(
+    df: pd.DataFrame,
+    *,
+    results: pd.DataFrame | None = None,
+    streaks: pd.DataFrame | None = None,
+    comeback_rows: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """The group's records, one row per holder (ties list every holder).
 
     ``record`` is one of "Longest winning streak" (``value`` in games),
@@ -77,15 +85,23 @@ def records(df: pd.DataFrame) -> pd.DataFrame:
     eventual winner overcame, in points; see :func:`comebacks`). ``game_id``
     and ``game_started_at`` are missing for streaks. Records that no game
     has set yet (e.g. no comeback when every winner led throughout) are left out.
+
+    A caller that already has them passes ``game_results(df)``,
+    ``win_streaks(df)`` and ``comebacks(df)`` as ``results``, ``streaks`` and
+    ``comeback_rows``.
     """
-    streaks = win_streaks(df)
+    results = _results(df, results)
+    if streaks is None:
+        streaks = win_streaks(df, results=results)
+    if comeback_rows is None:
+        comeback_rows = comebacks(df, results=results)
     streak = _top(streaks, "longest_win_streak", largest=True)
     streak = streak.assign(
         game_id=pd.Series(pd.NA, index=streak.index, dtype="Int64"),
         game_started_at=pd.Series(pd.NaT, index=streak.index, dtype="datetime64[ns, UTC]"),
     )
-    best = _top(best_games(df), "game_total", largest=False)
-    comeback = _top(comebacks(df), "deficit", largest=True)
+    best = _top(best_games(df, results=results), "game_total", largest=False)
+    comeback = _top(comeback_rows, "deficit", largest=True)
     parts = [
         _as_record(streak, "Longest winning streak", "longest_win_streak"),
         _as_record(best, "Best game", "game_total"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from dutch_core.stats._util import ended_only, is_value
-from dutch_core.stats.players import game_results
+from dutch_core.stats.players import _results
 
 
 def _running(table: pd.DataFrame, column: str, window: int) -> pd.DataFrame:
@@ -37,16 +37,18 @@ def round_score_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     return rounds[columns]
 
 
-def win_rate_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
+def win_rate_trend(
+    df: pd.DataFrame, window: int = 10, *, results: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Each player's win rate after each of their ended games, in start order.
 
     Columns: ``player``, ``game_started_at``, ``game_id``, ``game_number``
     (the player's 1st, 2nd, ... ended game), ``won``, ``wins`` (so far),
     ``win_rate`` (wins / games so far) and ``rolling_win_rate`` (over the
-    last ``window`` games).
+    last ``window`` games). ``results``, when given, must be ``game_results(df)``.
     """
     order = ["player", "game_started_at", "game_id"]
-    games = ended_only(game_results(df))[[*order, "won"]]
+    games = ended_only(_results(df, results))[[*order, "won"]]
     games = games.sort_values(order, kind="stable", ignore_index=True)
     games = _running(games, "won", window)
     games = games.rename(

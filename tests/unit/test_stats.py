@@ -286,3 +286,37 @@ def test_empty_history_has_the_schema_columns_and_dtypes():
     assert str(frame["game_started_at"].dtype) == "datetime64[ns, UTC]"
     assert str(frame["caller_hand_total"].dtype) == "Int64"
     assert stats.filter_history(frame, dt.date(2025, 1, 1), players=["Ann"]).empty
+
+
+SHARING_RESULTS = {
+    "player_summary": stats.player_summary,
+    "head_to_head": stats.head_to_head,
+    "win_streaks": stats.win_streaks,
+    "comebacks": stats.comebacks,
+    "best_games": stats.best_games,
+    "records": stats.records,
+    "win_rate_trend": stats.win_rate_trend,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARING_RESULTS))
+@pytest.mark.parametrize("filtered", [False, True], ids=["whole", "filtered"])
+def test_tables_given_the_game_results_match_those_working_them_out(name, filtered, history):
+    """Passing ``game_results`` in (so the Stats page works them out once) changes nothing."""
+    frame = stats.filter_history(history, players=["Cat"]) if filtered else history
+    compute = SHARING_RESULTS[name]
+    given = compute(frame, results=stats.game_results(frame))
+    pd.testing.assert_frame_equal(given, compute(frame))
+    assert not given.empty
+
+
+def test_records_given_streaks_and_comebacks_match_records_working_them_out(history):
+    results = stats.game_results(history)
+    given = stats.records(
+        history,
+        results=results,
+        streaks=stats.win_streaks(history, results=results),
+        comeback_rows=stats.comebacks(history, results=results),
+    )
+    pd.testing.assert_frame_equal(given, stats.records(history))
+    assert set(given["record"]) == {"Longest winning streak", "Best game", "Biggest comeback"}
