@@ -25,20 +25,35 @@ def player_view(player: Player) -> PlayerView:
 
 def group_view(session: Session, group: Group, mine: Membership) -> GroupView:
     """The view of a group for the member holding ``mine``."""
-    rows = session.execute(
-        select(Membership.user_id, User.display_name, Membership.role)
-        .join(User, User.id == Membership.user_id)
-        .where(Membership.group_id == group.id)
-        .order_by(Membership.joined_at, Membership.user_id)
-    ).all()
-    return GroupView(
-        id=group.id,
-        name=group.name,
-        role=mine.role,
-        invite_code=group.invite_code if mine.role == "owner" else None,
-        members=tuple(MemberView(*row) for row in rows),
-        data_version=group.data_version,
-    )
+    return group_views(session, [(group, mine)])[0]
+
+
+def group_views(session: Session, rows: list[tuple[Group, Membership]]) -> list[GroupView]:
+    """The views of several groups, each for the member holding its membership.
+
+    The members of all the groups are read in one query.
+    """
+    members: dict[int, list[MemberView]] = {group.id: [] for group, _ in rows}
+    if members:
+        found = session.execute(
+            select(Membership.group_id, Membership.user_id, User.display_name, Membership.role)
+            .join(User, User.id == Membership.user_id)
+            .where(Membership.group_id.in_(list(members)))
+            .order_by(Membership.group_id, Membership.joined_at, Membership.user_id)
+        )
+        for group_id, *member in found:
+            members[group_id].append(MemberView(*member))
+    return [
+        GroupView(
+            id=group.id,
+            name=group.name,
+            role=mine.role,
+            invite_code=group.invite_code if mine.role == "owner" else None,
+            members=tuple(members[group.id]),
+            data_version=group.data_version,
+        )
+        for group, mine in rows
+    ]
 
 
 def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView:

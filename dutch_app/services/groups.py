@@ -12,8 +12,13 @@ from dutch_app.services._access import (
     membership,
     owner_membership,
 )
-from dutch_app.services._input import clean_name, new_invite_code, normalise_invite_code
-from dutch_app.services._present import group_view
+from dutch_app.services._input import (
+    check_id,
+    clean_name,
+    new_invite_code,
+    normalise_invite_code,
+)
+from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import NotFound
 from dutch_app.services.views import GroupView
@@ -53,15 +58,20 @@ def rename_group(session: Session, user_id: int, group_id: int, name: str) -> Gr
 
 @reading
 def list_groups(session: Session, user_id: int) -> list[GroupView]:
-    """The user's groups, by name."""
-    acting_user(session, user_id)
+    """The user's groups, by name.
+
+    Read on every rerun of every page (the sidebar's group switcher), so it takes
+    two queries however many groups there are.
+    """
     rows = session.execute(
         select(Group, Membership)
         .join(Membership, Membership.group_id == Group.id)
-        .where(Membership.user_id == user_id)
+        .where(Membership.user_id == check_id("user_id", user_id))
         .order_by(Group.name, Group.id)
     ).all()
-    return [group_view(session, group, mine) for group, mine in rows]
+    if not rows:
+        acting_user(session, user_id)  # no groups is fine; no such user is not
+    return group_views(session, [(group, mine) for group, mine in rows])
 
 
 @reading

@@ -72,6 +72,30 @@ def test_list_groups_shows_only_the_users_own_groups(session, owner, make_user, 
     assert [g.id for g in groups.list_groups(session, ben)] == [bens.id]
 
 
+def test_list_groups_gives_each_group_its_own_members_and_the_members_role(
+    session, owner, make_user, group
+):
+    ben, cleo = make_user("Ben"), make_user("Cleo")
+    bens = groups.create_group(session, ben, "Ben's club")
+    groups.join_group(session, owner, bens.invite_code)
+    groups.join_group(session, cleo, group.invite_code)
+    groups.join_group(session, cleo, bens.invite_code)
+    listed = {g.name: g for g in groups.list_groups(session, owner)}
+    assert list(listed) == ["Ben's club", "Friday club"]  # by name
+    assert [m.display_name for m in listed["Friday club"].members] == ["Olga", "Cleo"]
+    assert [m.display_name for m in listed["Ben's club"].members] == ["Ben", "Olga", "Cleo"]
+    assert listed["Friday club"].role == "owner" and listed["Friday club"].invite_code
+    assert listed["Ben's club"].role == "member" and listed["Ben's club"].invite_code is None
+    for view in listed.values():
+        assert view == groups.get_group(session, owner, view.id)
+
+
+def test_list_groups_of_someone_in_no_group_is_empty_and_of_no_one_not_found(session, make_user):
+    assert groups.list_groups(session, make_user("Dora")) == []
+    with pytest.raises(NotFound):
+        groups.list_groups(session, 987654)
+
+
 def test_when_the_owner_leaves_the_longest_standing_member_takes_over(
     session, owner, make_user, group
 ):
