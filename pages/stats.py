@@ -33,6 +33,7 @@ ensure_routed()
 SECTIONS = ("Players", "Dutch calls", "Head to head", "Records", "Trends")
 WINDOWS = (3, 5, 10, 20, 50, 100)
 WINDOW_KEY = "stats_rolling"  # outlives the slider while the Trends tab is closed
+PICKABLE_GAMES = 300  # the newest games offered by the one-game picker
 
 
 def chart(built) -> None:
@@ -167,7 +168,7 @@ def trend(title: str, data: Trend, built, columns: dict, what: str) -> None:
 def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
     """The running game totals of one chosen game."""
     st.subheader("One game, round by round")
-    games = bundle.games
+    games = bundle.games.head(PICKABLE_GAMES)  # newest first
     labels = distinct_labels(
         {
             row.game_id: f"{row.game_started_at:%Y-%m-%d %H:%M} · {row.players} · "
@@ -176,6 +177,11 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
         }
     )
     game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="stats_game")
+    if len(bundle.games) > PICKABLE_GAMES:
+        st.caption(
+            f"The newest {PICKABLE_GAMES} of {len(bundle.games):,} games in this view; narrow the "
+            "dates above to pick an older one."
+        )
     if game_id is None:
         return
     totals = game_totals(group, filters, game_id)

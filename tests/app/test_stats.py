@@ -27,6 +27,7 @@ import pytest
 
 from dutch_app.csv_io import parse_rounds_csv
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.demo import generate_history
 from dutch_app.services.history import load_history
 from dutch_app.ui.stats_cache import (
     ROLLING_WINDOW,
@@ -316,6 +317,20 @@ def test_downloads_hold_exactly_the_filtered_view(history):
         "Ben": 19,
         "Cleo": 46,
     }
+
+
+def test_a_long_history_offers_the_newest_games_to_pick_and_says_how_to_reach_older_ones(table):
+    with table.resources.sessions() as session:
+        summary = generate_history(session, table.group_id, rows=14_000, seed=3)
+    assert summary.games > 300
+    at = show_section(open_app(table.account, STATS), "Trends")
+    picker = at.selectbox(key="stats_game")
+    assert len(picker.options) == 300
+    newest = table.call(games.list_games, table.group_id)[0]
+    assert picker.value == newest.id
+    assert any(
+        f"The newest 300 of {summary.games:,} games" in caption.value for caption in at.caption
+    )
 
 
 def test_names_in_markdown_are_shown_literally(history):
