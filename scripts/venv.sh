@@ -37,7 +37,7 @@ if [[ ! -x "$venv/bin/python" ]]; then
     if ! "$python" -m venv "$venv" 2>/dev/null; then
         # Debian's own Python keeps venv/ensurepip in a separate package.
         rm -rf "$venv"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+        scripts/apt-install.sh python3-venv
         "$python" -m venv "$venv"
     fi
 fi
