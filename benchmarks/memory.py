@@ -35,10 +35,10 @@ from dutch_app.accounts import issue_session_token
 from dutch_app.services import groups
 from dutch_app.storage.db import make_engine
 from dutch_app.storage.models import User
+from dutch_app.ui.context import SESSION_COOKIE
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
-SESSION_COOKIE = "dutch_session"
 FIRST_PAGE_TIMEOUT_MS = 900_000  # the first visitor waits for a cold Stats page
 PAGE_TIMEOUT_MS = 120_000
 RELOADS = 2  # a page stuck on a busy machine is loaded again
