@@ -54,5 +54,5 @@ BENCH_ARGS ?= --sizes 10000,100000,1000000 --databases sqlite,postgresql --out b
 .PHONY: bench
 bench: $(DEV_STAMP)
 	scripts/system-deps.sh
-	DUTCH_TEST_POSTGRES_URL="$${DUTCH_TEST_POSTGRES_URL:-$$(scripts/postgres.sh)}" \
-		$(VENV)/bin/python -m benchmarks $(BENCH_ARGS)
+	url="$${DUTCH_TEST_POSTGRES_URL:-$$(scripts/postgres.sh)}" \
+		&& DUTCH_TEST_POSTGRES_URL="$$url" $(VENV)/bin/python -m benchmarks $(BENCH_ARGS)
