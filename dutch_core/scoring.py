@@ -105,8 +105,14 @@ class RoundResult:
         return {score.player: score.hand_total for score in self.scores}
 
 
-def _cards(count: int) -> str:
+def penalty_cards_text(count: int) -> str:
+    """``count`` penalty card(s), in words for a message."""
     return f"{count} penalty card" if count == 1 else f"{count} penalty cards"
+
+
+def _cards_due(lower: int, tied: int, rules: HouseRules) -> int:
+    """One card per tied hand and two per lower one; none when a failed call costs points."""
+    return 0 if rules.penalty_mode is PenaltyMode.POINTS else tied + 2 * lower
 
 
 def caller_outcome(hand_totals: Mapping[str, int], caller: str) -> tuple[Outcome, int, int]:
@@ -147,10 +153,10 @@ def penalty_cards_due(
     if caller is None or rules.penalty_mode is PenaltyMode.POINTS:
         return 0
     _, lower, tied = caller_outcome({player: hand.value(rules) for player, hand in pairs}, caller)
-    return tied + 2 * lower
+    return _cards_due(lower, tied, rules)
 
 
-def _penalty_points(round_input: RoundInput, outcome: Outcome, rules: HouseRules) -> int:
+def _penalty_points(round_input: RoundInput, outcome: Outcome, due: int, rules: HouseRules) -> int:
     caller, penalty = round_input.caller, round_input.penalty
     if rules.penalty_mode is PenaltyMode.POINTS:
         if not (penalty is None or penalty.is_none):
@@ -160,23 +166,24 @@ def _penalty_points(round_input: RoundInput, outcome: Outcome, rules: HouseRules
             )
             raise named_error(PenaltyError, caller, message)
         return -rules.success_bonus if outcome is Outcome.LOWEST else rules.failed_call_points
-    due = penalty_cards_due(round_input, caller, rules)
     if due == 0:
         if not (penalty is None or penalty.is_none):
             message = f"no penalty cards are due (lowest hand), but {penalty.text()!r} was entered"
             raise named_error(PenaltyError, caller, message)
         return 0
     if penalty is None:
-        message = f"must draw {_cards(due)}; enter them or their total"
+        message = f"must draw {penalty_cards_text(due)}; enter them or their total"
         raise named_error(PenaltyError, caller, message)
     if penalty.cards is not None and len(penalty.cards) != due:
         entered = len(penalty.cards)
-        message = f"must draw {_cards(due)}, {entered} {'was' if entered == 1 else 'were'} entered"
+        was = "was" if entered == 1 else "were"
+        message = f"must draw {penalty_cards_text(due)}, {entered} {was} entered"
         raise named_error(PenaltyError, caller, message)
     most = due * rules.max_card_value()
     if penalty.total is not None and penalty.total > most:
         message = (
-            f"a penalty total of {penalty.total} is more than {_cards(due)} can be worth ({most})"
+            f"a penalty total of {penalty.total} is more than "
+            f"{penalty_cards_text(due)} can be worth ({most})"
         )
         raise named_error(PenaltyError, caller, message)
     return penalty.value(rules)
@@ -202,13 +209,14 @@ def score_round(round_input: RoundInput, rules: HouseRules) -> RoundResult:
     check_deck(round_input, rules)
     hand_totals = {player: hand.value(rules) for player, hand in round_input.hands}
     caller = round_input.caller
-    outcome, lower, tied, extra = None, 0, 0, 0
+    outcome, lower, tied, due, extra = None, 0, 0, 0, 0
     if caller is None:
         if not rules.allow_no_caller:
             raise RoundError("no one ended this round; these house rules need a Dutch call")
     else:
         outcome, lower, tied = caller_outcome(hand_totals, caller)
-        extra = _penalty_points(round_input, outcome, rules)
+        due = _cards_due(lower, tied, rules)
+        extra = _penalty_points(round_input, outcome, due, rules)
     scores = tuple(
         PlayerScore(
             player=player,
@@ -227,5 +235,5 @@ def score_round(round_input: RoundInput, rules: HouseRules) -> RoundResult:
         outcome=outcome,
         lower=lower,
         tied=tied,
-        penalty_cards_due=penalty_cards_due(round_input, caller, rules),
+        penalty_cards_due=due,
     )
