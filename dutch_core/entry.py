@@ -10,7 +10,7 @@ can show each problem next to the field it concerns.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dutch_core.deck import check_deck
 from dutch_core.errors import DutchError, PenaltyError
@@ -22,6 +22,7 @@ from dutch_core.scoring import (
     RoundInput,
     RoundResult,
     penalty_cards_due,
+    penalty_cards_text,
     score_round,
 )
 
@@ -42,10 +43,6 @@ class EntryCheck:
     def ok(self) -> bool:
         """True when the round could be scored."""
         return self.result is not None
-
-
-def _card_word(count: int) -> str:
-    return "penalty card" if count == 1 else "penalty cards"
 
 
 def _parse_hands(
@@ -100,7 +97,7 @@ def _parse_penalty(caller: str, due: int, text: str, errors: dict[str, str]) -> 
         return None
     if not text:
         errors[PENALTY] = (
-            f"{caller} must draw {due} {_card_word(due)}: enter them card by card "
+            f"{caller} must draw {penalty_cards_text(due)}: enter them card by card "
             "(e.g. 4S KD) or as their total."
         )
         return None
@@ -127,21 +124,16 @@ def check_entry(
         return EntryCheck(None, errors)
     seated = tuple((player, hands[player]) for player in players)
     try:  # an impossible set of hands is reported before any penalty is asked for
-        check_deck(RoundInput(hands=seated, caller=caller, call_type=call_type), rules)
+        round_input = RoundInput(hands=seated, caller=caller, call_type=call_type)
+        check_deck(round_input, rules)
     except DutchError as error:
         return EntryCheck(None, {_field_of(error, hands): str(error)})
-    due = penalty_cards_due(hands, caller, rules) if caller is not None else 0
+    due = penalty_cards_due(round_input, None, rules)
     penalty = _parse_penalty(caller, due, penalty_text, errors) if caller is not None else None
     if errors:
         return EntryCheck(None, errors, due)
-    round_input = RoundInput(
-        hands=seated,
-        caller=caller,
-        call_type=call_type if caller is not None else None,
-        penalty=penalty,
-    )
     try:
-        result = score_round(round_input, rules)
+        result = score_round(replace(round_input, penalty=penalty), rules)
     except PenaltyError as error:
         return EntryCheck(None, {PENALTY: str(error)}, due)
     except DutchError as error:
