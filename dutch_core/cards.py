@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from dutch_core.errors import CardError
+from dutch_core.errors import CardError, player_prefix
 
 if TYPE_CHECKING:
     from dutch_core.rules import HouseRules
@@ -97,12 +97,10 @@ _FACE_VALUES = {Rank.ACE: 1, Rank.JACK: 11, Rank.QUEEN: 12}
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
-def _who(player: str | None) -> str:
-    return f"{player}: " if player else ""
-
-
 def _bare_king(token: str, player: str | None) -> CardError:
-    return CardError(f"{_who(player)}{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)")
+    return CardError(
+        f"{player_prefix(player)}{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
+    )
 
 
 def _coerce(enum: type[StrEnum], value: object, what: str) -> StrEnum | None:
@@ -167,7 +165,9 @@ class Card:
         if isinstance(token, Card):
             return token
         if not isinstance(token, str):
-            raise CardError(f"{_who(player)}{token!r} is not a card; type it like '7S' or 'KH'")
+            raise CardError(
+                f"{player_prefix(player)}{token!r} is not a card; type it like '7S' or 'KH'"
+            )
         typed = token.strip()
         key = " ".join(typed.upper().replace("\ufe0f", "").split())
         if key in _JOKER_WORDS:
@@ -182,7 +182,7 @@ class Card:
             raise _bare_king(typed, player)
         if rank is None or rank is Rank.JOKER:
             raise CardError(
-                f"{_who(player)}{typed!r} is not a card; use A, 2-10 (or T), J, Q, "
+                f"{player_prefix(player)}{typed!r} is not a card; use A, 2-10 (or T), J, Q, "
                 "KH/KD/KS/KC or JK, optionally with a suit such as 7S or 7♠"
             )
         return cls(rank, suit)
@@ -220,7 +220,7 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
     ()
     """
     if not isinstance(text, str):
-        raise CardError(f"{_who(player)}{text!r} is not text of cards like '7S QH'")
+        raise CardError(f"{player_prefix(player)}{text!r} is not text of cards like '7S QH'")
     tokens = [token for token in _SEPARATORS.split(text) if token]
     cards: list[Card] = []
     position = 0
@@ -229,7 +229,9 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
         if token.upper() in ("RED", "BLACK"):
             following = tokens[position + 1] if position + 1 < len(tokens) else ""
             if following.upper() not in ("K", "KING"):
-                raise CardError(f"{_who(player)}{token!r} must be followed by K, as in 'red K'")
+                raise CardError(
+                    f"{player_prefix(player)}{token!r} must be followed by K, as in 'red K'"
+                )
             token = f"{token} {following}"
             position += 1
         cards.append(Card.parse(token, player))

@@ -5,6 +5,11 @@ token or number, so the shell can show it next to the field it concerns.
 """
 
 
+def player_prefix(player: str | None) -> str:
+    """What starts a message about ``player``'s field: ``"Ann: "``, or nothing without one."""
+    return f"{player}: " if player else ""
+
+
 class DutchError(ValueError):
     """Base of every error the core raises for input it cannot accept."""
 

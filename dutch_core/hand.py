@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from dutch_core.cards import Card, format_cards, parse_cards
-from dutch_core.errors import DutchError, HandError, PenaltyError
+from dutch_core.errors import DutchError, HandError, PenaltyError, player_prefix
 
 if TYPE_CHECKING:
     from typing import Self
@@ -26,10 +26,6 @@ MAX_TOTAL = 338
 """No single total can exceed what the seed deck is worth; the deck check is finer."""
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
-
-
-def _who(player: str | None) -> str:
-    return f"{player}: " if player else ""
 
 
 @dataclass(frozen=True, repr=False)
@@ -57,12 +53,16 @@ class _CardsOrTotal:
     @classmethod
     def _check_total(cls, total: object, player: str | None) -> int:
         if isinstance(total, bool) or not isinstance(total, int):
-            raise cls._error(f"{_who(player)}a {cls._noun} total must be a number, got {total!r}")
+            raise cls._error(
+                f"{player_prefix(player)}a {cls._noun} total must be a number, got {total!r}"
+            )
         if total < 0:
-            raise cls._error(f"{_who(player)}a {cls._noun} total can't be negative, got {total!r}")
+            raise cls._error(
+                f"{player_prefix(player)}a {cls._noun} total can't be negative, got {total!r}"
+            )
         if total > MAX_TOTAL:
             raise cls._error(
-                f"{_who(player)}a {cls._noun} total of {total!r} is more than "
+                f"{player_prefix(player)}a {cls._noun} total of {total!r} is more than "
                 f"a whole deck is worth ({MAX_TOTAL})"
             )
         return total
@@ -89,18 +89,20 @@ class _CardsOrTotal:
         dutch_core.errors.HandError: Bo: a hand total of 400 is more than ...
         """
         if not isinstance(text, str):
-            raise cls._error(f"{_who(player)}{text!r} is not text for a {cls._noun}")
+            raise cls._error(f"{player_prefix(player)}{text!r} is not text for a {cls._noun}")
         typed = text.strip()
         number = typed[1:].strip() if typed.startswith("=") else typed
         if _WHOLE_NUMBER.fullmatch(number):
             if len(number.lstrip("+-")) > len(str(MAX_TOTAL)) + 2:
                 raise cls._error(
-                    f"{_who(player)}a {cls._noun} total of {number!r} is out of range "
+                    f"{player_prefix(player)}a {cls._noun} total of {number!r} is out of range "
                     f"(0 to {MAX_TOTAL})"
                 )
             return cls(total=cls._check_total(int(number), player))
         if typed.startswith("="):
-            raise cls._error(f"{_who(player)}{typed!r} is not a total; write it like '=23'")
+            raise cls._error(
+                f"{player_prefix(player)}{typed!r} is not a total; write it like '=23'"
+            )
         return cls(cards=parse_cards(typed, player))
 
     @property
