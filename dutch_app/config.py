@@ -114,8 +114,7 @@ def load_settings(
     if not days_text.isdigit() or int(days_text) < 1:
         raise ConfigError(f"session_days must be a whole number of days, not {days_text!r}")
     return Settings(
-        database_url=pick("database_url", "DUTCH_DATABASE_URL")
-        or default_database_url(project_root),
+        database_url=database_url(secrets, environ, project_root),
         auth_backend=auth_backend,
         session_days=int(days_text),
         secret_key=pick("secret_key", "DUTCH_SECRET_KEY") or local_secret_key(project_root),
