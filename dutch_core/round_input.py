@@ -55,6 +55,13 @@ def hand_of(value: Hand | str | int, player: str) -> Hand:
     return Hand.parse(value, player)
 
 
+def hand_pairs(hands: Mapping[str, Hand | str | int]) -> tuple[tuple[str, Hand], ...]:
+    """(player, Hand) pairs in seat order from a mapping of hands, totals or typed text."""
+    if not isinstance(hands, Mapping):
+        raise RoundError(f"hands must map each player to a hand, got {hands!r}")
+    return tuple((player, hand_of(hand, player)) for player, hand in hands.items())
+
+
 @dataclass(frozen=True)
 class RoundInput:
     """What was revealed at the end of a round, players in seat order.
@@ -115,9 +122,7 @@ class RoundInput:
         penalty: Penalty | str | int | None = None,
     ) -> RoundInput:
         """A round from typed text: hands and penalty may be text (parsed) or totals."""
-        if not isinstance(hands, Mapping):
-            raise RoundError(f"hands must map each player to a hand, got {hands!r}")
-        pairs = tuple((player, hand_of(hand, player)) for player, hand in hands.items())
+        pairs = hand_pairs(hands)
         if isinstance(penalty, int) and not isinstance(penalty, bool):
             penalty = Penalty.of_total(penalty)
         elif penalty is not None and not isinstance(penalty, Penalty):

@@ -29,7 +29,7 @@ from dutch_core.round_input import (
     CallType,
     RoundInput,
     check_players,
-    hand_of,
+    hand_pairs,
 )
 from dutch_core.rules import HouseRules, PenaltyMode
 
@@ -144,10 +144,8 @@ def penalty_cards_due(
     if isinstance(hands, RoundInput):
         caller = hands.caller if caller is None else caller
         pairs = hands.hands
-    elif isinstance(hands, Mapping):
-        pairs = tuple((player, hand_of(hand, player)) for player, hand in hands.items())
     else:
-        raise RoundError(f"hands must map each player to a hand, got {hands!r}")
+        pairs = hand_pairs(hands)
     if not isinstance(rules, HouseRules):
         raise RulesError(f"house rules expected, got {rules!r}")
     if caller is None or rules.penalty_mode is PenaltyMode.POINTS:
