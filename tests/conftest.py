@@ -25,7 +25,6 @@ import os
 import re
 import signal
 import subprocess
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -42,13 +41,15 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from tests.servers import (
+    PROJECT_ROOT,
     StreamlitRun,
-    launch_streamlit,
+    log_tail,
+    spawn_logged,
+    start_streamlit,
     stop_process_group,
-    streamlit_healthy,
+    wait_until,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS_DIR = PROJECT_ROOT / "test-artifacts"
 SCREENSHOT_DIR = PROJECT_ROOT / "docs" / "screenshots"
 
@@ -137,26 +138,6 @@ def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
 def _test_failed(request: pytest.FixtureRequest) -> bool:
     reports = request.node.stash.get(_REPORTS, {})
     return any(report.failed for report in reports.values())
-
-
-# --- Processes -------------------------------------------------------------------------------
-
-
-def _wait_until(condition: Callable[[], bool], timeout: float, interval: float = 0.25) -> bool:
-    """Poll ``condition`` until it holds or ``timeout`` seconds pass; return its last value."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(interval)
-    return condition()
-
-
-def _tail(path: Path, lines: int = 80) -> str:
-    if not path.exists():
-        return f"(no log at {path})"
-    text = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    return "\n".join(text[-lines:])
 
 
 # --- PostgreSQL ------------------------------------------------------------------------------
@@ -294,17 +275,7 @@ def _start_auth_emulator(host: str, workdir: Path) -> tuple[subprocess.Popen[byt
         str(config),
     ]
     env = {**os.environ, "CI": "true", "NO_UPDATE_NOTIFIER": "1"}
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            cwd=workdir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return process, log_path
+    return spawn_logged(command, workdir, env, log_path), log_path
 
 
 @pytest.fixture(scope="session")
@@ -326,11 +297,11 @@ def firebase_auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator
                 " (make test installs it)"
             )
         process, log_path = _start_auth_emulator(host, tmp_path_factory.mktemp("auth-emulator"))
-        _wait_until(lambda: process.poll() is not None or _auth_emulator_answers(host), timeout=90)
+        wait_until(lambda: process.poll() is not None or _auth_emulator_answers(host), timeout=90)
         if process.poll() is not None or not _auth_emulator_answers(host):
             stop_process_group(process, signal.SIGINT)
             _service_unavailable(
-                f"The Firebase Auth emulator did not start at {host}:\n{_tail(log_path)}"
+                f"The Firebase Auth emulator did not start at {host}:\n{log_tail(log_path)}"
             )
     previous = os.environ.get(AUTH_EMULATOR_ENV)
     os.environ[AUTH_EMULATOR_ENV] = host
@@ -372,28 +343,16 @@ def streamlit_server(
             "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
             **(env or {}),
         }
-        for _attempt in range(3):
-            run = launch_streamlit(app, full_env, log_dir)
-            runs.append(run)
-            ready = _wait_until(
-                lambda run=run: run.process.poll() is not None or streamlit_healthy(run.url),
-                timeout=60,
-            )
-            if ready and run.process.poll() is None:
-                return run.url
-            stop_process_group(run.process)
-            if "already in use" not in _tail(run.log_path):
-                break
-        pytest.fail(
-            f"Streamlit did not start for {app!r}:\n{_tail(runs[-1].log_path)}", pytrace=False
-        )
+        run = start_streamlit(app, full_env, log_dir)
+        runs.append(run)
+        return run.url
 
     yield start
     for run in runs:
         stop_process_group(run.process)
     if _test_failed(request):
         for run in runs:
-            print(f"\n----- streamlit log {run.url} -----\n{_tail(run.log_path, 200)}")
+            print(f"\n----- streamlit log {run.url} -----\n{log_tail(run.log_path, 200)}")
 
 
 # --- Browser ---------------------------------------------------------------------------------

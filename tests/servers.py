@@ -8,12 +8,49 @@ import signal
 import socket
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import requests
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, interval: float = 0.25) -> bool:
+    """Poll ``condition`` until it holds or ``timeout`` seconds pass; return its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(interval)
+    return condition()
+
+
+def log_tail(path: Path, lines: int = 80) -> str:
+    """The last ``lines`` lines of a log file (or a note that there is none)."""
+    if not path.exists():
+        return f"(no log at {path})"
+    text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return "\n".join(text[-lines:])
+
+
+def spawn_logged(
+    command: list[str], cwd: Path, env: dict[str, str], log_path: Path
+) -> subprocess.Popen[bytes]:
+    """Start ``command`` in a session of its own, its output going to ``log_path``."""
+    with log_path.open("wb") as log:
+        return subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 def free_port() -> int:
@@ -55,16 +92,7 @@ def launch_streamlit(app: str, env: dict[str, str], log_dir: Path) -> StreamlitR
         *("--server.headless", "true", "--server.address", "127.0.0.1"),
         *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
     ]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    process = spawn_logged(command, PROJECT_ROOT, env, log_path)
     return StreamlitRun(f"http://127.0.0.1:{port}", process, log_path)
 
 
@@ -74,3 +102,23 @@ def streamlit_healthy(url: str) -> bool:
         return requests.get(f"{url}/_stcore/health", timeout=2).status_code == 200
     except requests.RequestException:
         return False
+
+
+def start_streamlit(app: str, env: dict[str, str], log_dir: Path) -> StreamlitRun:
+    """``launch_streamlit``, returning once the server answers its health check (60 s at most).
+
+    A port taken by someone else between choosing it and binding it is retried on another
+    port, three tries in all. Fails the test, with the server's log, if it does not start.
+    """
+    for _attempt in range(3):
+        run = launch_streamlit(app, env, log_dir)
+        ready = wait_until(
+            lambda run=run: run.process.poll() is not None or streamlit_healthy(run.url),
+            timeout=60,
+        )
+        if ready and run.process.poll() is None:
+            return run
+        stop_process_group(run.process)
+        if "already in use" not in log_tail(run.log_path):
+            break
+    pytest.fail(f"Streamlit did not start for {app!r}:\n{log_tail(run.log_path)}", pytrace=False)

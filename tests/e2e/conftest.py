@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +25,8 @@ from dutch_app.config import load_settings
 from dutch_app.services import groups, players
 from dutch_app.storage.db import get_engine, make_session_factory
 from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
-from tests.servers import launch_streamlit, stop_process_group, streamlit_healthy
+from tests.servers import PROJECT_ROOT, log_tail, start_streamlit, stop_process_group
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAILURES_DIR = PROJECT_ROOT / "test-artifacts" / "failures"
 SECRET_KEY = "e2e-secret-key-long-enough-to-sign-session-tokens"
 DESKTOP = {"width": 1280, "height": 900}
@@ -42,11 +40,6 @@ class AppServer:
     url: str
     database_url: str
     log_path: Path
-
-    def log_tail(self, lines: int = 120) -> str:
-        """The last lines the server printed."""
-        text = self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()
-        return "\n".join(text[-lines:])
 
 
 @dataclass(frozen=True)
@@ -97,18 +90,11 @@ def app_server(
     before a server is started for nothing.
     """
     env = {**os.environ, **_environment(app_database), "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
-    run = launch_streamlit("app.py", env, tmp_path_factory.mktemp("e2e-server"))
-    url, process, log_path = run.url, run.process, run.log_path
-    server = AppServer(url, app_database, log_path)
+    run = start_streamlit("app.py", env, tmp_path_factory.mktemp("e2e-server"))
     try:
-        deadline = time.monotonic() + 60
-        while not streamlit_healthy(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"The app did not start:\n{server.log_tail()}", pytrace=False)
-            time.sleep(0.2)
-        yield server
+        yield AppServer(run.url, app_database, run.log_path)
     finally:
-        stop_process_group(process)
+        stop_process_group(run.process)
 
 
 @pytest.fixture(scope="module")
@@ -166,8 +152,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     if report.failed and report.when == "call":
         log_path = item.stash.get(_SERVER_LOG, None)
         if log_path is not None and log_path.exists():
-            tail = log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-150:]
-            report.sections.append(("streamlit log", "\n".join(tail)))
+            report.sections.append(("streamlit log", log_tail(log_path, 150)))
         FAILURES_DIR.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in item.nodeid)
         values = getattr(item, "funcargs", {}).values()
