@@ -6,9 +6,10 @@ from datetime import date
 import streamlit as st
 
 from dutch_app.csv_io import CsvImportError
-from dutch_app.services import csv_import, games, players, rounds
+from dutch_app.services import csv_import, games, rounds
 from dutch_app.services.errors import Conflict, ServiceError
-from dutch_app.ui.cache import group_version
+from dutch_app.services.views import GroupView
+from dutch_app.ui.cache import roster
 from dutch_app.ui.context import active_group, call, my_groups, require_account
 from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.game_tables import standings_frame
@@ -49,17 +50,17 @@ EDIT_FORM = "history_edit"
 TZ = zone(st.context.timezone)
 
 
-def read_filters(group_id: int) -> Filters:
+def read_filters(group: GroupView) -> Filters:
     """The date range, player and status filters."""
-    roster = {player.id: player.name for player in call(players.list_players, group_id)}
+    names = {player.id: player.name for player in roster(group)}
     dates_col, player_col, status_col = st.columns(3)
     dates = dates_col.date_input(
         "Started between", value=(), format="YYYY-MM-DD", key="history_filter_dates"
     )
     player_id = player_col.selectbox(
         "Player",
-        [None, *roster],
-        format_func=lambda pid: "Everyone" if pid is None else roster[pid],
+        [None, *names],
+        format_func=lambda pid: "Everyone" if pid is None else names[pid],
         key="history_filter_player",
     )
     status = status_col.selectbox(
@@ -240,7 +241,7 @@ if group is None:
     st.page_link("pages/group.py", label="Create or join a group", icon=":material/group_add:")
     st.stop()
 st.caption(f"Group: {md(group.name)}")
-files = (require_account().user_id, group.id, group_version(group.id))
+files = (require_account().user_id, group.id, group.data_version)
 
 with guarded():
     every_game = call(games.list_games, group.id)
@@ -252,7 +253,7 @@ with guarded():
         )
         st.page_link("pages/play.py", label="Start a game", icon=":material/playing_cards:")
     else:
-        filters = read_filters(group.id)
+        filters = read_filters(group)
         listed = every_game
         if filters.is_set:
             listed = call(
