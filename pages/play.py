@@ -3,8 +3,10 @@
 import streamlit as st
 
 from dutch_app.charts import build_cumulative_totals_chart
-from dutch_app.services import demo, games, players, rounds, setup
+from dutch_app.services import demo, games, rounds, setup
 from dutch_app.services.errors import ServiceError
+from dutch_app.services.views import GroupView
+from dutch_app.ui.cache import roster
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
@@ -58,15 +60,14 @@ def choose_game(group_id: int) -> int | None:
     return chosen
 
 
-def set_up_game(group_id: int) -> None:
+def set_up_game(group: GroupView) -> None:
     """The set-up form; starting a game shows it."""
     st.subheader("New game")
-    roster = call(players.list_players, group_id)
-    started = game_setup_form("play_setup", roster)
+    started = game_setup_form("play_setup", roster(group))
     if started is not None:
         with guarded():
             game = call(
-                setup.start_game_with_players, group_id, started.seats, started.rules, started.notes
+                setup.start_game_with_players, group.id, started.seats, started.rules, started.notes
             )
             st.session_state[GAME_KEY] = game.id
             st.session_state[SETUP_KEY] = False
@@ -188,7 +189,7 @@ st.caption(f"Group: {md(group.name)}")
 
 game_id = None if st.session_state.get(SETUP_KEY) else choose_game(group.id)
 if game_id is None:
-    set_up_game(group.id)
+    set_up_game(group)
     if st.session_state.get(SETUP_KEY) and st.button("Back to the game", key="play_cancel_setup"):
         st.session_state[SETUP_KEY] = False
         st.rerun()
