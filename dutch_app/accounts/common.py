@@ -6,9 +6,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.base import Account, AccountBackend, AuthFailed
+from dutch_app.accounts.base import Account, AccountBackend, AuthFailed, EmailTaken
 from dutch_app.accounts.tokens import (
     TokenClaims,
     account_of,
@@ -26,6 +27,17 @@ Clock = Callable[[], datetime]
 def utc_now() -> datetime:
     """The current time in UTC."""
     return datetime.now(UTC)
+
+
+def email_taken(address: str) -> EmailTaken:
+    """The error for a sign-up with an address that already has an account."""
+    return EmailTaken(f"Email: {address!r} already has an account; sign in instead.")
+
+
+def check_address_free(session: Session, address: str) -> None:
+    """Raise `EmailTaken` when any account, of either backend, uses ``address``."""
+    if session.scalar(select(User.id).where(User.email == address)) is not None:
+        raise email_taken(address)
 
 
 @contextmanager

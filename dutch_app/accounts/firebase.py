@@ -25,7 +25,15 @@ from dutch_app.accounts.base import (
     ServiceUnavailable,
     WeakPassword,
 )
-from dutch_app.accounts.common import Clock, DatabaseBackend, SessionFactory, utc_now, writing
+from dutch_app.accounts.common import (
+    Clock,
+    DatabaseBackend,
+    SessionFactory,
+    check_address_free,
+    email_taken,
+    utc_now,
+    writing,
+)
 from dutch_app.accounts.firebase_app import check_settings, firebase_app
 from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit, SignedIn
 from dutch_app.accounts.ratelimit import check_allowed, record_attempt
@@ -39,10 +47,6 @@ log = logging.getLogger(__name__)
 WRONG_CREDENTIALS = frozenset(
     {"EMAIL_NOT_FOUND", "INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS", "USER_DISABLED"}
 )
-
-
-def _taken(address: str) -> EmailTaken:
-    return EmailTaken(f"Email: {address!r} already has an account; sign in instead.")
 
 
 class FirebaseBackend(DatabaseBackend):
@@ -94,8 +98,7 @@ class FirebaseBackend(DatabaseBackend):
         )
         name = name.strip()[: validation.MAX_DISPLAY_NAME_LENGTH]
         if user is None:
-            if session.scalar(select(User.id).where(User.email == address)) is not None:
-                raise _taken(address)
+            check_address_free(session, address)
             user = User(
                 auth_provider=self.provider,
                 auth_subject=uid,
@@ -117,8 +120,7 @@ class FirebaseBackend(DatabaseBackend):
         name = validation.check_display_name(display_name)
         validation.check_password(password, address)
         with self._sessions() as session:
-            if session.scalar(select(User.id).where(User.email == address)) is not None:
-                raise _taken(address)
+            check_address_free(session, address)
         try:
             signed = self._rest.sign_up(address, password, name)
         except FirebaseRestError as error:
@@ -129,7 +131,7 @@ class FirebaseBackend(DatabaseBackend):
                 account = account_of(self._keep_user(session, uid, address, name))
         except (IntegrityError, EmailTaken):
             self._forget_firebase_user(uid)
-            raise _taken(address) from None
+            raise email_taken(address) from None
         log.info("Firebase account %s created", account.user_id)
         return account
 
@@ -143,7 +145,7 @@ class FirebaseBackend(DatabaseBackend):
     @staticmethod
     def _translate(error: FirebaseRestError, address: str) -> Exception:
         if error.code == "EMAIL_EXISTS":
-            return _taken(address)
+            return email_taken(address)
         if error.code == "INVALID_EMAIL":
             return InvalidEmail(f"Email: {address!r} is not a valid email address.")
         if error.code == "WEAK_PASSWORD":

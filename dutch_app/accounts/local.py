@@ -9,8 +9,16 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.base import Account, AuthFailed, EmailTaken
-from dutch_app.accounts.common import Clock, DatabaseBackend, SessionFactory, utc_now, writing
+from dutch_app.accounts.base import Account, AuthFailed
+from dutch_app.accounts.common import (
+    Clock,
+    DatabaseBackend,
+    SessionFactory,
+    check_address_free,
+    email_taken,
+    utc_now,
+    writing,
+)
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.accounts.ratelimit import check_allowed, record_attempt
 from dutch_app.accounts.removal import remove_user
@@ -48,11 +56,9 @@ class LocalBackend(DatabaseBackend):
         check_password(password, address)
         password_hash = self._hashes.hash(password)
         now = self._clock()
-        taken = EmailTaken(f"Email: {address!r} already has an account; sign in instead.")
         try:
             with writing(self._sessions) as session:
-                if session.scalar(select(User.id).where(User.email == address)) is not None:
-                    raise taken
+                check_address_free(session, address)
                 user = User(
                     auth_provider=self.provider,
                     auth_subject=address,
@@ -68,7 +74,7 @@ class LocalBackend(DatabaseBackend):
                 )
                 account = account_of(user)
         except IntegrityError:
-            raise taken from None
+            raise email_taken(address) from None
         log.info("local account %s created", account.user_id)
         return account
 
