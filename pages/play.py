@@ -11,6 +11,7 @@ from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.history_view import service_input
 from dutch_app.ui.round_form import clear_round_form, round_form, set_round_errors
 from dutch_app.ui.round_view import call_summary
 from dutch_app.ui.routing import ensure_routed
@@ -77,21 +78,13 @@ def set_up_game(group: GroupView) -> None:
 def enter_round(game) -> None:
     """The round form; a stored round clears it and can be undone."""
     names = [player.name for player in game.players]
-    ids = {player.name: player.id for player in game.players}
     st.subheader(f"Round {game.core.rounds_played + 1}")
     submitted = round_form("play_round", names, game.rules, submit_label="Save the round")
     if submitted is None:
         return
     fields, check = submitted
     try:
-        stored = call(
-            rounds.add_round,
-            game.id,
-            {ids[name]: text for name, text in fields.hand_texts.items()},
-            ids[fields.caller] if fields.caller is not None else None,
-            fields.call_type,
-            fields.penalty_text or None,
-        )
+        stored = call(rounds.add_round, game.id, *service_input(game, fields))
     except ServiceError as error:
         set_round_errors("play_round", {"round": str(error)})
         return

@@ -161,7 +161,8 @@ def stored_fields(stored: RoundView) -> RoundFields:
 def service_input(
     game: GameView, fields: RoundFields
 ) -> tuple[dict[int, str], int | None, CallType | None, str | None]:
-    """The form's fields as ``rounds.edit_round`` takes them: hands and caller by player id."""
+    """The form's fields as ``rounds.add_round`` and ``rounds.edit_round`` take them: hands and
+    caller by player id."""
     ids = {player.name: player.id for player in game.players}
     hands = {ids[name]: text for name, text in fields.hand_texts.items()}
     caller_id = ids[fields.caller] if fields.caller is not None else None
