@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from dutch_app.ui.game_setup import split_names
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.round_form import round_form
 from dutch_app.ui.round_view import show_round_result
@@ -25,7 +26,7 @@ preset = st.selectbox(
     format_func=PRESET_LABELS.__getitem__,
     key="calc_rules",
 )
-players = [name.strip() for name in names_text.split(",") if name.strip()]
+players = split_names(names_text)
 
 with guarded():
     if not 2 <= len(players) <= 12:
