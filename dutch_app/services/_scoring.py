@@ -101,6 +101,26 @@ def core_game(game: Game, table: Table, stored_rounds) -> CoreGame:
     return CoreGame.from_inputs(table.names, rules_of(game), inputs)
 
 
+def check_hand_ids(table: Table, hands: object) -> None:
+    """Refuse ``hands`` unless it maps ids of players of the game to hands."""
+    if not isinstance(hands, Mapping):
+        raise ValidationError("hands", f"hands must map player ids to hands, not {hands!r}.")
+    seated = {player.id for player in table.players}
+    for player_id in hands:
+        if check_id("hands", player_id) not in seated:
+            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
+
+
+def caller_name(table: Table, caller_id: object) -> str | None:
+    """The name of the player who called (None for no caller); refused if not playing."""
+    if caller_id is None:
+        return None
+    caller = table.name_of(check_id("caller_id", caller_id))
+    if caller is None:
+        raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
+    return caller
+
+
 def requested_input(
     table: Table,
     hands: object,
@@ -109,12 +129,7 @@ def requested_input(
     penalty_text: object,
 ) -> RoundInput:
     """A round input from a request keyed by player id; the core checks the rest."""
-    if not isinstance(hands, Mapping):
-        raise ValidationError("hands", f"hands must map player ids to hands, not {hands!r}.")
-    seated = {player.id for player in table.players}
-    for player_id in hands:
-        if check_id("hands", player_id) not in seated:
-            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
+    check_hand_ids(table, hands)
     typed = {}
     for player in table.players:
         if player.id not in hands:
@@ -123,11 +138,7 @@ def requested_input(
         if isinstance(text, bool) or not isinstance(text, (str, int, Hand)):
             raise ValidationError("hands", f"{player.name}: {text!r} is not a hand.")
         typed[player.name] = text
-    caller = None
-    if caller_id is not None:
-        caller = table.name_of(check_id("caller_id", caller_id))
-        if caller is None:
-            raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
+    caller = caller_name(table, caller_id)
     if penalty_text is not None and (
         isinstance(penalty_text, bool) or not isinstance(penalty_text, (str, int))
     ):

@@ -20,6 +20,8 @@ from dutch_app.services._access import bump_group, game_for, round_for
 from dutch_app.services._input import check_id, moment
 from dutch_app.services._present import round_view
 from dutch_app.services._scoring import (
+    caller_name,
+    check_hand_ids,
     core_game,
     hand_rows,
     requested_input,
@@ -29,7 +31,7 @@ from dutch_app.services._scoring import (
     table_of,
 )
 from dutch_app.services._transaction import reading, writing
-from dutch_app.services.errors import Conflict, ValidationError
+from dutch_app.services.errors import Conflict
 from dutch_app.services.views import RoundView
 from dutch_app.storage.models import Game, Round, RoundHand, utcnow
 from dutch_core import CallType
@@ -165,17 +167,6 @@ def penalty_due(
     """How many penalty cards the caller must draw for these hands (0 with no caller)."""
     game = game_for(session, user_id, game_id)
     table = table_of(session, game.id)
-    if not isinstance(hands, Mapping):
-        raise ValidationError("hands", f"hands must map player ids to hands, not {hands!r}.")
-    typed = {}
-    for player_id, text in hands.items():
-        name = table.name_of(check_id("hands", player_id))
-        if name is None:
-            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
-        typed[name] = text
-    caller = None
-    if caller_id is not None:
-        caller = table.name_of(check_id("caller_id", caller_id))
-        if caller is None:
-            raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
-    return core_penalty_cards_due(typed, caller, rules_of(game))
+    check_hand_ids(table, hands)
+    typed = {table.name_of(player_id): text for player_id, text in hands.items()}
+    return core_penalty_cards_due(typed, caller_name(table, caller_id), rules_of(game))
