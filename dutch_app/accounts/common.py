@@ -12,10 +12,9 @@ from sqlalchemy.orm import Session
 from dutch_app.accounts.base import Account, AccountBackend, AuthFailed, EmailTaken
 from dutch_app.accounts.tokens import (
     TokenClaims,
-    account_of,
     end_sessions,
     issue_session_token,
-    read_token,
+    resume_claims,
 )
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import User
@@ -89,16 +88,14 @@ class DatabaseBackend(AccountBackend):
         return True
 
     def resume(self, token: str, now: datetime | None = None) -> Account | None:
-        claims = read_token(token, self._secret_key, now or self._clock())
-        if claims is None:
-            return None
         with self._sessions() as session:
-            user = session.get(User, claims.user_id)
-            if user is None or user.session_epoch != claims.session_epoch:
+            resumed = resume_claims(session, token, now or self._clock(), key=self._secret_key)
+            if resumed is None or resumed[0].provider != self.provider:
                 return None
-            if user.auth_provider != self.provider or not self._still_valid(user, claims):
-                return None
-            return account_of(user)
+            account, claims = resumed
+            # Already loaded by resume_claims: no second query.
+            user = session.get(User, account.user_id)
+            return account if self._still_valid(user, claims) else None
 
     def _on_sign_out(self, user: User) -> None:
         """A backend's extra work when a person signs out everywhere."""
