@@ -13,12 +13,13 @@ import io
 import json
 import zipfile
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dutch_app.accounts.ratelimit import as_utc
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -45,8 +46,7 @@ round_hands.csv    every hand: the cards as entered, the total and the score
 
 def _text(value: Any) -> Any:
     if isinstance(value, datetime):
-        moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value
-        return moment.astimezone(UTC).isoformat()
+        return as_utc(value).isoformat()
     if isinstance(value, dict | list):
         return json.dumps(value, sort_keys=True)
     return value
