@@ -15,6 +15,7 @@ from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
 from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.history_view import date_range
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import (
     ROLLING_WINDOW,
@@ -60,10 +61,10 @@ def filters_for(group: GroupView) -> StatsFilters:
         placeholder="All players",
         help="Show the games these players took part in, and only their rows.",
     )
-    dates = tuple(dates) if isinstance(dates, (tuple, list)) else (dates,)
+    date_from, date_to = date_range(dates)
     return StatsFilters(
-        date_from=dates[0] if len(dates) > 0 else None,
-        date_to=dates[1] if len(dates) > 1 else None,
+        date_from=date_from,
+        date_to=date_to,
         player_ids=tuple(sorted(chosen)) if chosen else None,
     )
 
