@@ -6,7 +6,7 @@ rows store that input together with the core's result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -93,6 +93,30 @@ def stored_input(table: Table, stored: Round, hands: list[RoundHand]) -> RoundIn
 def rules_of(game: Game) -> HouseRules:
     """The snapshot of house rules the game was started with."""
     return HouseRules.from_dict(game.rules)
+
+
+def halving_limit(rules: dict) -> int | None:
+    """The limit of stored house rules that halve a total landing exactly on it, else None."""
+    end = rules.get("end") or {}
+    return end["limit"] if end.get("exact_limit_halves") else None
+
+
+def halved_running_totals(
+    rows: Iterable[tuple[int, int, int]], limits: dict[int, int]
+) -> list[int]:
+    """The game total after each ``(game_id, player_id, round_score)`` row, each game's rows
+    in round order, a total landing exactly on its game's limit halved (``limits``: game id
+    to limit), as ``dutch_core.Game.running_totals`` adds them up: halving depends on the
+    order of rounds, so no sum can stand in for it."""
+    totals: dict[tuple[int, int], int] = {}
+    running = []
+    for game_id, player_id, score in rows:
+        total = totals.get((game_id, player_id), 0) + score
+        if total == limits[game_id]:
+            total //= 2
+        totals[(game_id, player_id)] = total
+        running.append(total)
+    return running
 
 
 def core_game(game: Game, table: Table, stored_rounds) -> CoreGame:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from dutch_app.services._access import bump_group, game_for, membership, player_for
 from dutch_app.services._input import as_utc, check_id, moment
 from dutch_app.services._present import game_view
-from dutch_app.services._scoring import core_game, rounds_of, table_of
+from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
 from dutch_app.services.views import GameSummary, GameView
@@ -196,15 +196,25 @@ def _summaries(session: Session, games: list[Game], game_ids) -> list[GameSummar
     ):
         sums[(game_id, player_id)] = int(total)
         played[game_id] = int(rounds)
+    limits = {
+        game.id: limit
+        for game in games
+        if played.get(game.id) and (limit := halving_limit(game.rules)) is not None
+    }
+    if limits:
+        # Halving depends on the order of rounds: those games' rounds are added up in turn.
+        scores = session.execute(
+            select(Round.game_id, RoundHand.player_id, RoundHand.round_score)
+            .join(RoundHand, RoundHand.round_id == Round.id)
+            .where(Round.game_id.in_(list(limits)))
+            .order_by(Round.game_id, Round.number, RoundHand.seat)
+        ).all()
+        keys = [(game_id, player_id) for game_id, player_id, _ in scores]
+        sums.update(zip(keys, halved_running_totals(scores, limits), strict=True))
     summaries = []
     for game in games:
         players = seats[game.id]
         totals = tuple(sums.get((game.id, player_id), 0) for player_id, _ in players)
-        end = game.rules.get("end") or {}
-        if end.get("exact_limit_halves") and played.get(game.id):
-            # Halving depends on the order of rounds: let the core add them up.
-            core = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
-            totals = tuple(core.totals().values())
         summaries.append(
             GameSummary(
                 id=game.id,

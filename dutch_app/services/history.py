@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import membership
 from dutch_app.services._input import check_id, moment
+from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
@@ -143,28 +144,22 @@ def _halve_where_the_rules_say(session: Session, group_id: int, frame: pd.DataFr
     rounds, so it is replayed row by row, over those games' rows of the frame only.
     """
     limits = {
-        game_id: end["limit"]
+        game_id: limit
         for game_id, settings in session.execute(
             select(Game.id, Game.rules).where(Game.group_id == group_id)
         )
-        if (end := settings.get("end") or {}).get("exact_limit_halves")
+        if (limit := halving_limit(settings)) is not None
     }
     rows = frame["game_id"].isin(list(limits)).to_numpy(dtype=bool)
     if not rows.any():
         return
     part = frame.loc[rows, ["game_id", "player_id", "round_score"]]
-    totals: dict[tuple[int, int], int] = {}
-    running = []
     # Rows of a game are in round order, then seat order: each player's rounds in turn.
-    for game_id, player_id, score in zip(
+    scores = zip(
         part["game_id"].tolist(),
         part["player_id"].tolist(),
         part["round_score"].tolist(),
         strict=True,
-    ):
-        total = totals.get((game_id, player_id), 0) + score
-        if total == limits[game_id]:
-            total //= 2
-        totals[(game_id, player_id)] = total
-        running.append(total)
+    )
+    running = halved_running_totals(scores, limits)
     frame.loc[rows, "game_total"] = np.asarray(running, dtype="int64")
