@@ -92,11 +92,11 @@ def check_display_name(display_name: str) -> str:
 
 def _character_classes(password: str) -> int:
     """How many of lower case, upper case, digits and other characters the password uses."""
-    classes = (str.islower, str.isupper, str.isdigit)
-    found = {index for char in password for index, test in enumerate(classes) if test(char)}
-    if any(not (char.islower() or char.isupper() or char.isdigit()) for char in password):
-        found.add(len(classes))
-    return len(found)
+    kinds = {
+        "lower" if c.islower() else "upper" if c.isupper() else "digit" if c.isdigit() else "other"
+        for c in password
+    }
+    return len(kinds)
 
 
 def check_password(password: str, email: str) -> None:
