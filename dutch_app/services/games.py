@@ -9,6 +9,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import bump_group, game_for, membership, player_for
+from dutch_app.services._filters import started_between, with_status
 from dutch_app.services._input import as_utc, check_id, moment
 from dutch_app.services._present import game_view
 from dutch_app.services._scoring import halved_running_totals, halving_limit
@@ -20,7 +21,6 @@ from dutch_core import Game as CoreGame
 from dutch_core import HouseRules
 
 NOTES_LENGTH = 2000
-STATUSES = ("active", "ended")
 
 
 def _check_notes(notes: object) -> str:
@@ -158,21 +158,14 @@ def list_games(
     """The group's games, newest first; ``date_from``/``date_to`` bound the start
     (a date includes that whole day), ``player_id`` keeps games that player sat in."""
     membership(session, user_id, group_id)
-    query = select(Game).where(Game.group_id == group_id)
-    if (start := moment("date_from", date_from)) is not None:
-        query = query.where(Game.started_at >= start)
-    if (stop := moment("date_to", date_to, upper=True)) is not None:
-        query = query.where(Game.started_at < stop)
+    query = started_between(select(Game).where(Game.group_id == group_id), date_from, date_to)
     if player_id is not None:
         player = player_for(session, user_id, check_id("player_id", player_id))
         if player.group_id != group_id:
             raise NotFound("player", player_id)
         seated = select(GamePlayer.game_id).where(GamePlayer.player_id == player.id)
         query = query.where(Game.id.in_(seated))
-    if status is not None:
-        if status not in STATUSES:
-            raise ValidationError("status", f"status must be 'active' or 'ended', not {status!r}.")
-        query = query.where(Game.status == status)
+    query = with_status(query, status)
     games = list(session.scalars(query.order_by(Game.started_at.desc(), Game.id.desc())))
     return _summaries(session, games, query.with_only_columns(Game.id))
 

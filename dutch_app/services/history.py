@@ -19,14 +19,13 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import membership
-from dutch_app.services._input import check_id, moment
+from dutch_app.services._filters import started_between, with_status
+from dutch_app.services._input import check_id
 from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
 from dutch_core.stats import HISTORY_COLUMNS, HISTORY_DTYPES, empty_history
-
-STATUSES = ("active", "ended")
 
 
 def history_query(group_id: int) -> Select:
@@ -80,15 +79,7 @@ def load_history(
     that whole day), games in which any of ``player_ids`` sat, and the status.
     """
     membership(session, user_id, group_id)
-    query = history_query(group_id)
-    if (start := moment("date_from", date_from)) is not None:
-        query = query.where(Game.started_at >= start)
-    if (stop := moment("date_to", date_to, upper=True)) is not None:
-        query = query.where(Game.started_at < stop)
-    if status is not None:
-        if status not in STATUSES:
-            raise ValidationError("status", f"status must be 'active' or 'ended', not {status!r}.")
-        query = query.where(Game.status == status)
+    query = with_status(started_between(history_query(group_id), date_from, date_to), status)
     if player_ids is not None:
         ids = _group_player_ids(session, group_id, player_ids)
         query = query.where(
