@@ -97,14 +97,22 @@ def _outcomes_long(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     )
 
 
-def _thin(table: pd.DataFrame, counter: str) -> pd.DataFrame:
-    """At most about ``MAX_POINTS`` rows: every k-th event per player, plus each player's last."""
-    if len(table) <= MAX_POINTS:
-        return table
-    stride = math.ceil(len(table) / MAX_POINTS)
+def thin_events(
+    table: pd.DataFrame, counter: str, limit: int = MAX_POINTS
+) -> tuple[pd.DataFrame, int]:
+    """At most about ``limit`` rows: every k-th event of each player (by ``counter``, 1-based)
+    plus each player's last; returns the rows kept and k (1 when the table was short enough)."""
+    if len(table) <= limit:
+        return table, 1
+    stride = math.ceil(len(table) / limit)
     last = table.groupby("player")[counter].transform("max")
     keep = table[counter].mod(stride).eq(0) | table[counter].eq(last)
-    return table.loc[keep.to_numpy(dtype=bool)]
+    return table.loc[keep.to_numpy(dtype=bool)], stride
+
+
+def _thin(table: pd.DataFrame, counter: str) -> pd.DataFrame:
+    """At most about ``MAX_POINTS`` rows: every k-th event per player, plus each player's last."""
+    return thin_events(table, counter)[0]
 
 
 def build_win_rate_chart(summary: pd.DataFrame) -> alt.Chart:

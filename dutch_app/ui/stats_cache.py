@@ -18,13 +18,13 @@ keeps derived tables apart).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import date
 
 import pandas as pd
 import streamlit as st
 
+from dutch_app.charts import thin_events
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import history_frame
@@ -97,12 +97,8 @@ def thin(table: pd.DataFrame, counter: str, limit: int = TREND_ROWS) -> Trend:
     >>> trend.stride, trend.table["n"].tolist()
     (3, [3, 5])
     """
-    if len(table) <= limit:
-        return Trend(table.reset_index(drop=True), len(table), 1)
-    stride = math.ceil(len(table) / limit)
-    last = table.groupby("player")[counter].transform("max")
-    keep = table[counter].mod(stride).eq(0) | table[counter].eq(last)
-    return Trend(table.loc[keep.to_numpy(dtype=bool)].reset_index(drop=True), len(table), stride)
+    kept, stride = thin_events(table, counter, limit)
+    return Trend(kept.reset_index(drop=True), len(table), stride)
 
 
 def game_list(results: pd.DataFrame) -> pd.DataFrame:
