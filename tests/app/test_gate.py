@@ -3,6 +3,18 @@
 from tests.app.apptools import messages, open_app
 
 
+def sign_up(password: str):
+    """Fill in and send the create-account form as Ann."""
+    at = open_app()
+    at.text_input(key="signup_name").input("Ann")
+    at.text_input(key="signup_email").input("ann@example.com")
+    at.text_input(key="signup_password").input(password)
+    at.button(key="FormSubmitter:signup_form-Create account").click()
+    at.run()
+    assert not at.exception
+    return at
+
+
 def test_a_visitor_sees_only_the_public_pages(app_resources):
     at = open_app()
     assert at.title[0].value == "Dutch Scorer"
@@ -10,13 +22,7 @@ def test_a_visitor_sees_only_the_public_pages(app_resources):
 
 
 def test_signing_up_signs_the_person_in(app_resources):
-    at = open_app()
-    at.text_input(key="signup_name").input("Ann")
-    at.text_input(key="signup_email").input("ann@example.com")
-    at.text_input(key="signup_password").input("correct horse 42")
-    at.button(key="FormSubmitter:signup_form-Create account").click()
-    at.run()
-    assert not at.exception
+    at = sign_up("correct horse 42")
     assert at.session_state["account"].display_name == "Ann"
 
 
@@ -32,12 +38,6 @@ def test_a_wrong_password_gets_one_message_that_reveals_nothing(table):
 
 
 def test_a_weak_password_is_refused_with_a_clear_message(app_resources):
-    at = open_app()
-    at.text_input(key="signup_name").input("Ann")
-    at.text_input(key="signup_email").input("ann@example.com")
-    at.text_input(key="signup_password").input("short")
-    at.button(key="FormSubmitter:signup_form-Create account").click()
-    at.run()
-    assert not at.exception
+    at = sign_up("short")
     assert any("assword" in text for text in messages(at))
     assert "account" not in at.session_state
