@@ -153,5 +153,8 @@ class AccountBackend(ABC):
         raise NotSupported("Change your password in your account settings.", "email")
 
     @abstractmethod
-    def delete_account(self, user_id: int, password: str | None = None) -> None:
-        """Delete the person and what only they can see; shared game history stays."""
+    def delete_account(self, user_id: int, password: str) -> None:
+        """Delete the person and what only they can see; shared game history stays.
+
+        The person confirms with their password; a wrong one deletes nothing.
+        """

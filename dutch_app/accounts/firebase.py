@@ -221,10 +221,10 @@ class FirebaseBackend(DatabaseBackend):
                 log.warning("Firebase reset email failed with %s", error.code)
                 raise ServiceUnavailable() from None
 
-    def delete_account(self, user_id: int, password: str | None = None) -> None:
+    def delete_account(self, user_id: int, password: str) -> None:
         with self._sessions() as session:
             address = self._user(session, user_id).email
-        if password is not None and self._password_check(address, password) is None:
+        if not password or self._password_check(address, password) is None:
             raise AuthFailed("Password: this is not your password.", "password")
         with writing(self._sessions) as session:
             user = self._user(session, user_id)

@@ -129,7 +129,7 @@ class LocalBackend(DatabaseBackend):
         log.info("password changed for user %s", user_id)
         return account
 
-    def delete_account(self, user_id: int, password: str | None = None) -> None:
+    def delete_account(self, user_id: int, password: str) -> None:
         with writing(self._sessions) as session:
             user = self._user(session, user_id)
             ok = self._password_ok(session, user.email, password or "", self._clock())

@@ -414,6 +414,8 @@ def test_deleting_needs_the_right_password(backend, sessions):
     with pytest.raises(AuthFailed, match=r"^Password: ") as refused:
         backend.delete_account(ann.user_id, "Wrong horse 42")
     assert refused.value.field == "password"
+    with pytest.raises(AuthFailed, match=r"^Password: "):
+        backend.delete_account(ann.user_id, "")
     assert stored_emails(backend, sessions) == {"ann@example.com"}
     assert backend.sign_in("ann@example.com", PASSWORD) == ann
 

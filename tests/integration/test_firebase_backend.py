@@ -210,7 +210,7 @@ def test_a_user_deleted_in_firebase_cannot_resume(backend, app):
 
 def test_deleting_the_account_deletes_the_firebase_user(backend, app):
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
-    backend.delete_account(ann.user_id)
+    backend.delete_account(ann.user_id, PASSWORD)
     with pytest.raises(auth.UserNotFoundError):
         auth.get_user_by_email("ann@example.com", app=app)
 
