@@ -8,18 +8,29 @@ so each test starts from an empty, fully migrated database.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
-from dutch_app.storage.db import get_engine
+from dutch_app.storage.db import get_engine, make_engine, upgrade
 from dutch_app.storage.models import Base, User
 
 DATABASES = [
     pytest.param("sqlite", id="sqlite"),
     pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
 ]
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with the schema at the newest migration, for tests to copy."""
+    path = tmp_path_factory.mktemp("schema") / "template.db"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    engine.dispose()
+    return path
 
 
 @pytest.fixture(scope="session", params=DATABASES)

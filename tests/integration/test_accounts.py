@@ -71,16 +71,6 @@ class FakeClock:
         self.offset += timedelta(**duration)
 
 
-@pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory):
-    """A SQLite file with the schema at the newest migration, copied for each test."""
-    path = tmp_path_factory.mktemp("schema") / "template.db"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    engine.dispose()
-    return path
-
-
 @pytest.fixture
 def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Iterator[str]:
     """The database URL: a fresh SQLite file, or a fresh PostgreSQL database when asked."""

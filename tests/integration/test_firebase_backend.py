@@ -23,7 +23,7 @@ from dutch_app.accounts.firebase import FirebaseBackend
 from dutch_app.accounts.firebase_app import check_settings, firebase_app
 from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit
 from dutch_app.config import ConfigError, FirebaseSettings, Settings
-from dutch_app.storage.db import make_engine, make_session_factory, upgrade
+from dutch_app.storage.db import make_engine, make_session_factory
 from dutch_app.storage.models import LocalCredential, User
 
 pytestmark = pytest.mark.firebase
@@ -31,15 +31,6 @@ pytestmark = pytest.mark.firebase
 KEY = b"a test key that signs session tokens"
 PASSWORD = "Correct horse 42"
 NEW_PASSWORD = "Battery staple 77"
-
-
-@pytest.fixture(scope="module")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory):
-    path = tmp_path_factory.mktemp("schema") / "template.db"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    engine.dispose()
-    return path
 
 
 @pytest.fixture
