@@ -2,8 +2,10 @@
 
 The baseline of the Stats page benchmark. It gets the statistics bundle through
 ``st.session_state["bench_bundle"]`` (put there by the benchmark) and draws the
-same table and charts as the Stats page's first section, with the same helpers,
-but without signing in, the database, the caches, filters or navigation.
+same table and charts as the Stats page's first section, without signing in, the
+database, the caches, filters or navigation. It draws the charts the plain way,
+``st.altair_chart`` of each chart built from its table, where the Stats page
+draws the specs it cached with the tables.
 Keep it in step with ``show_players`` in pages/stats.py.
 """
 
@@ -16,5 +18,5 @@ bundle = st.session_state["bench_bundle"]
 st.title("Stats")
 st.subheader("Per player")
 tables.show_table(bundle.summary, tables.SUMMARY)
-st.altair_chart(charts.build_win_rate_chart(bundle.summary), theme=None, width="stretch")
-st.altair_chart(charts.build_round_scores_chart(bundle.summary), theme=None, width="stretch")
+st.altair_chart(charts.WIN_RATE.chart(bundle.summary), theme=None, width="stretch")
+st.altair_chart(charts.ROUND_SCORES.chart(bundle.summary), theme=None, width="stretch")

@@ -7,6 +7,7 @@ Each function takes a :class:`~benchmarks.databases.BenchDatabase` and returns a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 
 import pandas as pd
 from sqlalchemy import Engine
@@ -18,7 +19,7 @@ from dutch_app import charts
 from dutch_app.csv_io import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
 from dutch_app.storage.db import make_engine
-from dutch_app.ui.stats_cache import compute_bundle
+from dutch_app.ui.stats_cache import StatsCharts, compute_bundle
 from dutch_core import PRESETS, stats
 
 HANDS = ("3", "10", "12", "20")
@@ -60,22 +61,17 @@ def history_load(database: BenchDatabase, repeats: int) -> Comparison:
 
 
 def every_statistic_and_chart(frame: pd.DataFrame) -> list[dict]:
-    """What the Stats page works out for a view: every table, and every chart as Vega-Lite."""
+    """What the Stats page works out for a view: every table, and every chart ready to draw.
+
+    The bundle holds the tables and the charts of the view's sections; the one-game
+    chart (of the newest game) is drawn from its own table.
+    """
     bundle = compute_bundle(frame, None)
-    built = [
-        charts.build_win_rate_chart(bundle.summary),
-        charts.build_round_scores_chart(bundle.summary),
-        charts.build_call_outcomes_chart(bundle.calls.loc[bundle.calls["calls"] > 0]),
-        charts.build_call_success_by_hand_total_chart(bundle.by_hand_total),
-        charts.build_head_to_head_chart(bundle.head_to_head),
-        charts.build_round_score_trend_chart(bundle.round_trend.table),
-        charts.build_win_rate_trend_chart(bundle.win_trend.table),
-        charts.build_call_success_trend_chart(bundle.call_trend.table),
-    ]
+    specs = [getattr(bundle.charts, field.name) for field in fields(StatsCharts)]
     if not bundle.games.empty:
         newest = int(bundle.games["game_id"].iloc[0])
-        built.append(charts.build_cumulative_totals_chart(stats.cumulative_totals(frame, newest)))
-    return [chart.to_dict() for chart in built]
+        specs.append(charts.CUMULATIVE_TOTALS.spec(stats.cumulative_totals(frame, newest)))
+    return specs
 
 
 def statistics_and_charts(database: BenchDatabase, repeats: int) -> Comparison:

@@ -1,19 +1,33 @@
 """Altair charts of the statistics tables, in one colour-blind-safe theme.
 
-Every builder takes one table from :mod:`dutch_core.stats` (the same table
-the page shows beside or under the chart), reshapes it to long form where it
-needs to, then encodes it. Builders accept empty tables and then return a
-chart without data. Long trends are thinned to at most ``MAX_POINTS`` points
-so the page stays light; the table keeps every row. Pages show them with
-``st.altair_chart(chart, theme=None)`` so that this theme, not Streamlit's, applies.
+Each chart of the app is a :class:`ChartKind`: how one table from
+:mod:`dutch_core.stats` (the same table the page shows beside or under the
+chart) is reshaped to the chart's data, and how that data is encoded. Kinds
+accept empty tables and then draw a chart without data. Long trends are thinned
+to at most ``MAX_POINTS`` points so the page stays light; the table keeps every row.
+
+``kind.chart(table)`` gives the Altair chart. ``kind.spec(table)`` gives what
+Streamlit sends to the browser for that chart: the Vega-Lite spec with the data
+as Arrow bytes. The spec without data is the same for every table, so it is
+worked out (and checked against the Vega-Lite schema) once per process; a spec
+then costs only its data. Specs are plain values: cache them with the tables
+they show, and draw them with :func:`dutch_app.ui.chart_view.show_chart`.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import altair as alt
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
 OKABE_ITO = [
     "#E69F00",  # orange
@@ -30,6 +44,12 @@ OKABE_ITO = [
 OUTCOME_COLOURS = {"lowest": "#0072B2", "tied": "#E69F00", "beaten": "#D55E00"}
 OUTCOME_LABELS = {"lowest": "Lowest (success)", "tied": "Tied", "beaten": "Beaten"}
 MAX_POINTS = 4000
+"""The most points a trend chart draws (about; each player's latest is always kept)."""
+MARKED_POINTS = 200
+"""Line charts mark each point with a dot up to this many points."""
+
+ChartSpec = dict[str, Any]
+"""A chart as Vega-Lite, its data as Arrow bytes under ``datasets``: ready to draw."""
 
 
 @alt.theme.register("dutch", enable=True)
@@ -80,20 +100,38 @@ def _outcome_colour() -> alt.Color:
     )
 
 
+def _stacked(table: pd.DataFrame, keys: list[str], columns: list[str], names: str) -> dict:
+    """``table.melt(keys, columns, var_name=names)`` as columns, without melt's fixed cost.
+
+    One row per column and row of ``table`` (column by column): the ``keys`` of
+    the row, the column's name under ``names`` and its position under
+    ``position``, and the cell under ``value``.
+    """
+    rows = len(table)
+    repeated = np.tile(np.arange(rows), len(columns))
+    out: dict = {key: table[key].array.take(repeated) for key in keys}
+    out[names] = pd.array(np.repeat(columns, rows), dtype="str")
+    out["position"] = np.repeat(np.arange(len(columns), dtype="int64"), rows)
+    out["value"] = np.concatenate([table[column].to_numpy() for column in columns])
+    return out
+
+
 def _outcomes_long(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """One row per key and outcome, with its ``count``, ``share`` and a readable label."""
-    long = table.melt(
-        id_vars=[*keys, "calls"],
-        value_vars=list(OUTCOME_COLOURS),
-        var_name="outcome",
-        value_name="count",
-    )
-    share = long["count"].astype("float64") / long["calls"].where(long["calls"] > 0)
-    order = {outcome: i for i, outcome in enumerate(OUTCOME_COLOURS)}
-    return long.assign(
-        share=share,
-        outcome_label=long["outcome"].map(OUTCOME_LABELS),
-        outcome_order=long["outcome"].map(order).astype("int64"),
+    long = _stacked(table, [*keys, "calls"], list(OUTCOME_COLOURS), "outcome")
+    count = long.pop("value").astype("int64")
+    calls = long["calls"].to_numpy(dtype="float64")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(calls > 0, count / calls, np.nan)
+    labels = [OUTCOME_LABELS[outcome] for outcome in OUTCOME_COLOURS]
+    return pd.DataFrame(
+        {
+            **{key: long[key] for key in [*keys, "calls", "outcome"]},
+            "count": count,
+            "share": share,
+            "outcome_label": pd.array(np.take(labels, long["position"]), dtype="str"),
+            "outcome_order": long["position"],
+        }
     )
 
 
@@ -110,15 +148,50 @@ def thin_events(
     return table.loc[keep.to_numpy(dtype=bool)], stride
 
 
-def _thin(table: pd.DataFrame, counter: str) -> pd.DataFrame:
-    """At most about ``MAX_POINTS`` rows: every k-th event per player, plus each player's last."""
-    return thin_events(table, counter)[0]
+@dataclass(frozen=True)
+class ChartKind:
+    """One chart of the app: how its table becomes chart data, and how that data is drawn.
+
+    ``encode(data, marked)`` builds the Altair chart of ``data`` (a DataFrame, or
+    a named placeholder for the spec template); ``marked`` says whether line
+    charts should mark their points (few enough of them).
+    """
+
+    shape: Callable[[pd.DataFrame], pd.DataFrame]
+    encode: Callable[[Any, bool], alt.Chart]
+
+    def chart(self, table: pd.DataFrame) -> alt.Chart:
+        """The Altair chart of ``table``."""
+        data = self.shape(table)
+        return self.encode(data, len(data) <= MARKED_POINTS)
+
+    def spec(self, table: pd.DataFrame) -> ChartSpec:
+        """The chart of ``table`` as Streamlit draws it: Vega-Lite with Arrow data.
+
+        Shared templates stay untouched: the result is a new dict at the top
+        level (``data`` and ``datasets`` are its own); treat the rest as read-only.
+        """
+        data = self.shape(table)
+        # One thread: pyarrow would start a pool for these small tables, which costs more.
+        payload = convert_anything_to_arrow_bytes(pa.Table.from_pandas(data, nthreads=1))
+        name = "data-" + hashlib.blake2b(payload, digest_size=16).hexdigest()
+        template = _template(self, len(data) <= MARKED_POINTS)
+        return {**template, "data": {"name": name}, "datasets": {name: payload}}
 
 
-def build_win_rate_chart(summary: pd.DataFrame) -> alt.Chart:
-    """Bars of each player's win rate (from ``player_summary``)."""
+@functools.cache
+def _template(kind: ChartKind, marked: bool) -> ChartSpec:
+    """The kind's Vega-Lite spec with a placeholder for its data, in the app's theme."""
+    return kind.encode(alt.NamedData(name="data"), marked).to_dict(validate=True)
+
+
+def _as_is(table: pd.DataFrame) -> pd.DataFrame:
+    return table
+
+
+def _win_rate(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(summary, title="Win rate (ended games)")
+        alt.Chart(data, title="Win rate (ended games)")
         .mark_bar()
         .encode(
             x=alt.X("win_rate:Q", title="Win rate", axis=alt.Axis(format=".0%")),
@@ -134,18 +207,28 @@ def build_win_rate_chart(summary: pd.DataFrame) -> alt.Chart:
     )
 
 
-def build_round_scores_chart(summary: pd.DataFrame) -> alt.Chart:
-    """Average and median round score per player, side by side (from ``player_summary``)."""
-    measures = {"avg_round_score": "Average", "median_round_score": "Median"}
-    long = summary.melt(
-        id_vars=["player", "rounds"],
-        value_vars=list(measures),
-        var_name="measure",
-        value_name="score",
+WIN_RATE = ChartKind(_as_is, _win_rate)
+"""Bars of each player's win rate (from ``player_summary``)."""
+
+_MEASURES = {"avg_round_score": "Average", "median_round_score": "Median"}
+
+
+def _round_scores_long(summary: pd.DataFrame) -> pd.DataFrame:
+    long = _stacked(summary, ["player", "rounds"], list(_MEASURES), "measure")
+    labels = list(_MEASURES.values())
+    return pd.DataFrame(
+        {
+            "player": long["player"],
+            "rounds": long["rounds"],
+            "measure": pd.array(np.take(labels, long["position"]), dtype="str"),
+            "score": long["value"],
+        }
     )
-    long = long.assign(measure=long["measure"].map(measures))
+
+
+def _round_scores(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(long, title="Round score (lower is better)")
+        alt.Chart(data, title="Round score (lower is better)")
         .mark_bar()
         .encode(
             x=alt.X("player:N", title=None),
@@ -162,11 +245,13 @@ def build_round_scores_chart(summary: pd.DataFrame) -> alt.Chart:
     )
 
 
-def build_call_outcomes_chart(calls: pd.DataFrame) -> alt.Chart:
-    """Each player's Dutch calls split by outcome, as shares (from ``dutch_calls``)."""
-    long = _outcomes_long(calls, ["player"])
+ROUND_SCORES = ChartKind(_round_scores_long, _round_scores)
+"""Average and median round score per player, side by side (from ``player_summary``)."""
+
+
+def _call_outcomes(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(long, title="How Dutch calls turned out")
+        alt.Chart(data, title="How Dutch calls turned out")
         .mark_bar()
         .encode(
             x=alt.X(
@@ -185,11 +270,13 @@ def build_call_outcomes_chart(calls: pd.DataFrame) -> alt.Chart:
     )
 
 
-def build_call_success_by_hand_total_chart(table: pd.DataFrame) -> alt.Chart:
-    """Call outcomes by the caller's hand total (from ``call_success_by_hand_total``)."""
-    long = _outcomes_long(table, ["hand_total", "lowest_rate_at_or_below"])
+CALL_OUTCOMES = ChartKind(lambda calls: _outcomes_long(calls, ["player"]), _call_outcomes)
+"""Each player's Dutch calls split by outcome, as shares (from ``dutch_calls``)."""
+
+
+def _by_hand_total(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(long, title="Call outcome by the caller's hand total")
+        alt.Chart(data, title="Call outcome by the caller's hand total")
         .mark_bar()
         .encode(
             x=alt.X("hand_total:O", title="Caller's hand total"),
@@ -209,10 +296,16 @@ def build_call_success_by_hand_total_chart(table: pd.DataFrame) -> alt.Chart:
     )
 
 
-def build_head_to_head_chart(table: pd.DataFrame) -> alt.Chart:
-    """A grid of how often the row's player finished below the column's (from ``head_to_head``)."""
+CALL_SUCCESS_BY_HAND_TOTAL = ChartKind(
+    lambda table: _outcomes_long(table, ["hand_total", "lowest_rate_at_or_below"]),
+    _by_hand_total,
+)
+"""Call outcomes by the caller's hand total (from ``call_success_by_hand_total``)."""
+
+
+def _head_to_head(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(table, title="Head to head: share of shared games finished lower")
+        alt.Chart(data, title="Head to head: share of shared games finished lower")
         .mark_rect()
         .encode(
             x=alt.X("opponent:N", title="Opponent"),
@@ -236,51 +329,55 @@ def build_head_to_head_chart(table: pd.DataFrame) -> alt.Chart:
     )
 
 
-def _trend(table: pd.DataFrame, time: str, value: str, title: str, axis_title: str) -> alt.Chart:
-    """Lines of ``value`` over ``time`` per player."""
+HEAD_TO_HEAD = ChartKind(_as_is, _head_to_head)
+"""A grid of how often the row's player finished below the column's (from ``head_to_head``)."""
+
+
+def _trend(counter: str, time: str, value: str, title: str, axis_title: str) -> ChartKind:
+    """Lines of ``value`` over ``time`` per player, thinned by the player's ``counter``."""
     percent = value.endswith("rate")
-    return (
-        alt.Chart(table[["player", time, value]], title=title)
-        .mark_line(point=len(table) <= 200)
-        .encode(
-            x=alt.X(f"{time}:T", title=None),
-            y=alt.Y(
-                f"{value}:Q", title=axis_title, axis=alt.Axis(format=".0%" if percent else "d")
-            ),
-            color=_player_colour(),
-            tooltip=[
-                alt.Tooltip("player:N", title="Player"),
-                alt.Tooltip(f"{time}:T", title="When", format="%Y-%m-%d %H:%M"),
-                alt.Tooltip(f"{value}:Q", title=axis_title, format=".1%" if percent else ".1f"),
-            ],
+
+    def shape(trend: pd.DataFrame) -> pd.DataFrame:
+        return thin_events(trend, counter)[0][["player", time, value]]
+
+    def encode(data: Any, marked: bool) -> alt.Chart:
+        return (
+            alt.Chart(data, title=title)
+            .mark_line(point=marked)
+            .encode(
+                x=alt.X(f"{time}:T", title=None),
+                y=alt.Y(
+                    f"{value}:Q", title=axis_title, axis=alt.Axis(format=".0%" if percent else "d")
+                ),
+                color=_player_colour(),
+                tooltip=[
+                    alt.Tooltip("player:N", title="Player"),
+                    alt.Tooltip(f"{time}:T", title="When", format="%Y-%m-%d %H:%M"),
+                    alt.Tooltip(f"{value}:Q", title=axis_title, format=".1%" if percent else ".1f"),
+                ],
+            )
         )
-    )
+
+    return ChartKind(shape, encode)
 
 
-def build_round_score_trend_chart(trend: pd.DataFrame) -> alt.Chart:
-    """Each player's rolling average round score over time (from ``round_score_trend``)."""
-    table = _thin(trend, "player_round")
-    return _trend(table, "played_at", "rolling_avg", "Round score over time", "Rolling average")
+ROUND_SCORE_TREND = _trend(
+    "player_round", "played_at", "rolling_avg", "Round score over time", "Rolling average"
+)
+"""Each player's rolling average round score over time (from ``round_score_trend``)."""
+WIN_RATE_TREND = _trend(
+    "game_number", "game_started_at", "win_rate", "Win rate over time", "Win rate"
+)
+"""Each player's win rate so far after each ended game (from ``win_rate_trend``)."""
+CALL_SUCCESS_TREND = _trend(
+    "call_number", "played_at", "success_rate", "Dutch-call success over time", "Success rate"
+)
+"""Each player's Dutch-call success rate so far after each call (``call_success_trend``)."""
 
 
-def build_win_rate_trend_chart(trend: pd.DataFrame) -> alt.Chart:
-    """Each player's win rate so far after each ended game (from ``win_rate_trend``)."""
-    table = _thin(trend, "game_number")
-    return _trend(table, "game_started_at", "win_rate", "Win rate over time", "Win rate")
-
-
-def build_call_success_trend_chart(trend: pd.DataFrame) -> alt.Chart:
-    """Each player's Dutch-call success rate so far after each call (``call_success_trend``)."""
-    table = _thin(trend, "call_number")
-    return _trend(
-        table, "played_at", "success_rate", "Dutch-call success over time", "Success rate"
-    )
-
-
-def build_cumulative_totals_chart(totals: pd.DataFrame) -> alt.Chart:
-    """Each player's game total after every round of one game (from ``cumulative_totals``)."""
+def _cumulative_totals(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(totals, title="Game totals round by round")
+        alt.Chart(data, title="Game totals round by round")
         .mark_line(point=True)
         .encode(
             x=alt.X("round_number:Q", title="Round", axis=alt.Axis(tickMinStep=1, format="d")),
@@ -294,3 +391,7 @@ def build_cumulative_totals_chart(totals: pd.DataFrame) -> alt.Chart:
             ],
         )
     )
+
+
+CUMULATIVE_TOTALS = ChartKind(_as_is, _cumulative_totals)
+"""Each player's game total after every round of one game (from ``cumulative_totals``)."""

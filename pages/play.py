@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from dutch_app.charts import build_cumulative_totals_chart
+from dutch_app.charts import CUMULATIVE_TOTALS
 from dutch_app.services import demo, games, rounds, setup
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import roster
+from dutch_app.ui.chart_view import show_chart
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
@@ -112,7 +113,7 @@ def show_standings(game) -> None:
     """The standings table, the totals chart and the rounds so far."""
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
-        st.altair_chart(build_cumulative_totals_chart(running_totals_frame(game)), theme=None)
+        show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)))
         count = len(game.rounds)
         with st.expander(f"All {count} rounds" if count > 1 else "The round so far"):
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")

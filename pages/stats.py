@@ -10,9 +10,11 @@ from functools import partial
 import streamlit as st
 
 from dutch_app import charts
+from dutch_app.charts import ChartSpec
 from dutch_app.services.views import GroupView
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
+from dutch_app.ui.chart_view import show_chart
 from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import date_range
@@ -35,11 +37,6 @@ SECTIONS = ("Players", "Dutch calls", "Head to head", "Records", "Trends")
 WINDOWS = (3, 5, 10, 20, 50, 100)
 WINDOW_KEY = "stats_rolling"  # outlives the slider while the Trends tab is closed
 PICKABLE_GAMES = 300  # the newest games offered by the one-game picker
-
-
-def chart(built) -> None:
-    """Show one of the project's charts in its own theme, as wide as the page."""
-    st.altair_chart(built, theme=None, width="stretch")
 
 
 def filters_for(group: GroupView) -> StatsFilters:
@@ -92,10 +89,10 @@ def show_players(bundle: StatsBundle) -> None:
     tables.show_table(bundle.summary, tables.SUMMARY)
     st.caption("Lower is better. Wins, win rate and game totals count ended games only.")
     if bundle.summary["games_ended"].sum() > 0:
-        chart(charts.build_win_rate_chart(bundle.summary))
+        show_chart(bundle.charts.win_rate)
     else:
         st.info("No game in this view has ended yet, so there are no wins to show.")
-    chart(charts.build_round_scores_chart(bundle.summary))
+    show_chart(bundle.charts.round_scores)
 
 
 def show_calls(bundle: StatsBundle) -> None:
@@ -105,7 +102,7 @@ def show_calls(bundle: StatsBundle) -> None:
     if callers.empty:
         st.info("Nobody in this view has called Dutch yet.")
     else:
-        chart(charts.build_call_outcomes_chart(callers))
+        show_chart(bundle.charts.call_outcomes)
         tables.show_table(callers, tables.CALLS)
         st.caption(
             "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
@@ -118,7 +115,7 @@ def show_calls(bundle: StatsBundle) -> None:
     if bundle.by_hand_total.empty:
         st.info("No calls yet, so no success rates by hand total.")
     else:
-        chart(charts.build_call_success_by_hand_total_chart(bundle.by_hand_total))
+        show_chart(bundle.charts.by_hand_total)
         tables.show_table(bundle.by_hand_total, tables.BY_HAND_TOTAL)
     st.subheader("Beating someone else's call")
     tables.show_table(bundle.calls, tables.AGAINST_CALLS)
@@ -131,7 +128,7 @@ def show_head_to_head(bundle: StatsBundle) -> None:
     if bundle.head_to_head.empty:
         st.info("Head to head counts ended games with at least two of these players; none yet.")
         return
-    chart(charts.build_head_to_head_chart(bundle.head_to_head))
+    show_chart(bundle.charts.head_to_head)
     tables.show_table(bundle.head_to_head, tables.HEAD_TO_HEAD)
     st.caption("Each row compares the player's final total with the opponent's.")
 
@@ -151,13 +148,13 @@ def show_records(bundle: StatsBundle) -> None:
     tables.show_table(bundle.player_records, tables.PLAYER_RECORDS)
 
 
-def trend(title: str, data: Trend, built, columns: dict, what: str) -> None:
+def trend(title: str, data: Trend, spec: ChartSpec, columns: dict, what: str) -> None:
     """A trend chart with its table under it, saying when only some events are shown."""
     st.subheader(title)
     if data.table.empty:
         st.info(f"No {what} in this view yet.")
         return
-    chart(built(data.table))
+    show_chart(spec)
     tables.show_table(data.table, columns)
     if data.thinned:
         st.caption(
@@ -186,7 +183,7 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
     if game_id is None:
         return
     totals = game_totals(group, filters, game_id)
-    chart(charts.build_cumulative_totals_chart(totals))
+    show_chart(charts.CUMULATIVE_TOTALS.spec(totals))
     tables.show_table(totals, tables.GAME_TOTALS)
 
 
@@ -211,21 +208,21 @@ def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) ->
     trend(
         "Round scores over time",
         bundle.round_trend,
-        charts.build_round_score_trend_chart,
+        bundle.charts.round_trend,
         tables.ROUND_TREND,
         "rounds",
     )
     trend(
         "Win rate over time",
         bundle.win_trend,
-        charts.build_win_rate_trend_chart,
+        bundle.charts.win_trend,
         tables.WIN_TREND,
         "ended games",
     )
     trend(
         "Dutch-call success over time",
         bundle.call_trend,
-        charts.build_call_success_trend_chart,
+        bundle.charts.call_trend,
         tables.CALL_TREND,
         "calls",
     )

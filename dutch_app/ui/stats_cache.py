@@ -8,7 +8,9 @@ version, so a new round shows on the very next rerun. The numbers are the same
 for every member, so members share them. The version comes with the group the
 router read for this run (from the person's own groups, which is the
 membership check); see :mod:`dutch_app.ui.cache`. Trends are thinned before they are
-cached, so a bundle stays small however long the history is.
+cached, so a bundle stays small however long the history is. The bundle holds
+the view's charts too, as specs ready to draw, so a rerun draws them without
+building or converting any chart.
 
 Bundles are kept as shared objects (``st.cache_resource``), not copied out of
 the cache on every rerun: a warm rerun then costs no unpickling. Pages only
@@ -24,7 +26,8 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from dutch_app.charts import thin_events
+from dutch_app import charts
+from dutch_app.charts import ChartSpec, thin_events
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import history_frame
@@ -61,6 +64,20 @@ class Trend:
 
 
 @dataclass(frozen=True)
+class StatsCharts:
+    """The charts of one view, ready to draw (see :meth:`dutch_app.charts.ChartKind.spec`)."""
+
+    win_rate: ChartSpec
+    round_scores: ChartSpec
+    call_outcomes: ChartSpec
+    by_hand_total: ChartSpec
+    head_to_head: ChartSpec
+    round_trend: ChartSpec
+    win_trend: ChartSpec
+    call_trend: ChartSpec
+
+
+@dataclass(frozen=True)
 class StatsBundle:
     """Every statistics table of one view.
 
@@ -82,6 +99,7 @@ class StatsBundle:
     round_trend: Trend
     win_trend: Trend
     call_trend: Trend
+    charts: StatsCharts
 
     @property
     def is_empty(self) -> bool:
@@ -138,7 +156,7 @@ def player_records(
 def compute_bundle(
     frame: pd.DataFrame, player_ids: tuple[int, ...] | None, window: int = ROLLING_WINDOW
 ) -> StatsBundle:
-    """Every table of the Stats page for a history frame (already filtered to the view).
+    """Every table and chart of the Stats page for a history frame (already filtered to the view).
 
     With ``player_ids``, the per-player tables keep only those players; the
     statistics themselves are still worked out over whole games. Trends
@@ -155,24 +173,39 @@ def compute_bundle(
     streaks = stats.win_streaks(frame, results=results)
     comeback_rows = stats.comebacks(frame, results=results)
     summary = stats.only_players(stats.player_summary(frame, results=results), shown)
-    head_to_head = stats.head_to_head(frame, results=results)
+    calls = stats.only_players(stats.dutch_calls(frame), shown)
+    by_hand_total = stats.call_success_by_hand_total(own_rows)
+    head_to_head = stats.only_players(stats.head_to_head(frame, results=results), shown)
+    round_trend = thin(stats.round_score_trend(own_rows, window), "player_round")
+    win_trend = thin(
+        stats.only_players(stats.win_rate_trend(frame, window, results=results), shown),
+        "game_number",
+    )
+    call_trend = thin(stats.call_success_trend(own_rows, window), "call_number")
     return StatsBundle(
         players=shown,
         games_played=int(frame["game_id"].nunique()),
         rounds_played=int(frame["round_id"].nunique()),
         games=game_list(results),
         summary=summary,
-        calls=stats.only_players(stats.dutch_calls(frame), shown),
-        by_hand_total=stats.call_success_by_hand_total(own_rows),
-        head_to_head=stats.only_players(head_to_head, shown),
+        calls=calls,
+        by_hand_total=by_hand_total,
+        head_to_head=head_to_head,
         records=stats.records(frame, results=results, streaks=streaks, comeback_rows=comeback_rows),
         player_records=player_records(summary, streaks, comeback_rows),
-        round_trend=thin(stats.round_score_trend(own_rows, window), "player_round"),
-        win_trend=thin(
-            stats.only_players(stats.win_rate_trend(frame, window, results=results), shown),
-            "game_number",
+        round_trend=round_trend,
+        win_trend=win_trend,
+        call_trend=call_trend,
+        charts=StatsCharts(
+            win_rate=charts.WIN_RATE.spec(summary),
+            round_scores=charts.ROUND_SCORES.spec(summary),
+            call_outcomes=charts.CALL_OUTCOMES.spec(calls.loc[calls["calls"] > 0]),
+            by_hand_total=charts.CALL_SUCCESS_BY_HAND_TOTAL.spec(by_hand_total),
+            head_to_head=charts.HEAD_TO_HEAD.spec(head_to_head),
+            round_trend=charts.ROUND_SCORE_TREND.spec(round_trend.table),
+            win_trend=charts.WIN_RATE_TREND.spec(win_trend.table),
+            call_trend=charts.CALL_SUCCESS_TREND.spec(call_trend.table),
         ),
-        call_trend=thin(stats.call_success_trend(own_rows, window), "call_number"),
     )
 
 

@@ -1,10 +1,11 @@
-"""Charts: every builder draws its statistics table, empty or not, in the app's theme."""
+"""Charts: every kind draws its statistics table, empty or not, in the app's theme."""
 
 from __future__ import annotations
 
 import altair as alt
 import pandas as pd
 import pytest
+from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
 from dutch_app import charts
 from dutch_core import stats
@@ -92,25 +93,25 @@ def totals_table() -> pd.DataFrame:
     )
 
 
-BUILDERS = {
-    "win_rate": (charts.build_win_rate_chart, summary_table),
-    "round_scores": (charts.build_round_scores_chart, summary_table),
-    "call_outcomes": (charts.build_call_outcomes_chart, calls_table),
-    "by_hand_total": (charts.build_call_success_by_hand_total_chart, by_hand_total_table),
-    "head_to_head": (charts.build_head_to_head_chart, head_to_head_table),
+KINDS = {
+    "win_rate": (charts.WIN_RATE, summary_table),
+    "round_scores": (charts.ROUND_SCORES, summary_table),
+    "call_outcomes": (charts.CALL_OUTCOMES, calls_table),
+    "by_hand_total": (charts.CALL_SUCCESS_BY_HAND_TOTAL, by_hand_total_table),
+    "head_to_head": (charts.HEAD_TO_HEAD, head_to_head_table),
     "round_score_trend": (
-        charts.build_round_score_trend_chart,
+        charts.ROUND_SCORE_TREND,
         lambda: trend_table("player_round", "played_at", "rolling_avg", 5),
     ),
     "win_rate_trend": (
-        charts.build_win_rate_trend_chart,
+        charts.WIN_RATE_TREND,
         lambda: trend_table("game_number", "game_started_at", "win_rate", 5),
     ),
     "call_success_trend": (
-        charts.build_call_success_trend_chart,
+        charts.CALL_SUCCESS_TREND,
         lambda: trend_table("call_number", "played_at", "success_rate", 5),
     ),
-    "cumulative_totals": (charts.build_cumulative_totals_chart, totals_table),
+    "cumulative_totals": (charts.CUMULATIVE_TOTALS, totals_table),
 }
 
 
@@ -119,20 +120,20 @@ def chart_rows(chart: alt.Chart) -> list[dict]:
     return [row for rows in spec.get("datasets", {}).values() for row in rows]
 
 
-@pytest.mark.parametrize("name", sorted(BUILDERS))
+@pytest.mark.parametrize("name", sorted(KINDS))
 def test_each_chart_draws_its_table_with_tooltips(name):
-    build, table = BUILDERS[name]
-    chart = build(table())
+    kind, table = KINDS[name]
+    chart = kind.chart(table())
     spec = chart.to_dict()
     assert isinstance(chart, alt.Chart)
     assert chart_rows(chart)
     assert spec["encoding"]["tooltip"]
 
 
-@pytest.mark.parametrize("name", sorted(BUILDERS))
+@pytest.mark.parametrize("name", sorted(KINDS))
 def test_each_chart_of_an_empty_table_is_a_chart_without_data(name):
-    build, table = BUILDERS[name]
-    chart = build(table().iloc[0:0])
+    kind, table = KINDS[name]
+    chart = kind.chart(table().iloc[0:0])
     assert isinstance(chart, alt.Chart)
     assert chart_rows(chart) == []
 
@@ -140,23 +141,23 @@ def test_each_chart_of_an_empty_table_is_a_chart_without_data(name):
 def test_charts_of_the_real_statistics_of_an_empty_history_do_not_fail():
     empty = stats.empty_history()
     summary = stats.player_summary(empty)
-    assert chart_rows(charts.build_win_rate_chart(summary)) == []
-    assert chart_rows(charts.build_call_outcomes_chart(stats.dutch_calls(empty))) == []
+    assert chart_rows(charts.WIN_RATE.chart(summary)) == []
+    assert chart_rows(charts.CALL_OUTCOMES.chart(stats.dutch_calls(empty))) == []
     trend = stats.round_score_trend(empty)
-    assert chart_rows(charts.build_round_score_trend_chart(trend)) == []
+    assert chart_rows(charts.ROUND_SCORE_TREND.chart(trend)) == []
 
 
 def test_the_dutch_theme_is_active_and_uses_the_okabe_ito_palette():
     assert alt.theme.active == "dutch"
     config = charts.dutch_theme()["config"]
     assert config["range"]["category"] == charts.OKABE_ITO
-    assert charts.build_win_rate_chart(summary_table()).to_dict()["config"]["range"] == {
+    assert charts.WIN_RATE.chart(summary_table()).to_dict()["config"]["range"] == {
         "category": charts.OKABE_ITO
     }
 
 
 def test_call_outcomes_are_shown_per_outcome_with_fixed_colours():
-    chart = charts.build_call_outcomes_chart(calls_table())
+    chart = charts.CALL_OUTCOMES.chart(calls_table())
     rows = chart_rows(chart)
     cat = {row["outcome"]: (row["count"], row["share"]) for row in rows if row["player"] == "Cat"}
     assert cat == {"lowest": (1, pytest.approx(1 / 3)), "tied": (0, 0.0), "beaten": (2, 2 / 3)}
@@ -168,7 +169,68 @@ def test_call_outcomes_are_shown_per_outcome_with_fixed_colours():
 
 def test_a_long_trend_is_thinned_but_keeps_each_players_latest_point():
     trend = trend_table("player_round", "played_at", "rolling_avg", 30_000)
-    rows = chart_rows(charts.build_round_score_trend_chart(trend))
+    rows = chart_rows(charts.ROUND_SCORE_TREND.chart(trend))
     assert len(rows) <= charts.MAX_POINTS + 2
     latest = {row["player"]: row["played_at"] for row in rows}
     assert all(stamp.startswith("2025-01-21T20:00") for stamp in latest.values())
+
+
+def as_drawn(spec: dict) -> dict:
+    """``spec`` with its dataset renamed ``data``: names are content hashes, made two ways."""
+    (payload,) = spec["datasets"].values()
+    return {**spec, "data": {"name": "data"}, "datasets": {"data": payload}}
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+@pytest.mark.parametrize("rows", [5, 300, 0])
+def test_each_spec_is_what_streamlit_would_send_for_the_chart(name, rows):
+    """A spec drawn as is must look exactly like ``st.altair_chart`` of the chart."""
+    kind, table = KINDS[name]
+    data = table()
+    if "trend" in name:
+        counter = data.columns[2]
+        data = trend_table(counter, data.columns[1], data.columns[3], max(rows, 1))
+    if rows == 0:
+        data = data.iloc[0:0]
+    converted = _convert_altair_to_vega_lite_spec(kind.chart(data))
+    assert as_drawn(kind.spec(data)) == as_drawn(converted)
+
+
+def test_a_spec_names_its_data_by_content_and_leaves_the_shared_template_alone():
+    first = charts.WIN_RATE.spec(summary_table())
+    again = charts.WIN_RATE.spec(summary_table())
+    other = charts.WIN_RATE.spec(summary_table().iloc[:1])
+    assert first == again
+    assert first["data"] != other["data"]
+    assert first["encoding"] is other["encoding"]  # one template, shared
+    assert "datasets" not in charts._template(charts.WIN_RATE, True)
+
+
+def test_line_charts_mark_their_points_only_when_there_are_few():
+    few = charts.ROUND_SCORE_TREND.spec(trend_table("player_round", "played_at", "rolling_avg", 5))
+    many = charts.ROUND_SCORE_TREND.spec(
+        trend_table("player_round", "played_at", "rolling_avg", charts.MARKED_POINTS)
+    )
+    assert few["mark"]["point"] is True
+    assert many["mark"]["point"] is False
+
+
+def test_outcome_shares_match_the_plain_melt_of_the_calls_table():
+    table = calls_table().assign(calls=[3, 0], lowest=[2, 0], tied=[1, 0], beaten=[0, 0])
+    expected = table.melt(
+        id_vars=["player", "calls"],
+        value_vars=["lowest", "tied", "beaten"],
+        var_name="outcome",
+        value_name="count",
+    )
+    long = charts._outcomes_long(table, ["player"])
+    pd.testing.assert_frame_equal(long[expected.columns.tolist()], expected)
+    assert long["share"].tolist()[:2] == [2 / 3, pytest.approx(float("nan"), nan_ok=True)]
+    assert long["outcome_order"].tolist() == [0, 0, 1, 1, 2, 2]
+
+
+def test_round_scores_stand_side_by_side_per_player():
+    long = charts._round_scores_long(summary_table())
+    assert long.columns.tolist() == ["player", "rounds", "measure", "score"]
+    assert long["measure"].tolist() == ["Average", "Average", "Median", "Median"]
+    assert long["score"].tolist() == [6.625, 5.375, 5.5, 5.5]
