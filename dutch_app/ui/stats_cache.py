@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -122,17 +123,19 @@ def thin(table: pd.DataFrame, counter: str, limit: int = TREND_ROWS) -> Trend:
 def game_list(results: pd.DataFrame) -> pd.DataFrame:
     """One row per game, newest first: when, status, rounds and the players in seat order.
 
-    ``results`` are the view's :func:`dutch_core.stats.game_results`.
+    ``results`` are the view's :func:`dutch_core.stats.game_results` (sorted by
+    start, game and seat, so each game's rows are together).
     """
-    by_game = results.groupby("game_id", sort=False)
-    games = by_game.agg(
-        game_started_at=("game_started_at", "first"),
-        game_status=("game_status", "first"),
-        rounds=("rounds", "first"),
-    )
-    games["players"] = by_game["player"].agg(", ".join)
+    game_ids = results["game_id"].to_numpy()
+    first = np.flatnonzero(np.diff(game_ids, prepend=game_ids[:1] - 1))
+    names = results["player"].to_numpy(dtype=object)
+    # Each game's names joined in seat order: add up each game's "name, " and drop the last ", ".
+    joined = np.add.reduceat(names + ", ", first) if len(first) else np.array([], dtype=object)
+    games = results.iloc[first][["game_id", "game_started_at", "game_status", "rounds"]]
+    players = pd.array([text[:-2] for text in joined], dtype=results["player"].dtype)
+    games = games.assign(players=players)
     order = ["game_started_at", "game_id"]
-    return games.reset_index().sort_values(order, ascending=False, ignore_index=True)
+    return games.sort_values(order, ascending=False, ignore_index=True)
 
 
 def player_records(
@@ -143,14 +146,20 @@ def player_records(
     ``streaks`` and ``comeback_rows`` are the view's :func:`dutch_core.stats.win_streaks`
     and :func:`dutch_core.stats.comebacks`.
     """
-    comebacks = comeback_rows.groupby("player", as_index=False)["deficit"].max()
-    out = summary[["player", "best_game"]].merge(streaks, on="player", how="left")
-    out = out.merge(comebacks.rename(columns={"deficit": "biggest_comeback"}), how="left")
-    counted = ["longest_win_streak", "current_win_streak"]
-    out[counted] = out[counted].fillna(0).astype("int64")
-    out["biggest_comeback"] = out["biggest_comeback"].astype("Int64")
-    columns = ["player", "longest_win_streak", "current_win_streak", "best_game"]
-    return out[[*columns, "biggest_comeback"]]
+    players = summary["player"]
+    by_player = streaks.set_index("player")
+    longest = by_player["longest_win_streak"].reindex(players, fill_value=0).to_numpy()
+    current = by_player["current_win_streak"].reindex(players, fill_value=0).to_numpy()
+    comebacks = comeback_rows.groupby("player")["deficit"].max().reindex(players)
+    return pd.DataFrame(
+        {
+            "player": players,
+            "longest_win_streak": longest.astype("int64"),
+            "current_win_streak": current.astype("int64"),
+            "best_game": summary["best_game"],
+            "biggest_comeback": comebacks.astype("Int64").array,
+        }
+    )
 
 
 def compute_bundle(
