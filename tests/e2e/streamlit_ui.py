@@ -8,9 +8,12 @@ rather than for a fixed time. Widgets are found by their key: Streamlit puts
 
 from __future__ import annotations
 
+import io
 import re
+import time
 from collections.abc import Sequence
 
+from PIL import Image
 from playwright.sync_api import Locator, Page, expect
 
 SESSION_COOKIE = "dutch_session"
@@ -181,3 +184,24 @@ def take_picture(
     if hide_toasts:
         page.add_style_tag(content="[data-testid='stToast'] { visibility: hidden; }")
     screenshot(page, name, full_page=False)
+
+
+def chart_colours(chart: Locator, colours: Sequence[str], timeout: float = 15) -> dict[str, int]:
+    """How many pixels of the drawn chart have each of ``colours`` ("#RRGGBB"), once any does.
+
+    Charts are drawn on a canvas, so their marks are not in the page's text; a
+    mark's colour on the picture is the proof that the chart's data arrived.
+    """
+    wanted = {colour: tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5)) for colour in colours}
+    deadline = time.monotonic() + timeout
+    while True:
+        expect(chart.locator("canvas, svg").first).to_be_visible()
+        picture = Image.open(io.BytesIO(chart.screenshot())).convert("RGB")
+        counts = {colour: 0 for colour in colours}
+        by_rgb = {rgb: colour for colour, rgb in wanted.items()}
+        for count, rgb in picture.getcolors(maxcolors=1 << 20) or []:
+            if rgb in by_rgb:
+                counts[by_rgb[rgb]] += count
+        if any(counts.values()) or time.monotonic() > deadline:
+            return counts
+        time.sleep(0.25)

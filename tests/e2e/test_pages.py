@@ -8,11 +8,13 @@ typed, never become an element of the page.
 import pytest
 from playwright.sync_api import Page, expect
 
+from dutch_app.charts import OKABE_ITO
 from dutch_app.services import games, rounds
 from dutch_app.services.demo import generate_history
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
     XSS_NAME,
+    chart_colours,
     expect_clean_page,
     expect_literal_name,
     expect_name_in_table,
@@ -88,6 +90,19 @@ def test_every_signed_in_page_runs_without_errors(signed_in, screenshot):
         )
         expect_clean_page(signed_in)
     take_picture(signed_in, screenshot, "stats")
+
+
+def test_the_charts_draw_the_groups_numbers(signed_in):
+    """Play's totals chart and the Stats charts show marks in the players' colours."""
+    chart = signed_in.get_by_test_id("stVegaLiteChart").first
+    drawn = chart_colours(chart, OKABE_ITO[:3])
+    assert all(drawn.values()), drawn  # one line per player of the game
+    open_page(signed_in, "Stats")
+    bars = chart_colours(signed_in.get_by_test_id("stVegaLiteChart").first, OKABE_ITO)
+    assert sum(1 for count in bars.values() if count > 50) >= 3, bars  # a bar per player
+    press(signed_in.get_by_role("tab", name="Trends"))
+    lines = chart_colours(signed_in.get_by_test_id("stVegaLiteChart").first, OKABE_ITO)
+    assert sum(1 for count in lines.values() if count > 20) >= 3, lines
 
 
 def test_an_html_player_name_shows_as_typed_on_every_page(signed_in):
