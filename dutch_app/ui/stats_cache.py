@@ -173,10 +173,11 @@ def compute_bundle(
     """
     if player_ids is None:
         shown = tuple(sorted(frame["player"].unique().tolist(), key=str.casefold))
+        own_rows = frame
     else:
         chosen = frame["player_id"].isin(list(player_ids)).to_numpy(dtype=bool)
         shown = tuple(sorted(frame.loc[chosen, "player"].unique().tolist(), key=str.casefold))
-    own_rows = frame.loc[frame["player"].isin(shown).to_numpy(dtype=bool)]
+        own_rows = frame.loc[frame["player"].isin(shown).to_numpy(dtype=bool)]
     # The per-game results, streaks and comebacks feed several tables: work them out once.
     results = stats.game_results(frame)
     streaks = stats.win_streaks(frame, results=results)
