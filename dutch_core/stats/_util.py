@@ -4,17 +4,35 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import ExtensionArray
 
 
-def is_value(series: pd.Series, value: str) -> np.ndarray:
+def is_value(values: pd.Series | ExtensionArray, value: str) -> np.ndarray:
     """A plain boolean mask: the cells equal to ``value`` (missing cells are False)."""
-    return series.eq(value).to_numpy(dtype=bool, na_value=False)
+    return (values == value).to_numpy(dtype=bool, na_value=False)
 
 
-def rate(numerator: pd.Series, denominator: pd.Series) -> pd.Series:
+def rate(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """``numerator / denominator`` as floats, NaN where the denominator is 0."""
-    den = denominator.astype("float64")
-    return numerator.astype("float64") / den.where(den > 0)
+    out = np.full(len(denominator), np.nan)
+    return np.divide(numerator, denominator, out=out, where=denominator > 0)
+
+
+def take(column: pd.Series, rows: np.ndarray):
+    """The column's values at ``rows``, keeping its dtype (a numpy or pandas array)."""
+    if isinstance(column.dtype, np.dtype):
+        return column.to_numpy()[rows]
+    return column.array.take(rows)
+
+
+def moments(column: pd.Series) -> np.ndarray:
+    """A datetime column as integers that sort like its instants."""
+    return column.to_numpy(dtype="datetime64[ns]").view("int64")
+
+
+def nullable(values: np.ndarray, present: np.ndarray) -> pd.arrays.IntegerArray:
+    """``values`` as an ``Int64`` array, missing where not ``present``."""
+    return pd.arrays.IntegerArray(values.astype("int64"), ~present)
 
 
 def ended_only(df: pd.DataFrame) -> pd.DataFrame:

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from dutch_core.stats._util import ended_only, is_value, rate
-
-GAME_RESULT_COLUMNS = [
-    "game_id",
-    "game_started_at",
-    "game_status",
-    "player_id",
-    "player",
-    "seat",
-    "rounds",
-    "game_total",
-    "rank",
-    "won",
-]
+from dutch_core.stats._groups import (
+    changes,
+    codes_in,
+    group_codes,
+    group_max,
+    pick,
+    player_codes,
+    stable_order,
+    starts,
+)
+from dutch_core.stats._util import is_value, moments, nullable, rate, take
 
 
 def game_results(df: pd.DataFrame) -> pd.DataFrame:
@@ -29,16 +27,37 @@ def game_results(df: pd.DataFrame) -> pd.DataFrame:
     lowest total of an *ended* game (ties share the win); active games have
     no winners yet.
     """
-    last_round = df.groupby("game_id")["round_number"].transform("max")
-    final = df.loc[df["round_number"].eq(last_round).to_numpy(dtype=bool)]
-    final = final.rename(columns={"round_number": "rounds"})
-    rank = final.groupby("game_id")["game_total"].rank(method="min")
-    final = final.assign(
-        rank=rank.astype("int64"),
-        won=is_value(final["game_status"], "ended") & rank.eq(1).to_numpy(dtype=bool),
+    games, count = group_codes(df["game_id"].to_numpy())
+    numbers = df["round_number"].to_numpy()
+    final = np.flatnonzero(numbers == group_max(games, numbers, count)[games])
+    totals = df["game_total"].to_numpy()[final]
+    rank = _min_rank(games[final], totals)
+    order = stable_order(
+        moments(df["game_started_at"])[final],
+        df["game_id"].to_numpy()[final],
+        df["seat"].to_numpy()[final],
     )
-    order = ["game_started_at", "game_id", "seat"]
-    return final.sort_values(order, kind="stable", ignore_index=True)[GAME_RESULT_COLUMNS]
+    rows = final[order]
+    copied = ["game_id", "game_started_at", "game_status", "player_id", "player", "seat"]
+    out = {name: take(df[name], rows) for name in copied}
+    out["rounds"] = numbers[rows]
+    out["game_total"] = totals[order]
+    out["rank"] = rank[order]
+    out["won"] = is_value(out["game_status"], "ended") & (out["rank"] == 1)
+    return pd.DataFrame(out)
+
+
+def _min_rank(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each value's competition rank within its group, lowest first (1, 1, 3 on a tie)."""
+    order = stable_order(groups, values)
+    positions = np.arange(len(order))
+    new_group = changes(groups[order])
+    group_start = np.maximum.accumulate(np.where(new_group, positions, 0))
+    new_value = new_group | changes(values[order])
+    value_start = np.maximum.accumulate(np.where(new_value, positions, 0))
+    rank = np.empty(len(order), dtype="int64")
+    rank[order] = value_start - group_start + 1
+    return rank
 
 
 def _results(df: pd.DataFrame, results: pd.DataFrame | None) -> pd.DataFrame:
@@ -57,43 +76,61 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
     player has none). ``results``, when given, must be ``game_results(df)``
     (worked out once by a caller that needs it for several tables).
     """
-    per_round = df.groupby("player").agg(
-        games=("game_id", "nunique"),
-        rounds=("round_id", "size"),
-        avg_round_score=("round_score", "mean"),
-        median_round_score=("round_score", "median"),
-        best_round=("round_score", "min"),
-        worst_round=("round_score", "max"),
+    codes, names = player_codes(df["player"])
+    players = len(names)
+    games, _ = group_codes(df["game_id"].to_numpy())
+    played = pd.unique(games.astype("int64") * players + codes)
+    scores = _Sorted(codes, df["round_score"].to_numpy(), players)
+    results = _results(df, results)
+    ended = is_value(results["game_status"], "ended")
+    ended_codes = codes_in(results["player"], names)[ended]
+    totals = _Sorted(ended_codes, results["game_total"].to_numpy()[ended], players)
+    wins = np.bincount(ended_codes[results["won"].to_numpy()[ended]], minlength=players)
+    return pd.DataFrame(
+        {
+            "player": names,
+            "games": np.bincount(played % players, minlength=players),
+            "games_ended": totals.counts,
+            "wins": wins,
+            "win_rate": rate(wins, totals.counts),
+            "rounds": scores.counts,
+            "avg_round_score": scores.mean(),
+            "median_round_score": scores.median(),
+            "best_round": scores.lowest(),
+            "worst_round": scores.highest(),
+            "avg_game_total": totals.mean(),
+            "best_game": nullable(totals.lowest(), totals.counts > 0),
+            "worst_game": nullable(totals.highest(), totals.counts > 0),
+        }
     )
-    ended = ended_only(_results(df, results))
-    per_game = ended.groupby("player").agg(
-        games_ended=("game_id", "size"),
-        wins=("won", "sum"),
-        avg_game_total=("game_total", "mean"),
-        best_game=("game_total", "min"),
-        worst_game=("game_total", "max"),
-    )
-    out = per_round.join(per_game, how="left")
-    out["games_ended"] = out["games_ended"].fillna(0).astype("int64")
-    out["wins"] = out["wins"].fillna(0).astype("int64")
-    out["win_rate"] = rate(out["wins"], out["games_ended"])
-    out["best_game"] = out["best_game"].astype("Int64")
-    out["worst_game"] = out["worst_game"].astype("Int64")
-    columns = [
-        "games",
-        "games_ended",
-        "wins",
-        "win_rate",
-        "rounds",
-        "avg_round_score",
-        "median_round_score",
-        "best_round",
-        "worst_round",
-        "avg_game_total",
-        "best_game",
-        "worst_game",
-    ]
-    return out[columns].astype({"avg_round_score": "float64"}).reset_index()
+
+
+class _Sorted:
+    """Integer values sorted by group, then value: for per-group means, medians and extremes."""
+
+    def __init__(self, codes: np.ndarray, values: np.ndarray, groups: int) -> None:
+        self.values = values[stable_order(codes, values)]
+        self.counts = np.bincount(codes, minlength=groups)
+        self.sums = np.bincount(codes, weights=values, minlength=groups)
+        self.first = starts(self.counts)
+        self.present = self.counts > 0
+
+    def _at(self, positions: np.ndarray) -> np.ndarray:
+        return pick(self.values, positions, self.present)
+
+    def lowest(self) -> np.ndarray:
+        return self._at(self.first)
+
+    def highest(self) -> np.ndarray:
+        return self._at(self.first + self.counts - 1)
+
+    def mean(self) -> np.ndarray:
+        return rate(self.sums, self.counts)
+
+    def median(self) -> np.ndarray:
+        low = self._at(self.first + (self.counts - 1) // 2)
+        high = self._at(self.first + self.counts // 2)
+        return np.where(self.present, (low + high.astype("float64")) / 2, np.nan)
 
 
 def head_to_head(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -105,19 +142,38 @@ def head_to_head(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd
     below / above / equal to ``opponent``'s; ``lower_rate`` = lower / games.
     ``results`` as in :func:`player_summary`.
     """
-    finals = ended_only(_results(df, results))[["game_id", "player", "game_total"]]
-    pairs = finals.merge(finals, on="game_id", suffixes=("", "_opponent"))
-    pairs = pairs.loc[pairs["player"].ne(pairs["player_opponent"]).to_numpy(dtype=bool)]
-    diff = pairs["game_total"] - pairs["game_total_opponent"]
-    pairs = pairs.assign(
-        opponent=pairs["player_opponent"], lower=diff < 0, higher=diff > 0, equal=diff == 0
+    results = _results(df, results)
+    ended = is_value(results["game_status"], "ended")
+    codes, names = player_codes(results["player"])
+    games, _ = group_codes(results["game_id"].to_numpy()[ended])
+    me, them = _pairs_in_games(games)
+    codes = codes[ended]
+    totals = results["game_total"].to_numpy()[ended]
+    others = codes[me] != codes[them]
+    me, them = me[others], them[others]
+    pair, distinct = pd.factorize(codes[me].astype("int64") * len(names) + codes[them], sort=True)
+    diff = totals[me] - totals[them]
+    counts = np.bincount(pair, minlength=len(distinct))
+    lower = np.bincount(pair[diff < 0], minlength=len(distinct))
+    return pd.DataFrame(
+        {
+            "player": names.take(distinct // len(names)),
+            "opponent": names.take(distinct % len(names)),
+            "games": counts,
+            "lower": lower,
+            "higher": np.bincount(pair[diff > 0], minlength=len(distinct)),
+            "equal": np.bincount(pair[diff == 0], minlength=len(distinct)),
+            "lower_rate": rate(lower, counts),
+        }
     )
-    out = pairs.groupby(["player", "opponent"]).agg(
-        games=("game_id", "size"),
-        lower=("lower", "sum"),
-        higher=("higher", "sum"),
-        equal=("equal", "sum"),
-    )
-    out = out.astype("int64")
-    out["lower_rate"] = rate(out["lower"], out["games"])
-    return out.reset_index()
+
+
+def _pairs_in_games(games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every ordered pair of rows of the same game (a row with itself too), as two row arrays."""
+    order = np.argsort(games, kind="stable")
+    counts = np.bincount(games)
+    sizes = counts[games[order]]
+    me = np.repeat(order, sizes)
+    offsets = np.arange(len(me)) - np.repeat(starts(sizes), sizes)
+    them = order[np.repeat(starts(counts)[games[order]], sizes) + offsets]
+    return me, them

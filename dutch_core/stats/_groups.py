@@ -1,0 +1,81 @@
+"""Group-by building blocks on plain numpy arrays.
+
+A statistic codes each row's player once (0, 1, ... in name order: the order in
+which a pandas group-by lists string keys), then counts, sums and orders rows
+with numpy. A pandas group-by, merge or join costs a fixed fraction of a
+millisecond however few the rows; these cost microseconds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from pandas.api.extensions import ExtensionArray
+
+
+def compact(values: np.ndarray) -> np.ndarray:
+    """The same integers in the narrowest integer dtype that holds them.
+
+    numpy sorts 8- and 16-bit integers stably with a radix sort, many times
+    faster than wider ones.
+    """
+    if values.size == 0:
+        return values
+    low, high = np.min_scalar_type(values.min()), np.min_scalar_type(values.max())
+    return values.astype(np.promote_types(low, high), copy=False)
+
+
+def player_codes(players: pd.Series) -> tuple[np.ndarray, ExtensionArray]:
+    """Each row's player as a code into the distinct names, and those names in sorted order."""
+    codes, names = pd.factorize(players.array, sort=True)
+    return compact(codes), names
+
+
+def codes_in(players: pd.Series, names: ExtensionArray) -> np.ndarray:
+    """Each row's player as a code into ``names`` (distinct names that include every one)."""
+    codes, found = pd.factorize(players.array)
+    return compact(pd.Index(names).get_indexer(found)[codes])
+
+
+def group_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each row's value as a code (in order of first appearance), and how many values there are."""
+    codes, distinct = pd.factorize(values)
+    return compact(codes), len(distinct)
+
+
+def stable_order(*keys: np.ndarray) -> np.ndarray:
+    """The row order sorting by ``keys`` (most significant first); ties keep their row order."""
+    order = np.arange(len(keys[0]))
+    for key in reversed(keys):
+        order = order[np.argsort(compact(key[order]), kind="stable")]
+    return order
+
+
+def starts(counts: np.ndarray) -> np.ndarray:
+    """Where each group begins among rows sorted by group, from the groups' sizes."""
+    return np.cumsum(counts) - counts
+
+
+def changes(values: np.ndarray) -> np.ndarray:
+    """True where a value differs from the one before it (and at the first row)."""
+    out = np.ones(len(values), dtype=bool)
+    out[1:] = values[1:] != values[:-1]
+    return out
+
+
+def group_max(codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray:
+    """The largest value of each of ``groups`` groups (0 for a group without rows)."""
+    out = np.zeros(groups, dtype=values.dtype)
+    if len(values):
+        order = np.argsort(codes, kind="stable")
+        counts = np.bincount(codes, minlength=groups)
+        present = counts > 0
+        out[present] = np.maximum.reduceat(values[order], starts(counts)[present])
+    return out
+
+
+def pick(values: np.ndarray, positions: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """``values[positions]`` where ``present``, 0 elsewhere (where a position may not exist)."""
+    out = np.zeros(len(positions), dtype=values.dtype)
+    out[present] = values[positions[present]]
+    return out
