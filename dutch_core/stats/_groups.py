@@ -25,9 +25,10 @@ def compact(values: np.ndarray) -> np.ndarray:
     return values.astype(np.promote_types(low, high), copy=False)
 
 
-def player_codes(players: pd.Series) -> tuple[np.ndarray, ExtensionArray]:
+def player_codes(players: pd.Series | ExtensionArray) -> tuple[np.ndarray, ExtensionArray]:
     """Each row's player as a code into the distinct names, and those names in sorted order."""
-    codes, names = pd.factorize(players.array, sort=True)
+    values = players.array if isinstance(players, pd.Series) else players
+    codes, names = pd.factorize(values, sort=True)
     return compact(codes), names
 
 

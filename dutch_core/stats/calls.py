@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from dutch_core.stats._util import is_value, rate
+from dutch_core.stats._groups import changes, player_codes
+from dutch_core.stats._util import is_value, rate, take
 
 OUTCOMES = ("lowest", "tied", "beaten")
 
 
-def _calls(df: pd.DataFrame) -> pd.DataFrame:
-    """The callers' rows, with one boolean column per outcome and per call type."""
-    calls = df.loc[df["is_caller"].to_numpy(dtype=bool)]
-    flags = {outcome: is_value(calls["outcome"], outcome) for outcome in OUTCOMES}
-    flags["dutch"] = is_value(calls["call_type"], "dutch")
-    flags["auto_dutch"] = is_value(calls["call_type"], "auto_dutch")
-    return calls.assign(**flags)
+def _outcomes(df: pd.DataFrame, calls: np.ndarray) -> dict[str, np.ndarray]:
+    """For the callers' rows ``calls``: one boolean mask per outcome."""
+    outcome = take(df["outcome"], calls)
+    return {name: is_value(outcome, name) for name in OUTCOMES}
 
 
-def _outcome_counts(calls: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Calls and outcome counts and rates per group of ``keys``."""
-    out = calls.groupby(keys).agg(
-        calls=("round_id", "size"), **{outcome: (outcome, "sum") for outcome in OUTCOMES}
-    )
-    out = out.astype("int64")
-    for outcome in OUTCOMES:
-        out[f"{outcome}_rate"] = rate(out[outcome], out["calls"])
-    return out
+def _outcome_counts(groups: np.ndarray, outcomes: dict[str, np.ndarray], size: int) -> dict:
+    """Calls and outcome counts and rates per group code (``size`` groups)."""
+    calls = np.bincount(groups, minlength=size)
+    counts = {name: np.bincount(groups[mask], minlength=size) for name, mask in outcomes.items()}
+    rates = {f"{name}_rate": rate(count, calls) for name, count in counts.items()}
+    return {"calls": calls, **counts, **rates}
 
 
 def dutch_calls(df: pd.DataFrame) -> pd.DataFrame:
@@ -42,41 +38,48 @@ def dutch_calls(df: pd.DataFrame) -> pd.DataFrame:
     the caller's) and ``beat_call_rate``. Rates are missing where the count
     they divide by is 0.
     """
-    calls = _calls(df)
-    counts = _outcome_counts(calls, ["player"])
-    extra = calls.groupby("player").agg(
-        dutch=("dutch", "sum"),
-        auto_dutch=("auto_dutch", "sum"),
-        avg_penalty_cards=("penalty_cards_due", "mean"),
-        avg_penalty_points=("penalty_points", "mean"),
+    codes, names = player_codes(df["player"])
+    size = len(names)
+    calling = df["is_caller"].to_numpy(dtype=bool)
+    calls = np.flatnonzero(calling)
+    callers = codes[calls]
+    counted = _outcome_counts(callers, _outcomes(df, calls), size)
+    call_type = take(df["call_type"], calls)
+    kinds = {
+        kind: np.bincount(callers[is_value(call_type, kind)], minlength=size)
+        for kind in ("dutch", "auto_dutch")
+    }
+    penalties = {
+        name: rate(
+            np.bincount(callers, weights=df[column].to_numpy()[calls], minlength=size),
+            counted["calls"],
+        )
+        for name, column in (
+            ("avg_penalty_cards", "penalty_cards_due"),
+            ("avg_penalty_points", "penalty_points"),
+        )
+    }
+    caller_total = df["caller_hand_total"].to_numpy(dtype="float64", na_value=np.nan)
+    faced = ~df["caller"].isna().to_numpy(dtype=bool) & ~calling
+    beat = faced & (df["hand_total"].to_numpy() < caller_total)
+    rounds = np.bincount(codes, minlength=size)
+    faced_calls = np.bincount(codes[faced], minlength=size)
+    beat_calls = np.bincount(codes[beat], minlength=size)
+    return pd.DataFrame(
+        {
+            "player": names,
+            "rounds": rounds,
+            "calls": counted["calls"],
+            "calls_per_round": rate(counted["calls"], rounds),
+            **kinds,
+            **{name: counted[name] for name in OUTCOMES},
+            **{f"{name}_rate": counted[f"{name}_rate"] for name in OUTCOMES},
+            **penalties,
+            "faced_calls": faced_calls,
+            "beat_calls": beat_calls,
+            "beat_call_rate": rate(beat_calls, faced_calls),
+        }
     )
-    faced = df.loc[df["caller"].notna().to_numpy(dtype=bool) & ~df["is_caller"].to_numpy(bool)]
-    beat = faced["hand_total"] < faced["caller_hand_total"]
-    faced = faced.assign(beat=beat.to_numpy(dtype=bool, na_value=False))
-    against = faced.groupby("player").agg(faced_calls=("round_id", "size"), beat=("beat", "sum"))
-    out = df.groupby("player").size().rename("rounds").to_frame()
-    out = out.join(counts, how="left").join(extra, how="left").join(against, how="left")
-    counted = ["calls", "dutch", "auto_dutch", *OUTCOMES, "faced_calls", "beat"]
-    out[counted] = out[counted].fillna(0).astype("int64")
-    out["calls_per_round"] = rate(out["calls"], out["rounds"])
-    out["beat_call_rate"] = rate(out["beat"], out["faced_calls"])
-    out = out.rename(columns={"beat": "beat_calls"})
-    columns = [
-        "rounds",
-        "calls",
-        "calls_per_round",
-        "dutch",
-        "auto_dutch",
-        *OUTCOMES,
-        *(f"{outcome}_rate" for outcome in OUTCOMES),
-        "avg_penalty_cards",
-        "avg_penalty_points",
-        "faced_calls",
-        "beat_calls",
-        "beat_call_rate",
-    ]
-    averages = {"avg_penalty_cards": "float64", "avg_penalty_points": "float64"}
-    return out[columns].astype(averages).reset_index()
 
 
 def call_success_by_hand_total(df: pd.DataFrame, by_player: bool = False) -> pd.DataFrame:
@@ -87,12 +90,27 @@ def call_success_by_hand_total(df: pd.DataFrame, by_player: bool = False) -> pd.
     :func:`dutch_calls`, and ``lowest_rate_at_or_below``: the success rate of
     all calls made with this hand total or a lower one.
     """
-    calls = _calls(df)
-    keys = ["player", "hand_total"] if by_player else ["hand_total"]
-    out = _outcome_counts(calls, keys).reset_index()
+    calls = np.flatnonzero(df["is_caller"].to_numpy(dtype=bool))
+    totals, hands = pd.factorize(df["hand_total"].to_numpy()[calls], sort=True)
+    out = {}
     if by_player:
-        running = out.groupby("player")[["calls", "lowest"]].cumsum()
+        codes, names = player_codes(take(df["player"], calls))
+        groups, keys = pd.factorize(codes.astype("int64") * len(hands) + totals, sort=True)
+        out["player"] = names.take(keys // len(hands))
+        out["hand_total"] = hands[keys % len(hands)]
+        player_starts = changes(keys // len(hands))
     else:
-        running = out[["calls", "lowest"]].cumsum()
-    out["lowest_rate_at_or_below"] = rate(running["lowest"], running["calls"])
-    return out
+        groups, out["hand_total"] = totals, hands
+        player_starts = changes(np.zeros(len(hands), dtype=bool))
+    counted = _outcome_counts(groups, _outcomes(df, calls), len(out["hand_total"]))
+    out.update(counted)
+    # Running totals restart at each player's first row.
+    first = np.maximum.accumulate(np.where(player_starts, np.arange(len(player_starts)), 0))
+    running_calls = np.cumsum(counted["calls"])
+    running_lowest = np.cumsum(counted["lowest"])
+    before_calls = (running_calls - counted["calls"])[first]
+    before_lowest = (running_lowest - counted["lowest"])[first]
+    out["lowest_rate_at_or_below"] = rate(
+        running_lowest - before_lowest, running_calls - before_calls
+    )
+    return pd.DataFrame(out)
