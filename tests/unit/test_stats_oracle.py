@@ -104,7 +104,10 @@ def _round(rng, game_id, status, started, number, index, present, callers) -> li
 
 @st.composite
 def histories(draw) -> pd.DataFrame:
-    """A random history, sometimes narrowed by dates and players as the Stats page does."""
+    """A random history, sometimes narrowed by dates and players as the Stats page does.
+
+    Now and then its rows are shuffled: the statistics must not rely on the sort order.
+    """
     rng = draw(st.randoms(use_true_random=False))
     frame = random_history(rng, draw(st.integers(0, 7)))
     if draw(st.booleans()):
@@ -113,6 +116,8 @@ def histories(draw) -> pd.DataFrame:
         frame = stats.filter_history(
             frame, START.date() + dt.timedelta(first), START.date() + dt.timedelta(last), chosen
         )
+    if draw(st.integers(0, 3)) == 0:
+        frame = frame.sample(frac=1, random_state=rng.randrange(2**32), ignore_index=True)
     return frame
 
 
