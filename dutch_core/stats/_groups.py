@@ -27,15 +27,18 @@ def compact(values: np.ndarray) -> np.ndarray:
 
 def player_codes(players: pd.Series | ExtensionArray) -> tuple[np.ndarray, ExtensionArray]:
     """Each row's player as a code into the distinct names, and those names in sorted order."""
-    values = players.array if isinstance(players, pd.Series) else players
-    codes, names = pd.factorize(values, sort=True)
+    codes, names = pd.factorize(_array(players), sort=True)
     return compact(codes), names
 
 
-def codes_in(players: pd.Series, names: ExtensionArray) -> np.ndarray:
+def codes_in(players: pd.Series | ExtensionArray, names: ExtensionArray) -> np.ndarray:
     """Each row's player as a code into ``names`` (distinct names that include every one)."""
-    codes, found = pd.factorize(players.array)
+    codes, found = pd.factorize(_array(players))
     return compact(pd.Index(names).get_indexer(found)[codes])
+
+
+def _array(values: pd.Series | ExtensionArray) -> ExtensionArray:
+    return values.array if isinstance(values, pd.Series) else values
 
 
 def group_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
@@ -66,12 +69,21 @@ def changes(values: np.ndarray) -> np.ndarray:
 
 def group_max(codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray:
     """The largest value of each of ``groups`` groups (0 for a group without rows)."""
+    return _reduce(np.maximum, codes, values, groups)
+
+
+def group_min(codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray:
+    """The smallest value of each of ``groups`` groups (0 for a group without rows)."""
+    return _reduce(np.minimum, codes, values, groups)
+
+
+def _reduce(ufunc: np.ufunc, codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray:
     out = np.zeros(groups, dtype=values.dtype)
     if len(values):
         order = np.argsort(codes, kind="stable")
         counts = np.bincount(codes, minlength=groups)
         present = counts > 0
-        out[present] = np.maximum.reduceat(values[order], starts(counts)[present])
+        out[present] = ufunc.reduceat(values[order], starts(counts)[present])
     return out
 
 

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from dutch_core.stats._util import ended_only
+from dutch_core.stats._groups import (
+    changes,
+    codes_in,
+    group_codes,
+    group_max,
+    group_min,
+    player_codes,
+    stable_order,
+    starts,
+)
+from dutch_core.stats._util import is_value, moments, nullable, take
 from dutch_core.stats.players import _results
 
-RECORD_COLUMNS = ["record", "player", "value", "game_id", "game_started_at"]
+RECORDS = np.array(["Longest winning streak", "Best game", "Biggest comeback"], dtype=object)
 
 
 def win_streaks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -17,25 +28,25 @@ def win_streaks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.
     games the player took part in) that the player won or shared the win of.
     ``results``, when given, must be ``game_results(df)``.
     """
-    ended = ended_only(_results(df, results)).sort_values(
-        ["player", "game_started_at", "game_id"], kind="stable"
-    )
-    won = ended["won"]
-    # Every game not won starts a new block; the wins of one block form one streak.
-    block = (~won).astype("int64").groupby(ended["player"]).cumsum()
-    last_block = block.groupby(ended["player"]).transform("max")
-    streaks = pd.DataFrame(
+    results = _results(df, results)
+    ended = np.flatnonzero(is_value(results["game_status"], "ended"))
+    codes, names = player_codes(take(results["player"], ended))
+    started = moments(results["game_started_at"])[ended]
+    order = stable_order(codes, started, results["game_id"].to_numpy()[ended])
+    codes, won = codes[order], results["won"].to_numpy()[ended][order]
+    # A player's first game and every game not won start a new run; a run's wins are a streak.
+    run = np.cumsum(changes(codes) | ~won) - 1
+    runs = run[-1] + 1 if len(run) else 0
+    streak = np.bincount(run[won], minlength=runs)
+    counts = np.bincount(codes, minlength=len(names))
+    last_run = run[starts(counts) + counts - 1]
+    return pd.DataFrame(
         {
-            "player": ended["player"],
-            "block": block,
-            "won": won,
-            "current": won & block.eq(last_block),
+            "player": names,
+            "longest_win_streak": group_max(codes[changes(run)], streak, len(names)),
+            "current_win_streak": streak[last_run],
         }
     )
-    longest = streaks.groupby(["player", "block"])["won"].sum().groupby(level="player").max()
-    current = streaks.groupby("player")["current"].sum()
-    out = pd.DataFrame({"longest_win_streak": longest, "current_win_streak": current})
-    return out.astype("int64").rename_axis("player").reset_index()
 
 
 def comebacks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -48,26 +59,58 @@ def comebacks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.Da
     is the row with the largest deficit. Sorted by deficit, largest first.
     ``results`` as in :func:`win_streaks`.
     """
-    rows = ended_only(df)
-    leader = rows.groupby("round_id")["game_total"].transform("min")
-    rows = rows.assign(deficit=rows["game_total"] - leader)
-    winners = _results(df, results).loc[lambda r: r["won"], ["game_id", "player", "game_total"]]
-    rows = rows[["game_id", "game_started_at", "player", "round_number", "deficit"]].merge(
-        winners, on=["game_id", "player"]
+    rows = np.flatnonzero(is_value(df["game_status"], "ended"))
+    totals = df["game_total"].to_numpy()[rows]
+    rounds, count = group_codes(df["round_id"].to_numpy()[rows])
+    deficit = totals - group_min(rounds, totals, count)[rounds]
+    results = _results(df, results)
+    winners = np.flatnonzero(results["won"].to_numpy())
+    keys, winner_keys = _game_player_keys(df, rows, results, winners)
+    # Each winner's row of each round: the deficits the winner had.
+    distinct, first = np.unique(winner_keys, return_index=True)
+    slot = np.minimum(np.searchsorted(distinct, keys), max(len(distinct) - 1, 0))
+    mine = np.flatnonzero(distinct[slot] == keys) if len(distinct) else slot[:0]
+    numbers = df["round_number"].to_numpy()[rows]
+    # Per winner, the largest deficit, at its first round (then the first such row).
+    order = mine[stable_order(keys[mine], -deficit[mine], numbers[mine])]
+    best = np.sort(order[changes(keys[order])])
+    started = moments(df["game_started_at"])[rows]
+    best = best[stable_order(-deficit[best], started[best], numbers[best])]
+    return pd.DataFrame(
+        {
+            "game_id": take(df["game_id"], rows[best]),
+            "game_started_at": take(df["game_started_at"], rows[best]),
+            "player": take(df["player"], rows[best]),
+            "deficit": deficit[best],
+            "round_number": numbers[best],
+            "game_total": results["game_total"].to_numpy()[winners][first[slot[best]]],
+        }
     )
-    rows = rows.sort_values(["deficit", "round_number"], ascending=[False, True], kind="stable")
-    out = rows.drop_duplicates(["game_id", "player"], keep="first")
-    out = out.sort_values(["deficit", "game_started_at"], ascending=[False, True], kind="stable")
-    columns = ["game_id", "game_started_at", "player", "deficit", "round_number", "game_total"]
-    return out[columns].reset_index(drop=True)
+
+
+def _game_player_keys(
+    df: pd.DataFrame, rows: np.ndarray, results: pd.DataFrame, winners: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """One integer per (game, player) of the frame's ``rows`` and the results' ``winners``."""
+    codes, names = player_codes(take(df["player"], rows))
+    winner_codes = codes_in(take(results["player"], winners), names)
+    game_ids = [df["game_id"].to_numpy()[rows], results["game_id"].to_numpy()[winners]]
+    games, _ = group_codes(np.concatenate(game_ids))
+    keys = games.astype("int64") * max(len(names), 1)
+    return keys[: len(rows)] + codes, keys[len(rows) :] + winner_codes
 
 
 def best_games(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """The winners of ended games, lowest final total first (fewer rounds first on a tie)."""
-    won = _results(df, results).loc[lambda r: r["won"]]
-    order = ["game_total", "rounds", "game_started_at"]
+    results = _results(df, results)
+    won = np.flatnonzero(results["won"].to_numpy())
+    order = stable_order(
+        results["game_total"].to_numpy()[won],
+        results["rounds"].to_numpy()[won],
+        moments(results["game_started_at"])[won],
+    )
     columns = ["game_id", "game_started_at", "player", "game_total", "rounds"]
-    return won.sort_values(order, kind="stable", ignore_index=True)[columns]
+    return pd.DataFrame({name: take(results[name], won[order]) for name in columns})
 
 
 def records(
@@ -95,42 +138,41 @@ def records(
         streaks = win_streaks(df, results=results)
     if comeback_rows is None:
         comeback_rows = comebacks(df, results=results)
-    streak = _top(streaks, "longest_win_streak", largest=True)
-    streak = streak.assign(
-        game_id=pd.Series(pd.NA, index=streak.index, dtype="Int64"),
-        game_started_at=pd.Series(pd.NaT, index=streak.index, dtype="datetime64[ns, UTC]"),
-    )
-    best = _top(best_games(df, results=results), "game_total", largest=False)
-    comeback = _top(comeback_rows, "deficit", largest=True)
-    parts = [
-        _as_record(streak, "Longest winning streak", "longest_win_streak"),
-        _as_record(best, "Best game", "game_total"),
-        _as_record(comeback, "Biggest comeback", "deficit"),
+    best = best_games(df, results=results)
+    held = [
+        (streaks, "longest_win_streak", _top(streaks["longest_win_streak"], largest=True)),
+        (best, "game_total", _top(best["game_total"], largest=False)),
+        (comeback_rows, "deficit", _top(comeback_rows["deficit"], largest=True)),
     ]
-    out = pd.concat(parts, ignore_index=True)
-    return out.astype({"value": "int64", "game_id": "Int64"}).loc[:, RECORD_COLUMNS]
+    sizes = [len(rows) for _, _, rows in held]
+    players = [np.asarray(take(table["player"], rows), dtype=object) for table, _, rows in held]
+    values = [table[column].to_numpy()[rows] for table, column, rows in held]
+    # Streaks are not set in one game: no game id, no start.
+    game_ids = [np.zeros(sizes[0], dtype="int64")]
+    started = [np.full(sizes[0], np.datetime64("NaT", "ns")).view("int64")]
+    for table, _, rows in held[1:]:
+        game_ids.append(table["game_id"].to_numpy()[rows])
+        started.append(moments(table["game_started_at"])[rows])
+    return pd.DataFrame(
+        {
+            "record": pd.array(np.repeat(RECORDS, sizes), dtype="string"),
+            "player": pd.array(np.concatenate(players), dtype="string"),
+            "value": np.concatenate(values).astype("int64"),
+            "game_id": nullable(np.concatenate(game_ids), np.arange(sum(sizes)) >= sizes[0]),
+            "game_started_at": pd.to_datetime(
+                np.concatenate(started).view("datetime64[ns]"), utc=True
+            ),
+        }
+    )
 
 
-def _top(table: pd.DataFrame, column: str, *, largest: bool) -> pd.DataFrame:
+def _top(column: pd.Series, *, largest: bool) -> np.ndarray:
     """The rows holding the largest (or smallest) value of ``column``.
 
     A largest value of 0 (nobody has won, no comeback) is no record: no rows.
     """
-    if table.empty:
-        return table
-    target = table[column].max() if largest else table[column].min()
-    holders = table.loc[table[column].eq(target)]
-    return holders.loc[holders[column].ne(0)] if largest else holders
-
-
-def _as_record(table: pd.DataFrame, label: str, column: str) -> pd.DataFrame:
-    """``table`` reshaped to the record columns under ``label``."""
-    return pd.DataFrame(
-        {
-            "record": pd.Series(label, index=table.index, dtype="string"),
-            "player": table["player"].astype("string"),
-            "value": table[column].astype("int64"),
-            "game_id": table["game_id"].astype("Int64"),
-            "game_started_at": table["game_started_at"].astype("datetime64[ns, UTC]"),
-        }
-    )
+    values = column.to_numpy()
+    if len(values) == 0:
+        return np.zeros(0, dtype="int64")
+    rows = np.flatnonzero(values == (values.max() if largest else values.min()))
+    return rows[values[rows] != 0] if largest else rows
