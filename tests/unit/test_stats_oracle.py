@@ -146,23 +146,28 @@ GIVEN_RESULTS = {
 }
 
 
+def assert_same(table: pd.DataFrame, expected: pd.DataFrame, obj: str = "table") -> None:
+    """Equal columns, dtypes, index and values; floats too, to the last bit."""
+    pd.testing.assert_frame_equal(table, expected, check_exact=True, obj=obj)
+
+
 def assert_same_tables(frame: pd.DataFrame, window: int = 10) -> None:
     """Every table of ``frame`` equals its reference, the shared-results paths included."""
     results = stats.game_results(frame)
     for name in TABLES:
         fast, reference = getattr(stats, name), getattr(oracle, name)
         args = (window,) if name.endswith("_trend") else ()
-        pd.testing.assert_frame_equal(fast(frame, *args), reference(frame, *args), obj=name)
+        assert_same(fast(frame, *args), reference(frame, *args), obj=name)
         if name in GIVEN_RESULTS:
             given_results = fast(frame, results=results)
-            pd.testing.assert_frame_equal(given_results, reference(frame), obj=f"{name}(results)")
+            assert_same(given_results, reference(frame), obj=f"{name}(results)")
     by_player = stats.call_success_by_hand_total(frame, by_player=True)
     expected = oracle.call_success_by_hand_total(frame, by_player=True)
-    pd.testing.assert_frame_equal(by_player, expected, obj="call_success_by_hand_total(by_player)")
+    assert_same(by_player, expected, obj="call_success_by_hand_total(by_player)")
     streaks = stats.win_streaks(frame, results=results)
     comeback_rows = stats.comebacks(frame, results=results)
     given_all = stats.records(frame, results=results, streaks=streaks, comeback_rows=comeback_rows)
-    pd.testing.assert_frame_equal(given_all, oracle.records(frame), obj="records(all given)")
+    assert_same(given_all, oracle.records(frame), obj="records(all given)")
 
 
 @FAST
@@ -176,7 +181,7 @@ def test_every_table_matches_its_plain_pandas_statement(frame, window):
 def test_only_players_matches_its_plain_pandas_statement(frame, players):
     table = stats.player_summary(frame)
     expected = oracle.only_players(oracle.player_summary(frame), players)
-    pd.testing.assert_frame_equal(stats.only_players(table, players), expected)
+    assert_same(stats.only_players(table, players), expected)
 
 
 def test_every_table_of_an_empty_history_matches_its_plain_pandas_statement():
