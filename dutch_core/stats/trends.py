@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from dutch_core.stats._util import ended_only, is_value
+from dutch_core.stats._groups import changes, player_codes, stable_order
+from dutch_core.stats._util import is_value, moments, take
 from dutch_core.stats.players import _results
 
 
-def _running(table: pd.DataFrame, column: str, window: int) -> pd.DataFrame:
-    """Add ``n`` (1, 2, ... per player), the running ``total``, mean and rolling mean of ``column``.
+def _running(codes: np.ndarray, values: np.ndarray, window: int) -> dict[str, np.ndarray]:
+    """Per player: ``n`` (1, 2, ...), the running ``total``, mean and rolling mean of ``values``.
 
-    ``table`` must be sorted by player and time.
+    The rows must be sorted by player (``codes``), then time.
     """
-    values = table[column].astype("int64")
-    by_player = values.groupby(table["player"], sort=False)
-    count = (by_player.cumcount() + 1).astype("int64")
-    total = by_player.cumsum().astype("int64")
-    rolling = by_player.rolling(window, min_periods=1).mean().reset_index(level=0, drop=True)
-    return table.assign(n=count, total=total, running=total / count, rolling=rolling)
+    values = values.astype("int64")
+    position = np.arange(len(values))
+    first = np.maximum.accumulate(np.where(changes(codes), position, 0))
+    before = np.cumsum(values) - values  # the sum of the rows before each row
+    total = before + values - before[first]
+    count = position - first + 1
+    window_first = np.maximum(position - window + 1, first)
+    rolling = (before + values - before[window_first]) / (position - window_first + 1)
+    return {"n": count, "total": total, "running": total / count, "rolling": rolling}
 
 
 def round_score_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
@@ -29,12 +34,22 @@ def round_score_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     ``round_score``, ``rolling_avg`` (mean of the player's last ``window``
     rounds, fewer at the start).
     """
-    order = ["player", "played_at", "game_id", "round_number"]
-    rounds = df[[*order, "round_score"]].sort_values(order, kind="stable", ignore_index=True)
-    rounds = _running(rounds, "round_score", window)
-    rounds = rounds.rename(columns={"n": "player_round", "rolling": "rolling_avg"})
-    columns = [*order, "player_round", "round_score", "rolling_avg"]
-    return rounds[columns]
+    codes, names = player_codes(df["player"])
+    games, numbers = df["game_id"].to_numpy(), df["round_number"].to_numpy()
+    order = stable_order(codes, moments(df["played_at"]), games, numbers)
+    scores = df["round_score"].to_numpy()[order]
+    running = _running(codes[order], scores, window)
+    return pd.DataFrame(
+        {
+            "player": names.take(codes[order]),
+            "played_at": take(df["played_at"], order),
+            "game_id": games[order],
+            "round_number": numbers[order],
+            "player_round": running["n"],
+            "round_score": scores,
+            "rolling_avg": running["rolling"],
+        }
+    )
 
 
 def win_rate_trend(
@@ -47,19 +62,26 @@ def win_rate_trend(
     ``win_rate`` (wins / games so far) and ``rolling_win_rate`` (over the
     last ``window`` games). ``results``, when given, must be ``game_results(df)``.
     """
-    order = ["player", "game_started_at", "game_id"]
-    games = ended_only(_results(df, results))[[*order, "won"]]
-    games = games.sort_values(order, kind="stable", ignore_index=True)
-    games = _running(games, "won", window)
-    games = games.rename(
-        columns={
-            "n": "game_number",
-            "total": "wins",
-            "running": "win_rate",
-            "rolling": "rolling_win_rate",
+    results = _results(df, results)
+    ended = np.flatnonzero(is_value(results["game_status"], "ended"))
+    codes, names = player_codes(take(results["player"], ended))
+    games = results["game_id"].to_numpy()[ended]
+    order = stable_order(codes, moments(results["game_started_at"])[ended], games)
+    rows = ended[order]
+    won = results["won"].to_numpy()[rows]
+    running = _running(codes[order], won, window)
+    return pd.DataFrame(
+        {
+            "player": names.take(codes[order]),
+            "game_started_at": take(results["game_started_at"], rows),
+            "game_id": games[order],
+            "game_number": running["n"],
+            "won": won,
+            "wins": running["total"],
+            "win_rate": running["running"],
+            "rolling_win_rate": running["rolling"],
         }
     )
-    return games[[*order, "game_number", "won", "wins", "win_rate", "rolling_win_rate"]]
 
 
 def call_success_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
@@ -70,15 +92,26 @@ def call_success_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     ``success_rate`` (share of calls so far whose outcome was lowest) and
     ``rolling_success_rate`` (over the last ``window`` calls).
     """
-    order = ["player", "played_at", "game_id", "round_number"]
-    calls = df.loc[df["is_caller"].to_numpy(dtype=bool), [*order, "outcome"]]
-    calls = calls.sort_values(order, kind="stable", ignore_index=True)
-    calls = calls.assign(succeeded=is_value(calls["outcome"], "lowest"))
-    calls = _running(calls, "succeeded", window)
-    calls = calls.rename(
-        columns={"n": "call_number", "running": "success_rate", "rolling": "rolling_success_rate"}
+    calls = np.flatnonzero(df["is_caller"].to_numpy(dtype=bool))
+    codes, names = player_codes(take(df["player"], calls))
+    games = df["game_id"].to_numpy()[calls]
+    numbers = df["round_number"].to_numpy()[calls]
+    order = stable_order(codes, moments(df["played_at"])[calls], games, numbers)
+    rows = calls[order]
+    outcome = take(df["outcome"], rows)
+    running = _running(codes[order], is_value(outcome, "lowest"), window)
+    return pd.DataFrame(
+        {
+            "player": names.take(codes[order]),
+            "played_at": take(df["played_at"], rows),
+            "game_id": games[order],
+            "round_number": numbers[order],
+            "call_number": running["n"],
+            "outcome": outcome,
+            "success_rate": running["running"],
+            "rolling_success_rate": running["rolling"],
+        }
     )
-    return calls[[*order, "call_number", "outcome", "success_rate", "rolling_success_rate"]]
 
 
 def cumulative_totals(df: pd.DataFrame, game_id: int) -> pd.DataFrame:
