@@ -30,6 +30,11 @@ def moments(column: pd.Series) -> np.ndarray:
     return column.to_numpy(dtype="datetime64[ns]").view("int64")
 
 
+def frame_of(columns: dict) -> pd.DataFrame:
+    """A DataFrame of ``columns``, arrays made for it alone: they are not copied."""
+    return pd.DataFrame(columns, copy=False)
+
+
 def nullable(values: np.ndarray, present: np.ndarray) -> pd.arrays.IntegerArray:
     """``values`` as an ``Int64`` array, missing where not ``present``."""
     return pd.arrays.IntegerArray(values.astype("int64"), ~present)

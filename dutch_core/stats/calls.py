@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from dutch_core.stats._groups import changes, player_codes
-from dutch_core.stats._util import is_value, rate, take
+from dutch_core.stats._util import frame_of, is_value, rate, take
 
 OUTCOMES = ("lowest", "tied", "beaten")
 
@@ -65,7 +65,7 @@ def dutch_calls(df: pd.DataFrame) -> pd.DataFrame:
     rounds = np.bincount(codes, minlength=size)
     faced_calls = np.bincount(codes[faced], minlength=size)
     beat_calls = np.bincount(codes[beat], minlength=size)
-    return pd.DataFrame(
+    return frame_of(
         {
             "player": names,
             "rounds": rounds,
@@ -113,4 +113,4 @@ def call_success_by_hand_total(df: pd.DataFrame, by_player: bool = False) -> pd.
     out["lowest_rate_at_or_below"] = rate(
         running_lowest - before_lowest, running_calls - before_calls
     )
-    return pd.DataFrame(out)
+    return frame_of(out)

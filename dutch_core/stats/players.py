@@ -15,7 +15,7 @@ from dutch_core.stats._groups import (
     stable_order,
     starts,
 )
-from dutch_core.stats._util import is_value, moments, nullable, rate, take
+from dutch_core.stats._util import frame_of, is_value, moments, nullable, rate, take
 
 
 def game_results(df: pd.DataFrame) -> pd.DataFrame:
@@ -44,7 +44,7 @@ def game_results(df: pd.DataFrame) -> pd.DataFrame:
     out["game_total"] = totals[order]
     out["rank"] = rank[order]
     out["won"] = is_value(out["game_status"], "ended") & (out["rank"] == 1)
-    return pd.DataFrame(out)
+    return frame_of(out)
 
 
 def _min_rank(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -86,7 +86,7 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
     ended_codes = codes_in(results["player"], names)[ended]
     totals = _Sorted(ended_codes, results["game_total"].to_numpy()[ended], players)
     wins = np.bincount(ended_codes[results["won"].to_numpy()[ended]], minlength=players)
-    return pd.DataFrame(
+    return frame_of(
         {
             "player": names,
             "games": np.bincount(played % players, minlength=players),
@@ -155,7 +155,7 @@ def head_to_head(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd
     diff = totals[me] - totals[them]
     counts = np.bincount(pair, minlength=len(distinct))
     lower = np.bincount(pair[diff < 0], minlength=len(distinct))
-    return pd.DataFrame(
+    return frame_of(
         {
             "player": names.take(distinct // len(names)),
             "opponent": names.take(distinct % len(names)),

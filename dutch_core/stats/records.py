@@ -15,7 +15,7 @@ from dutch_core.stats._groups import (
     stable_order,
     starts,
 )
-from dutch_core.stats._util import is_value, moments, nullable, take
+from dutch_core.stats._util import frame_of, is_value, moments, nullable, take
 from dutch_core.stats.players import _results
 
 RECORDS = np.array(["Longest winning streak", "Best game", "Biggest comeback"], dtype=object)
@@ -40,7 +40,7 @@ def win_streaks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.
     streak = np.bincount(run[won], minlength=runs)
     counts = np.bincount(codes, minlength=len(names))
     last_run = run[starts(counts) + counts - 1]
-    return pd.DataFrame(
+    return frame_of(
         {
             "player": names,
             "longest_win_streak": group_max(codes[changes(run)], streak, len(names)),
@@ -76,7 +76,7 @@ def comebacks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.Da
     best = np.sort(order[changes(keys[order])])
     started = moments(df["game_started_at"])[rows]
     best = best[stable_order(-deficit[best], started[best], numbers[best])]
-    return pd.DataFrame(
+    return frame_of(
         {
             "game_id": take(df["game_id"], rows[best]),
             "game_started_at": take(df["game_started_at"], rows[best]),
@@ -110,7 +110,7 @@ def best_games(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.D
         moments(results["game_started_at"])[won],
     )
     columns = ["game_id", "game_started_at", "player", "game_total", "rounds"]
-    return pd.DataFrame({name: take(results[name], won[order]) for name in columns})
+    return frame_of({name: take(results[name], won[order]) for name in columns})
 
 
 def records(
@@ -153,7 +153,7 @@ def records(
     for table, _, rows in held[1:]:
         game_ids.append(table["game_id"].to_numpy()[rows])
         started.append(moments(table["game_started_at"])[rows])
-    return pd.DataFrame(
+    return frame_of(
         {
             "record": pd.array(np.repeat(RECORDS, sizes), dtype="string"),
             "player": pd.array(np.concatenate(players), dtype="string"),

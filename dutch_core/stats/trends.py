@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dutch_core.stats._groups import changes, player_codes, stable_order
-from dutch_core.stats._util import is_value, moments, take
+from dutch_core.stats._groups import player_codes, stable_order, starts
+from dutch_core.stats._util import frame_of, is_value, moments, take
 from dutch_core.stats.players import _results
 
 
@@ -16,13 +16,15 @@ def _running(codes: np.ndarray, values: np.ndarray, window: int) -> dict[str, np
     The rows must be sorted by player (``codes``), then time.
     """
     values = values.astype("int64")
+    counts = np.bincount(codes)
+    first = np.repeat(starts(counts), counts)  # each row's player's first row
     position = np.arange(len(values))
-    first = np.maximum.accumulate(np.where(changes(codes), position, 0))
-    before = np.cumsum(values) - values  # the sum of the rows before each row
-    total = before + values - before[first]
+    through = np.cumsum(values)
+    before = through - values
+    total = through - before[first]
     count = position - first + 1
-    window_first = np.maximum(position - window + 1, first)
-    rolling = (before + values - before[window_first]) / (position - window_first + 1)
+    window_first = np.maximum(position - (window - 1), first)
+    rolling = (through - before[window_first]) / (position - window_first + 1)
     return {"n": count, "total": total, "running": total / count, "rolling": rolling}
 
 
@@ -39,7 +41,7 @@ def round_score_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     order = stable_order(codes, moments(df["played_at"]), games, numbers)
     scores = df["round_score"].to_numpy()[order]
     running = _running(codes[order], scores, window)
-    return pd.DataFrame(
+    return frame_of(
         {
             "player": names.take(codes[order]),
             "played_at": take(df["played_at"], order),
@@ -70,7 +72,7 @@ def win_rate_trend(
     rows = ended[order]
     won = results["won"].to_numpy()[rows]
     running = _running(codes[order], won, window)
-    return pd.DataFrame(
+    return frame_of(
         {
             "player": names.take(codes[order]),
             "game_started_at": take(results["game_started_at"], rows),
@@ -100,7 +102,7 @@ def call_success_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     rows = calls[order]
     outcome = take(df["outcome"], rows)
     running = _running(codes[order], is_value(outcome, "lowest"), window)
-    return pd.DataFrame(
+    return frame_of(
         {
             "player": names.take(codes[order]),
             "played_at": take(df["played_at"], rows),
