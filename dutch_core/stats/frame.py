@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
+import numpy as np
 import pandas as pd
 
 HISTORY_DTYPES: dict[str, str] = {
@@ -99,7 +100,9 @@ def only_players(table: pd.DataFrame, players: Iterable[str] | None) -> pd.DataF
     """The rows of a statistics table whose ``player`` is one of ``players`` (all if None)."""
     if players is None:
         return table
-    return table.loc[table["player"].isin(list(players))].reset_index(drop=True)
+    keep = np.asarray(table["player"].array.isin(list(players)), dtype=bool)
+    kept = table if keep.all() else table.loc[keep]
+    return kept.reset_index(drop=True)
 
 
 def _utc_bound(value: dt.date, *, end: bool) -> pd.Timestamp:

@@ -179,9 +179,9 @@ def test_every_table_matches_its_plain_pandas_statement(frame, window):
 @FAST
 @given(histories(), st.none() | st.lists(st.sampled_from(sorted(set(PLAYERS.values())))))
 def test_only_players_matches_its_plain_pandas_statement(frame, players):
-    table = stats.player_summary(frame)
-    expected = oracle.only_players(oracle.player_summary(frame), players)
-    assert_same(stats.only_players(table, players), expected)
+    for name in ("player_summary", "head_to_head", "win_rate_trend"):
+        table = getattr(stats, name)(frame)
+        assert_same(stats.only_players(table, players), oracle.only_players(table, players), name)
 
 
 def test_every_table_of_an_empty_history_matches_its_plain_pandas_statement():
