@@ -2,9 +2,10 @@
 
 Every function takes the history frame (one row per player per round; see
 :mod:`dutch_core.stats.frame`) and returns a new DataFrame. The code is
-vectorised (group-bys, cumulative sums, merges), so analysing a history costs
-less than loading it. Every function accepts an empty frame and then returns
-an empty table with the same columns.
+vectorised: players and games are coded as small integers once, then counted,
+summed and sorted with numpy (see :mod:`dutch_core.stats._groups`), so
+analysing a history costs less than loading it. Every function accepts an
+empty frame and then returns an empty table with the same columns.
 """
 
 from dutch_core.stats.calls import call_success_by_hand_total, dutch_calls

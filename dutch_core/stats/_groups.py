@@ -32,9 +32,11 @@ def player_codes(players: pd.Series | ExtensionArray) -> tuple[np.ndarray, Exten
 
 
 def codes_in(players: pd.Series | ExtensionArray, names: ExtensionArray) -> np.ndarray:
-    """Each row's player as a code into ``names`` (distinct names that include every one)."""
+    """Each row's player as a code into ``names``: sorted distinct names that include every one."""
     codes, found = pd.factorize(_array(players))
-    return compact(pd.Index(names).get_indexer(found)[codes])
+    # Python orders strings by code point, as the sort of ``names`` did.
+    slots = np.searchsorted(np.asarray(names, dtype=object), np.asarray(found, dtype=object))
+    return compact(slots[codes])
 
 
 def _array(values: pd.Series | ExtensionArray) -> ExtensionArray:

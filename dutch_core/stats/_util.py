@@ -38,8 +38,3 @@ def frame_of(columns: dict) -> pd.DataFrame:
 def nullable(values: np.ndarray, present: np.ndarray) -> pd.arrays.IntegerArray:
     """``values`` as an ``Int64`` array, missing where not ``present``."""
     return pd.arrays.IntegerArray(values.astype("int64"), ~present)
-
-
-def ended_only(df: pd.DataFrame) -> pd.DataFrame:
-    """The rows of ended games."""
-    return df.loc[is_value(df["game_status"], "ended")]
