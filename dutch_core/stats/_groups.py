@@ -27,14 +27,17 @@ def compact(values: np.ndarray) -> np.ndarray:
 
 def player_codes(players: pd.Series | ExtensionArray) -> tuple[np.ndarray, ExtensionArray]:
     """Each row's player as a code into the distinct names, and those names in sorted order."""
-    codes, names = pd.factorize(_array(players), sort=True)
-    return compact(codes), names
+    codes, names = pd.factorize(_array(players))
+    # Python orders strings by code point, as pandas sorts them; the few names sort quickly.
+    order = np.argsort(np.asarray(names, dtype=object), kind="stable")
+    rank = np.empty(len(order), dtype="int64")
+    rank[order] = np.arange(len(order))
+    return compact(rank)[codes], names.take(order)
 
 
 def codes_in(players: pd.Series | ExtensionArray, names: ExtensionArray) -> np.ndarray:
     """Each row's player as a code into ``names``: sorted distinct names that include every one."""
     codes, found = pd.factorize(_array(players))
-    # Python orders strings by code point, as the sort of ``names`` did.
     slots = np.searchsorted(np.asarray(names, dtype=object), np.asarray(found, dtype=object))
     return compact(slots[codes])
 
@@ -43,10 +46,24 @@ def _array(values: pd.Series | ExtensionArray) -> ExtensionArray:
     return values.array if isinstance(values, pd.Series) else values
 
 
-def group_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Each row's value as a code (in order of first appearance), and how many values there are."""
-    codes, distinct = pd.factorize(values)
-    return compact(codes), len(distinct)
+def group_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's value as a code (0, 1, ... in order of first appearance), and the values.
+
+    A history frame keeps the rows of one game (or round) together; then the
+    codes are a count of the changes from row to row, with no hashing.
+    """
+    new = changes(values)
+    distinct = values[new]
+    if len(pd.unique(distinct)) < len(distinct):  # some value's rows are apart
+        codes, distinct = pd.factorize(values)
+        return compact(codes), distinct
+    return compact(np.cumsum(new, dtype=np.min_scalar_type(len(values))) - 1), distinct
+
+
+def codes_of(values: np.ndarray, distinct: np.ndarray) -> np.ndarray:
+    """Each value's position in ``distinct`` (distinct values that include every one)."""
+    order = np.argsort(distinct)
+    return compact(order[np.searchsorted(distinct[order], values)])
 
 
 def stable_order(*keys: np.ndarray) -> np.ndarray:
@@ -55,6 +72,19 @@ def stable_order(*keys: np.ndarray) -> np.ndarray:
     for key in reversed(keys):
         order = order[np.argsort(compact(key[order]), kind="stable")]
     return order
+
+
+def sorted_within(codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray:
+    """Integer ``values`` sorted by group code, then value."""
+    if len(values) == 0:
+        return values
+    low = values.min()
+    span = int(values.max()) - int(low) + 1
+    if groups * span > 2**16:
+        return values[stable_order(codes, values)]
+    # Group and value fit one 16-bit key: a single radix sort.
+    key = compact(codes.astype("int64") * span + (values - low))
+    return np.sort(key, kind="stable").astype(values.dtype) % span + low
 
 
 def starts(counts: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ from dutch_core.stats._groups import (
     group_max,
     pick,
     player_codes,
+    sorted_within,
     stable_order,
     starts,
 )
@@ -27,9 +28,9 @@ def game_results(df: pd.DataFrame) -> pd.DataFrame:
     lowest total of an *ended* game (ties share the win); active games have
     no winners yet.
     """
-    games, count = group_codes(df["game_id"].to_numpy())
+    games, game_ids = group_codes(df["game_id"].to_numpy())
     numbers = df["round_number"].to_numpy()
-    final = np.flatnonzero(numbers == group_max(games, numbers, count)[games])
+    final = np.flatnonzero(numbers == group_max(games, numbers, len(game_ids))[games])
     totals = df["game_total"].to_numpy()[final]
     rank = _min_rank(games[final], totals)
     order = stable_order(
@@ -109,7 +110,7 @@ class _Sorted:
     """Integer values sorted by group, then value: for per-group means, medians and extremes."""
 
     def __init__(self, codes: np.ndarray, values: np.ndarray, groups: int) -> None:
-        self.values = values[stable_order(codes, values)]
+        self.values = sorted_within(codes, values, groups)
         self.counts = np.bincount(codes, minlength=groups)
         self.sums = np.bincount(codes, weights=values, minlength=groups)
         self.first = starts(self.counts)

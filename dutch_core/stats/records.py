@@ -8,6 +8,7 @@ import pandas as pd
 from dutch_core.stats._groups import (
     changes,
     codes_in,
+    codes_of,
     group_codes,
     group_max,
     group_min,
@@ -61,8 +62,8 @@ def comebacks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.Da
     """
     rows = np.flatnonzero(is_value(df["game_status"], "ended"))
     totals = df["game_total"].to_numpy()[rows]
-    rounds, count = group_codes(df["round_id"].to_numpy()[rows])
-    deficit = totals - group_min(rounds, totals, count)[rounds]
+    rounds, round_ids = group_codes(df["round_id"].to_numpy()[rows])
+    deficit = totals - group_min(rounds, totals, len(round_ids))[rounds]
     results = _results(df, results)
     winners = np.flatnonzero(results["won"].to_numpy())
     keys, winner_keys = _game_player_keys(df, rows, results, winners)
@@ -92,12 +93,13 @@ def _game_player_keys(
     df: pd.DataFrame, rows: np.ndarray, results: pd.DataFrame, winners: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """One integer per (game, player) of the frame's ``rows`` and the results' ``winners``."""
-    codes, names = player_codes(take(df["player"], rows))
+    codes, names = player_codes(df["player"])
+    games, game_ids = group_codes(df["game_id"].to_numpy()[rows])
+    winner_games = codes_of(results["game_id"].to_numpy()[winners], game_ids)
     winner_codes = codes_in(take(results["player"], winners), names)
-    game_ids = [df["game_id"].to_numpy()[rows], results["game_id"].to_numpy()[winners]]
-    games, _ = group_codes(np.concatenate(game_ids))
-    keys = games.astype("int64") * max(len(names), 1)
-    return keys[: len(rows)] + codes, keys[len(rows) :] + winner_codes
+    size = max(len(names), 1)
+    keys = games.astype("int64") * size + codes[rows]
+    return keys, winner_games.astype("int64") * size + winner_codes
 
 
 def best_games(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.DataFrame:
