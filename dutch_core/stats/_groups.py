@@ -66,6 +66,14 @@ def codes_of(values: np.ndarray, distinct: np.ndarray) -> np.ndarray:
     return compact(order[np.searchsorted(distinct[order], values)])
 
 
+def find(values: np.ndarray, sorted_values: np.ndarray) -> np.ndarray:
+    """Each value's position in ``sorted_values``, or -1 where it is not there."""
+    slot = np.searchsorted(sorted_values, values)
+    found = slot < len(sorted_values)
+    found[found] = sorted_values[slot[found]] == values[found]
+    return np.where(found, slot, -1)
+
+
 def stable_order(*keys: np.ndarray) -> np.ndarray:
     """The row order sorting by ``keys`` (most significant first); ties keep their row order."""
     order = np.arange(len(keys[0]))

@@ -80,7 +80,7 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
     codes, names = player_codes(df["player"])
     players = len(names)
     games, _ = group_codes(df["game_id"].to_numpy())
-    played = pd.unique(games.astype("int64") * players + codes)
+    played = pd.unique(games.astype("int64") * players + codes)  # (game, player) pairs
     scores = _Sorted(codes, df["round_score"].to_numpy(), players)
     results = _results(df, results)
     ended = is_value(results["game_status"], "ended")
@@ -100,8 +100,8 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
             "best_round": scores.lowest(),
             "worst_round": scores.highest(),
             "avg_game_total": totals.mean(),
-            "best_game": nullable(totals.lowest(), totals.counts > 0),
-            "worst_game": nullable(totals.highest(), totals.counts > 0),
+            "best_game": nullable(totals.lowest(), totals.present),
+            "worst_game": nullable(totals.highest(), totals.present),
         }
     )
 

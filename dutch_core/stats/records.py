@@ -9,6 +9,7 @@ from dutch_core.stats._groups import (
     changes,
     codes_in,
     codes_of,
+    find,
     group_codes,
     group_max,
     group_min,
@@ -67,14 +68,15 @@ def comebacks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.Da
     results = _results(df, results)
     winners = np.flatnonzero(results["won"].to_numpy())
     keys, winner_keys = _game_player_keys(df, rows, results, winners)
-    # Each winner's row of each round: the deficits the winner had.
+    # The winners' rows, and for each the first of the winner's rows in the results.
     distinct, first = np.unique(winner_keys, return_index=True)
-    slot = np.minimum(np.searchsorted(distinct, keys), max(len(distinct) - 1, 0))
-    mine = np.flatnonzero(distinct[slot] == keys) if len(distinct) else slot[:0]
+    winner = find(keys, distinct)
+    mine = np.flatnonzero(winner >= 0)
     numbers = df["round_number"].to_numpy()[rows]
     # Per winner, the largest deficit, at its first round (then the first such row).
     order = mine[stable_order(keys[mine], -deficit[mine], numbers[mine])]
     best = np.sort(order[changes(keys[order])])
+    # Largest deficit first, then earlier games, then as above.
     started = moments(df["game_started_at"])[rows]
     best = best[stable_order(-deficit[best], started[best], numbers[best])]
     return frame_of(
@@ -84,7 +86,7 @@ def comebacks(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> pd.Da
             "player": take(df["player"], rows[best]),
             "deficit": deficit[best],
             "round_number": numbers[best],
-            "game_total": results["game_total"].to_numpy()[winners][first[slot[best]]],
+            "game_total": results["game_total"].to_numpy()[winners][first[winner[best]]],
         }
     )
 
