@@ -189,5 +189,9 @@ def test_every_table_of_an_empty_history_matches_its_plain_pandas_statement():
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_table_of_a_long_history_matches_its_plain_pandas_statement(seed):
-    assert_same_tables(random_history(random.Random(seed), games=150, max_rounds=12))
+@pytest.mark.parametrize("shuffled", [False, True], ids=["sorted", "shuffled"])
+def test_every_table_of_a_long_history_matches_its_plain_pandas_statement(seed, shuffled):
+    frame = random_history(random.Random(seed), games=150, max_rounds=12)
+    if shuffled:
+        frame = frame.sample(frac=1, random_state=seed, ignore_index=True)
+    assert_same_tables(frame)
