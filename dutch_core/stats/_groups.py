@@ -36,9 +36,14 @@ def player_codes(players: pd.Series | ExtensionArray) -> tuple[np.ndarray, Exten
 
 
 def codes_in(players: pd.Series | ExtensionArray, names: ExtensionArray) -> np.ndarray:
-    """Each row's player as a code into ``names``: sorted distinct names that include every one."""
+    """Each row's player as a code into ``names``: sorted distinct names that include every one.
+
+    Raises ``ValueError`` for a player not in ``names`` (e.g. results of another frame).
+    """
     codes, found = pd.factorize(_array(players))
-    slots = np.searchsorted(np.asarray(names, dtype=object), np.asarray(found, dtype=object))
+    slots = find(np.asarray(found, dtype=object), np.asarray(names, dtype=object))
+    if (slots < 0).any():
+        raise ValueError("the results name players that the history frame does not")
     return compact(slots[codes])
 
 

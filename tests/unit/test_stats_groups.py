@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dutch_core.stats._groups import group_codes, player_codes, sorted_within
+from dutch_core.stats._groups import codes_in, group_codes, player_codes, sorted_within
 
 
 @pytest.mark.parametrize("high", [40, 10**6], ids=["one radix sort", "two sorts"])
@@ -35,3 +35,10 @@ def test_player_codes_sort_names_as_pandas_does():
     expected_codes, expected_distinct = pd.factorize(names, sort=True)
     np.testing.assert_array_equal(codes, expected_codes)
     pd.testing.assert_extension_array_equal(distinct, expected_distinct)
+
+
+def test_results_of_another_frame_are_refused_rather_than_misread():
+    names = pd.array(["Ann", "Cat"], dtype="string")
+    assert list(codes_in(pd.array(["Cat", "Ann", "Cat"], dtype="string"), names)) == [1, 0, 1]
+    with pytest.raises(ValueError, match="players"):
+        codes_in(pd.array(["Bob"], dtype="string"), names)
