@@ -99,7 +99,11 @@ def _group_player_ids(session: Session, group_id: int, player_ids: object) -> li
         raise ValidationError("player_ids", message)
     ids = [check_id("player_ids", player_id) for player_id in player_ids]
     known = set(
-        session.scalars(select(Player.id).where(Player.group_id == group_id, Player.id.in_(ids)))
+        session.scalars(
+            select(Player.id).where(
+                Player.group_id == group_id, Player.id.in_(ids), Player.merged_into_id.is_(None)
+            )
+        )
     )
     for player_id in ids:
         if player_id not in known:

@@ -11,6 +11,7 @@ from sqlalchemy import event
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.games import end_game, get_game, start_game
 from dutch_app.services.history import history_query, load_history
+from dutch_app.services.players import add_player, merge_players
 from dutch_app.services.rounds import add_round
 from dutch_core import PRESETS, EndCondition, HouseRules
 from dutch_core.stats import HISTORY_COLUMNS, HISTORY_DTYPES, empty_history
@@ -121,6 +122,19 @@ def test_filters_keep_or_drop_whole_games(session, owner, group, seated, two_gam
         load_history(session, owner, group.id, status="done")
     with pytest.raises(NotFound, match="No player with id 424242"):
         load_history(session, owner, group.id, player_ids=[424242])
+
+
+def test_a_merged_player_is_not_a_filter_the_history_accepts(
+    session, owner, group, seated, two_games
+):
+    """As in the game list: once merged, a player's games are the other name's."""
+    january, _ = two_games
+    ann = seated[0]
+    twin = add_player(session, owner, group.id, "Annie")
+    merge_players(session, owner, group.id, twin.id, ann.id)
+    with pytest.raises(NotFound, match=f"No player with id {twin.id}"):
+        load_history(session, owner, group.id, player_ids=[twin.id])
+    assert january in set(load_history(session, owner, group.id, player_ids=[ann.id])["game_id"])
 
 
 def test_an_empty_group_gives_the_empty_frame(session, owner, group):
