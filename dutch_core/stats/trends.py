@@ -28,6 +28,25 @@ def _running(codes: np.ndarray, values: np.ndarray, window: int) -> dict[str, np
     return {"n": count, "total": total, "running": total / count, "rolling": rolling}
 
 
+def _in_play_order(df: pd.DataFrame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The frame's ``rows`` sorted by player, then when they were played.
+
+    Returns the sorted rows, their player codes, and their ``player``,
+    ``played_at``, ``game_id`` and ``round_number`` columns.
+    """
+    codes, names = player_codes(take(df["player"], rows))
+    games = df["game_id"].to_numpy()[rows]
+    numbers = df["round_number"].to_numpy()[rows]
+    order = stable_order(codes, moments(df["played_at"])[rows], games, numbers)
+    columns = {
+        "player": names.take(codes[order]),
+        "played_at": take(df["played_at"], rows[order]),
+        "game_id": games[order],
+        "round_number": numbers[order],
+    }
+    return rows[order], codes[order], columns
+
+
 def round_score_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     """Each player's round scores in the order played, with a rolling average.
 
@@ -36,17 +55,12 @@ def round_score_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     ``round_score``, ``rolling_avg`` (mean of the player's last ``window``
     rounds, fewer at the start).
     """
-    codes, names = player_codes(df["player"])
-    games, numbers = df["game_id"].to_numpy(), df["round_number"].to_numpy()
-    order = stable_order(codes, moments(df["played_at"]), games, numbers)
-    scores = df["round_score"].to_numpy()[order]
-    running = _running(codes[order], scores, window)
+    rows, codes, columns = _in_play_order(df, np.arange(len(df)))
+    scores = df["round_score"].to_numpy()[rows]
+    running = _running(codes, scores, window)
     return frame_of(
         {
-            "player": names.take(codes[order]),
-            "played_at": take(df["played_at"], order),
-            "game_id": games[order],
-            "round_number": numbers[order],
+            **columns,
             "player_round": running["n"],
             "round_score": scores,
             "rolling_avg": running["rolling"],
@@ -95,19 +109,12 @@ def call_success_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
     ``rolling_success_rate`` (over the last ``window`` calls).
     """
     calls = np.flatnonzero(df["is_caller"].to_numpy(dtype=bool))
-    codes, names = player_codes(take(df["player"], calls))
-    games = df["game_id"].to_numpy()[calls]
-    numbers = df["round_number"].to_numpy()[calls]
-    order = stable_order(codes, moments(df["played_at"])[calls], games, numbers)
-    rows = calls[order]
+    rows, codes, columns = _in_play_order(df, calls)
     outcome = take(df["outcome"], rows)
-    running = _running(codes[order], is_value(outcome, "lowest"), window)
+    running = _running(codes, is_value(outcome, "lowest"), window)
     return frame_of(
         {
-            "player": names.take(codes[order]),
-            "played_at": take(df["played_at"], rows),
-            "game_id": games[order],
-            "round_number": numbers[order],
+            **columns,
             "call_number": running["n"],
             "outcome": outcome,
             "success_rate": running["running"],
