@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -120,48 +119,6 @@ def thin(table: pd.DataFrame, counter: str, limit: int = TREND_ROWS) -> Trend:
     return Trend(kept.reset_index(drop=True), len(table), stride)
 
 
-def game_list(results: pd.DataFrame) -> pd.DataFrame:
-    """One row per game, newest first: when, status, rounds and the players in seat order.
-
-    ``results`` are the view's :func:`dutch_core.stats.game_results` (sorted by
-    start, game and seat, so each game's rows are together).
-    """
-    game_ids = results["game_id"].to_numpy()
-    first = np.flatnonzero(np.diff(game_ids, prepend=game_ids[:1] - 1))
-    names = results["player"].to_numpy(dtype=object)
-    # Each game's names joined in seat order: add up each game's "name, " and drop the last ", ".
-    joined = np.add.reduceat(names + ", ", first) if len(first) else np.array([], dtype=object)
-    games = results.iloc[first][["game_id", "game_started_at", "game_status", "rounds"]]
-    players = pd.array([text[:-2] for text in joined], dtype=results["player"].dtype)
-    games = games.assign(players=players)
-    order = ["game_started_at", "game_id"]
-    return games.sort_values(order, ascending=False, ignore_index=True)
-
-
-def player_records(
-    summary: pd.DataFrame, streaks: pd.DataFrame, comeback_rows: pd.DataFrame
-) -> pd.DataFrame:
-    """Per player: longest and current winning streak, best game and biggest comeback.
-
-    ``streaks`` and ``comeback_rows`` are the view's :func:`dutch_core.stats.win_streaks`
-    and :func:`dutch_core.stats.comebacks`.
-    """
-    players = summary["player"]
-    by_player = streaks.set_index("player")
-    longest = by_player["longest_win_streak"].reindex(players, fill_value=0).to_numpy()
-    current = by_player["current_win_streak"].reindex(players, fill_value=0).to_numpy()
-    comebacks = comeback_rows.groupby("player")["deficit"].max().reindex(players)
-    return pd.DataFrame(
-        {
-            "player": players,
-            "longest_win_streak": longest.astype("int64"),
-            "current_win_streak": current.astype("int64"),
-            "best_game": summary["best_game"],
-            "biggest_comeback": comebacks.astype("Int64").array,
-        }
-    )
-
-
 def compute_bundle(
     frame: pd.DataFrame, player_ids: tuple[int, ...] | None, window: int = ROLLING_WINDOW
 ) -> StatsBundle:
@@ -196,13 +153,13 @@ def compute_bundle(
         players=shown,
         games_played=int(frame["game_id"].nunique()),
         rounds_played=int(frame["round_id"].nunique()),
-        games=game_list(results),
+        games=stats.game_list(results),
         summary=summary,
         calls=calls,
         by_hand_total=by_hand_total,
         head_to_head=head_to_head,
         records=stats.records(frame, results=results, streaks=streaks, comeback_rows=comeback_rows),
-        player_records=player_records(summary, streaks, comeback_rows),
+        player_records=stats.player_records(summary, streaks, comeback_rows),
         round_trend=round_trend,
         win_trend=win_trend,
         call_trend=call_trend,

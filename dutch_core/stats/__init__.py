@@ -17,8 +17,14 @@ from dutch_core.stats.frame import (
     filter_history,
     only_players,
 )
-from dutch_core.stats.players import game_results, head_to_head, player_summary
-from dutch_core.stats.records import best_games, comebacks, records, win_streaks
+from dutch_core.stats.players import game_list, game_results, head_to_head, player_summary
+from dutch_core.stats.records import (
+    best_games,
+    comebacks,
+    player_records,
+    records,
+    win_streaks,
+)
 from dutch_core.stats.trends import (
     call_success_trend,
     cumulative_totals,
@@ -38,9 +44,11 @@ __all__ = [
     "dutch_calls",
     "empty_history",
     "filter_history",
+    "game_list",
     "game_results",
     "head_to_head",
     "only_players",
+    "player_records",
     "player_summary",
     "records",
     "round_score_trend",

@@ -178,3 +178,20 @@ def _pairs_in_games(games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     offsets = np.arange(len(me)) - np.repeat(starts(sizes), sizes)
     them = order[np.repeat(starts(counts)[games[order]], sizes) + offsets]
     return me, them
+
+
+def game_list(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per game, newest first: when, status, rounds and the players in seat order.
+
+    ``results`` are the view's :func:`game_results` (sorted by
+    start, game and seat, so each game's rows are together).
+    """
+    first = np.flatnonzero(changes(results["game_id"].to_numpy()))
+    names = results["player"].to_numpy(dtype=object)
+    # Each game's names joined in seat order: add up each game's "name, " and drop the last ", ".
+    joined = np.add.reduceat(names + ", ", first) if len(first) else np.array([], dtype=object)
+    games = results.iloc[first][["game_id", "game_started_at", "game_status", "rounds"]]
+    players = pd.array([text[:-2] for text in joined], dtype=results["player"].dtype)
+    games = games.assign(players=players)
+    order = ["game_started_at", "game_id"]
+    return games.sort_values(order, ascending=False, ignore_index=True)

@@ -180,3 +180,27 @@ def _top(column: pd.Series, *, largest: bool) -> np.ndarray:
         return np.zeros(0, dtype="int64")
     rows = np.flatnonzero(values == (values.max() if largest else values.min()))
     return rows[values[rows] != 0] if largest else rows
+
+
+def player_records(
+    summary: pd.DataFrame, streaks: pd.DataFrame, comeback_rows: pd.DataFrame
+) -> pd.DataFrame:
+    """Per player: longest and current winning streak, best game and biggest comeback.
+
+    ``streaks`` and ``comeback_rows`` are the view's :func:`win_streaks`
+    and :func:`comebacks`.
+    """
+    players = summary["player"]
+    by_player = streaks.set_index("player")
+    longest = by_player["longest_win_streak"].reindex(players, fill_value=0).to_numpy()
+    current = by_player["current_win_streak"].reindex(players, fill_value=0).to_numpy()
+    comebacks = comeback_rows.groupby("player")["deficit"].max().reindex(players)
+    return pd.DataFrame(
+        {
+            "player": players,
+            "longest_win_streak": longest.astype("int64"),
+            "current_win_streak": current.astype("int64"),
+            "best_game": summary["best_game"],
+            "biggest_comeback": comebacks.astype("Int64").array,
+        }
+    )

@@ -1,11 +1,11 @@
-"""The Stats page's own tables: the game list and each player's records."""
+"""The game list and each player's records, as the Stats page shows them."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from dutch_app.ui.stats_cache import game_list, player_records
 from dutch_core import stats
+from dutch_core.stats import game_list, player_records
 
 STARTS = pd.to_datetime(["2025-03-01 19:00", "2025-03-02 20:00"], utc=True)
 
