@@ -9,7 +9,6 @@ from functools import partial
 
 import streamlit as st
 
-from dutch_app import charts
 from dutch_app.charts import ChartSpec
 from dutch_app.services.views import GroupView
 from dutch_app.ui import stats_tables as tables
@@ -182,8 +181,8 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
         )
     if game_id is None:
         return
-    totals = game_totals(group, filters, game_id)
-    show_chart(charts.CUMULATIVE_TOTALS.spec(totals))
+    totals, chart = game_totals(group, filters, game_id)
+    show_chart(chart)
     tables.show_table(totals, tables.GAME_TOTALS)
 
 

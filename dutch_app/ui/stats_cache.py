@@ -197,14 +197,18 @@ def stats_bundle(
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game_totals(
     user_id: int, group_id: int, version: int, filters: StatsFilters, game_id: int
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, ChartSpec]:
     del user_id, version  # part of the cache key only
     frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
-    return stats.cumulative_totals(frame, game_id)
+    totals = stats.cumulative_totals(frame, game_id)
+    return totals, charts.CUMULATIVE_TOTALS.spec(totals)
 
 
-def game_totals(group: GroupView, filters: StatsFilters, game_id: int) -> pd.DataFrame:
-    """The game totals after each round of one game of the view (``group`` as above)."""
+def game_totals(
+    group: GroupView, filters: StatsFilters, game_id: int
+) -> tuple[pd.DataFrame, ChartSpec]:
+    """The game totals after each round of one game of the view (``group`` as above), and
+    their chart."""
     account = require_account()
     return _game_totals(account.user_id, group.id, group.data_version, filters, game_id)
 
