@@ -1,6 +1,6 @@
 """Ratio 7: the server's peak memory with many signed-in browser sessions against one.
 
-A fresh ``streamlit run app.py`` serves the benchmark database; Chromium opens
+A fresh ``streamlit run serve.py`` (the app) serves the benchmark database; Chromium opens
 the Stats page (the page that holds the most data) in separate browser
 contexts, each signed in as a different member of the group through a session
 cookie. Once every page shows the group's numbers, the server's peak resident
@@ -85,7 +85,7 @@ def _healthy(url: str) -> bool:
 
 @contextmanager
 def app_server(database: BenchDatabase) -> Iterator[tuple[str, int]]:
-    """``streamlit run app.py`` on a free port for ``database``: (base URL, process id)."""
+    """``streamlit run serve.py`` on a free port for ``database``: (base URL, process id)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -95,7 +95,7 @@ def app_server(database: BenchDatabase) -> Iterator[tuple[str, int]]:
         "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
     }
     command = [
-        *(sys.executable, "-m", "streamlit", "run", "app.py"),
+        *(sys.executable, "-m", "streamlit", "run", "serve.py"),
         *("--server.headless", "true", "--server.address", "127.0.0.1"),
         *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
     ]

@@ -7,6 +7,7 @@ tests run without one. Keys (all optional)::
     auth_backend = "firebase"            # or "local"
     session_days = 30
     secret_key = "..."                   # signs session tokens
+    hosted = true                        # served to the public over HTTPS
     [firebase]
     project_id = "..."
     api_key = "..."                      # web API key, for password sign-in
@@ -15,7 +16,7 @@ tests run without one. Keys (all optional)::
     type = "service_account"
 
 The environment variables are ``DUTCH_DATABASE_URL``, ``DUTCH_AUTH_BACKEND``,
-``DUTCH_SESSION_DAYS``, ``DUTCH_SECRET_KEY``, ``DUTCH_FIREBASE_PROJECT_ID``,
+``DUTCH_SESSION_DAYS``, ``DUTCH_SECRET_KEY``, ``DUTCH_HOSTED``, ``DUTCH_FIREBASE_PROJECT_ID``,
 ``DUTCH_FIREBASE_API_KEY`` and ``FIREBASE_AUTH_EMULATOR_HOST``.
 """
 
@@ -55,6 +56,7 @@ class Settings:
     session_days: int = 30
     secret_key: str = field(default="", repr=False)
     firebase: FirebaseSettings = FirebaseSettings()
+    hosted: bool = False  # the session cookie is then Secure even behind a plain-HTTP hop
 
 
 def default_database_url(project_root: Path = PROJECT_ROOT) -> str:
@@ -119,7 +121,22 @@ def load_settings(
         session_days=int(days_text),
         secret_key=pick("secret_key", "DUTCH_SECRET_KEY") or local_secret_key(project_root),
         firebase=_firebase_settings(secrets.get("firebase") or {}, environ),
+        hosted=_yes_or_no("hosted", pick("hosted", "DUTCH_HOSTED", "false")),
     )
+
+
+def _yes_or_no(key: str, text: str) -> bool:
+    """A setting written as true/false (or yes/no, 1/0, on/off).
+
+    >>> _yes_or_no("hosted", "True"), _yes_or_no("hosted", "0")
+    (True, False)
+    """
+    answer = {"true": True, "yes": True, "1": True, "on": True}
+    answer |= {"false": False, "no": False, "0": False, "off": False}
+    value = answer.get(text.strip().lower())
+    if value is None:
+        raise ConfigError(f"{key} must be true or false, not {text!r}")
+    return value
 
 
 def _firebase_settings(section: Mapping[str, Any], environ: Mapping[str, str]) -> FirebaseSettings:

@@ -7,11 +7,11 @@ cd "$(dirname "$0")/.."
 port="${PORT:-8501}"
 address="${ADDRESS:-0.0.0.0}"
 
-if [[ ! -f app.py ]]; then
-    echo "app.py is missing: there is no app to start in $PWD." >&2
+if [[ ! -f app.py || ! -f serve.py ]]; then
+    echo "app.py or serve.py is missing: there is no app to start in $PWD." >&2
     exit 1
 fi
 mkdir -p data
 echo "Dutch Scorer: open http://localhost:$port in a browser (Ctrl+C stops it)."
-exec .venv/bin/python -m streamlit run app.py \
+exec .venv/bin/python -m streamlit run serve.py \
     --server.port "$port" --server.address "$address"

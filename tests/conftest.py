@@ -323,9 +323,10 @@ def firebase_auth_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator
 def streamlit_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Callable[..., str]]:
-    """Factory ``start(env: dict | None = None, app: str = "app.py") -> str`` (the base URL).
+    """Factory ``start(env: dict | None = None, app: str = "serve.py") -> str`` (the base URL).
 
-    Each call runs ``python -m streamlit run APP`` headless on a free port of 127.0.0.1, from
+    Each call runs ``python -m streamlit run APP`` (by default the app's web server, which
+    serves ``app.py``) headless on a free port of 127.0.0.1, from
     the project root (so ``.streamlit/config.toml`` applies), and returns once
     ``/_stcore/health`` answers. Unless ``env`` says otherwise, ``DUTCH_DATABASE_URL`` points
     at an empty SQLite file of the test's own, never at data/. Every server is stopped when the
@@ -334,7 +335,7 @@ def streamlit_server(
     log_dir = tmp_path_factory.mktemp("streamlit")
     runs: list[StreamlitRun] = []
 
-    def start(env: dict[str, str] | None = None, app: str = "app.py") -> str:
+    def start(env: dict[str, str] | None = None, app: str = "serve.py") -> str:
         database = log_dir / f"dutch-{len(runs)}.db"
         full_env = {
             **os.environ,

@@ -119,6 +119,7 @@ def start_streamlit(app: str, env: dict[str, str], log_dir: Path) -> StreamlitRu
         if ready and run.process.poll() is None:
             return run
         stop_process_group(run.process)
-        if "already in use" not in log_tail(run.log_path):
+        log = log_tail(run.log_path)
+        if "already in use" not in log and "is not available" not in log:
             break
     pytest.fail(f"Streamlit did not start for {app!r}:\n{log_tail(run.log_path)}", pytrace=False)

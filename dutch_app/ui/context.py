@@ -6,7 +6,7 @@ signed-in person, so no page ever opens a database session itself.
 
 from __future__ import annotations
 
-import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -20,10 +20,12 @@ from dutch_app.config import Settings, load_settings
 from dutch_app.services import groups
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
+from dutch_app.web import cookie
 
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 
-SESSION_COOKIE = "dutch_session"
+SESSION_COOKIE = cookie.SESSION_COOKIE
 ACCOUNT_KEY = "account"
 GROUP_KEY = "active_group_id"
 
@@ -73,13 +75,16 @@ def call(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def _write_cookie(value: str, max_age: int) -> None:
-    """Set (or with max_age 0, remove) the session cookie in the browser."""
-    value_js = json.dumps(f"{SESSION_COOKIE}={value}; Path=/; Max-Age={max_age}; SameSite=Strict")
-    st.html(
-        "<script>document.cookie = "
-        f"{value_js} + (location.protocol === 'https:' ? '; Secure' : '');</script>",
-        unsafe_allow_javascript=True,
-    )
+    """Set (or with max_age 0, remove) the session cookie in the browser.
+
+    The web server sets it (``HttpOnly``, so no script of the page can read it): the page
+    gets a single-use ticket for the change, in a hidden image the browser fetches from
+    the app's cookie route (see :mod:`dutch_app.web.cookie`).
+    """
+    if not cookie.TICKETS.served:
+        _log.warning("The session cookie needs the app's web server: `streamlit run serve.py`")
+    ticket = cookie.TICKETS.issue(value, max_age, always_secure=resources().settings.hosted)
+    st.html(cookie.ticket_image(ticket, st.get_option("server.baseUrlPath")))
 
 
 def start_session(account: Account) -> None:

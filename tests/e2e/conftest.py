@@ -2,7 +2,7 @@
 
 The shared ``streamlit_server`` fixture starts a server per test; the journeys here run
 several tests against one server and one browser tab, so this module starts ``streamlit run
-app.py`` once per test module instead, on its own SQLite file, with local accounts. People,
+serve.py`` once per test module instead, on its own SQLite file, with local accounts. People,
 groups and games that a test only needs as a starting point are written straight through the
 services into that file, and the browser is signed in with their session cookie.
 """
@@ -35,7 +35,7 @@ _SERVER_LOG = pytest.StashKey[Path]()
 
 @dataclass(frozen=True)
 class AppServer:
-    """A running ``streamlit run app.py``: its address, database and log file."""
+    """A running ``streamlit run serve.py``: its address, database and log file."""
 
     url: str
     database_url: str
@@ -84,13 +84,13 @@ def app_database(tmp_path_factory: pytest.TempPathFactory) -> str:
 def app_server(
     app_database: str, tmp_path_factory: pytest.TempPathFactory, browser: Browser
 ) -> Iterator[AppServer]:
-    """``streamlit run app.py`` for the whole test module, answering on a free port.
+    """``streamlit run serve.py`` (the app) for the whole test module, on a free port.
 
     Depends on ``browser`` so that a machine without Chromium skips (or, under CI, fails)
     before a server is started for nothing.
     """
     env = {**os.environ, **_environment(app_database), "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
-    run = start_streamlit("app.py", env, tmp_path_factory.mktemp("e2e-server"))
+    run = start_streamlit("serve.py", env, tmp_path_factory.mktemp("e2e-server"))
     try:
         yield AppServer(run.url, app_database, run.log_path)
     finally:

@@ -147,16 +147,43 @@ def expect_name_in_table(page: Page, name: str = XSS_NAME) -> None:
     expect(page.locator("img[src='x']")).to_have_count(0)
 
 
+def session_cookie_record(page: Page) -> dict | None:
+    """The session cookie the browser holds for the app, with its flags, if any."""
+    records = [c for c in page.context.cookies() if c["name"] == SESSION_COOKIE and c["value"]]
+    return records[0] if records else None
+
+
 def session_cookie(page: Page) -> str | None:
     """The value of the session cookie the browser holds for the app, if any."""
-    values = [c["value"] for c in page.context.cookies() if c["name"] == SESSION_COOKIE]
-    return values[0] if values and values[0] else None
+    record = session_cookie_record(page)
+    return record["value"] if record else None
 
 
-def wait_for_session_cookie(page: Page, present: bool) -> None:
-    """Wait until the page's script has set (or removed) the session cookie."""
-    test = "!== -1" if present else "=== -1"
-    page.wait_for_function(f"document.cookie.indexOf('{SESSION_COOKIE}=') {test}")
+def wait_for_session_cookie(page: Page, present: bool, timeout: float = 20) -> None:
+    """Wait until the server has set (or removed) the session cookie in the browser.
+
+    The page's scripts cannot see the cookie (it is HttpOnly), so the browser's own cookie
+    store is asked, every tenth of a second.
+    """
+    deadline = time.monotonic() + timeout
+    while (session_cookie(page) is not None) != present:
+        if time.monotonic() > deadline:
+            state = "set" if present else "removed"
+            raise AssertionError(f"the session cookie was not {state} within {timeout} s")
+        page.wait_for_timeout(100)
+
+
+def watch_content_policy(page: Page) -> list[str]:
+    """Start noting every breach of the content policy that the browser reports for the
+    page (in its console, across reloads); returns the list it fills."""
+    breaches: list[str] = []
+
+    def note(message) -> None:
+        if "Content Security Policy" in message.text:
+            breaches.append(message.text)
+
+    page.on("console", note)
+    return breaches
 
 
 def take_picture(

@@ -6,7 +6,8 @@ a round on the History page and finally signs out. Each test checks one step and
 from where the previous one left the tab, so the tests of this module run in file order.
 
 Players sit as Ann, Ben, ``<img src=x onerror=alert(1)>`` and Cleo: a name made of HTML must
-show as typed everywhere it appears.
+show as typed everywhere it appears. After each step, the browser reported no breach of the
+app's content policy.
 """
 
 import pytest
@@ -28,6 +29,7 @@ from tests.e2e.streamlit_ui import (
     session_cookie,
     take_picture,
     wait_for_session_cookie,
+    watch_content_policy,
     widget,
 )
 
@@ -48,11 +50,19 @@ def dialogs(tab: Page) -> list[str]:
     return seen
 
 
+@pytest.fixture(scope="module")
+def breaches(tab: Page) -> list[str]:
+    """Every breach of the content policy the browser reported in the tab (none expected)."""
+    return watch_content_policy(tab)
+
+
 @pytest.fixture
-def page(tab: Page, dialogs: list[str]) -> Page:
-    """The journey's tab; after each step, no dialog was opened by anything on the page."""
+def page(tab: Page, dialogs: list[str], breaches: list[str]) -> Page:
+    """The journey's tab; after each step, no dialog was opened by anything on the page and
+    nothing on it broke the content policy."""
     yield tab
     assert dialogs == []
+    assert breaches == []
 
 
 def save_round(page: Page) -> None:

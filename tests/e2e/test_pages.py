@@ -2,7 +2,8 @@
 
 The group has a few dozen past games (made by the demo generator from a fixed seed) and a game
 in progress whose players include ``<img src=x onerror=alert(1)>``: that name must show as
-typed, never become an element of the page.
+typed, never become an element of the page. Every test here also checks that the browser
+reported no breach of the app's content policy on any page it showed.
 """
 
 import pytest
@@ -24,6 +25,7 @@ from tests.e2e.streamlit_ui import (
     open_page,
     press,
     take_picture,
+    watch_content_policy,
     widget,
 )
 
@@ -60,22 +62,30 @@ def table(make_table):
 
 
 @pytest.fixture
-def signed_in(app_server, table, browser_page) -> Page:
+def policed(browser_page) -> Page:
+    """A desktop tab; when the test ends, the browser reported no content-policy breach."""
+    breaches = watch_content_policy(browser_page)
+    yield browser_page
+    assert breaches == []
+
+
+@pytest.fixture
+def signed_in(app_server, table, policed) -> Page:
     """A desktop tab signed in as Ann through her session cookie, on the Play page."""
-    browser_page.context.add_cookies([table.session_cookie(app_server.url)])
-    browser_page.goto(app_server.url)
-    expect_title(browser_page, "Play")
-    return browser_page
+    policed.context.add_cookies([table.session_cookie(app_server.url)])
+    policed.goto(app_server.url)
+    expect_title(policed, "Play")
+    return policed
 
 
-def test_pages_before_sign_in_run_without_errors(app_server, browser_page):
+def test_pages_before_sign_in_run_without_errors(app_server, policed):
     """Signed out, the sign-in page and the public pages show without a traceback."""
-    browser_page.goto(app_server.url)
-    expect_title(browser_page, "Dutch Scorer")
-    browser_page.get_by_role("tab", name="Create an account").click()
-    expect_clean_page(browser_page)
+    policed.goto(app_server.url)
+    expect_title(policed, "Dutch Scorer")
+    policed.get_by_role("tab", name="Create an account").click()
+    expect_clean_page(policed)
     for link, title in SIGNED_OUT_PAGES:
-        open_page(browser_page, link, title)
+        open_page(policed, link, title)
 
 
 def test_every_signed_in_page_runs_without_errors(signed_in, screenshot):

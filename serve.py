@@ -1,0 +1,18 @@
+"""Dutch Scorer's web server: start it with ``streamlit run serve.py``.
+
+``app.py`` is the Streamlit script (the router); this file wraps it in Streamlit's web
+server with the app's own route (the session cookie) and security headers. Starting
+``streamlit run app.py`` instead would serve the pages without them: nobody would stay
+signed in across a reload, and the app would say so.
+"""
+
+import streamlit as st
+from streamlit import config
+
+from dutch_app import web
+
+app = st.App(
+    "app.py",
+    routes=web.routes(config.get_option("server.baseUrlPath")),
+    middleware=web.middleware(),
+)
