@@ -7,6 +7,7 @@ ever reaches the screen.
 """
 
 import logging
+from functools import partial
 
 import streamlit as st
 
@@ -50,14 +51,27 @@ def signed_out_pages() -> dict[str, list]:
 
 
 def signed_in_pages() -> dict[str, list]:
-    """The navigation once someone is signed in."""
-    play = st.Page("pages/play.py", title="Play", icon=":material/playing_cards:", default=True)
+    """The navigation once someone is signed in.
+
+    Play is the home page, at the app's root address. Its own address (``/play``: a
+    bookmark, or the address asked for before signing in) is a hidden page that opens it.
+    """
+    play = st.Page(
+        "pages/play.py",
+        title="Play",
+        icon=":material/playing_cards:",
+        url_path="home",
+        default=True,
+    )
+    play_address = st.Page(
+        partial(st.switch_page, play), title="Play", url_path="play", visibility="hidden"
+    )
     history = st.Page("pages/history.py", title="History", icon=":material/history:")
     stats = st.Page("pages/stats.py", title="Stats", icon=":material/insights:")
     group = st.Page("pages/group.py", title="Group", icon=":material/group:")
     account = st.Page("pages/account.py", title="Account", icon=":material/person:")
     return {
-        "Scores": [play, history, stats],
+        "Scores": [play, history, stats, play_address],
         "You": [group, account],
         "Tools": [calculator],
         "About": [rules, privacy],

@@ -63,6 +63,7 @@ PAGE_PATHS = ("play", "history", "stats", "group", "account", "calculator", "rul
 def linked_pages(at: AppTest) -> list[str]:
     """The address (``play``, ``group`` …) of every page link on the page, in order."""
     by_hash = {calc_hash(path): path for path in PAGE_PATHS}
+    by_hash[calc_hash("home")] = "play"  # Play, the home page, is named "home" inside the app
     return [
         link.proto.page or by_hash.get(link.proto.page_script_hash, "?")
         for link in at.get("page_link")
