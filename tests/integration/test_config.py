@@ -102,3 +102,15 @@ def test_a_secrets_file_is_read_through_streamlit(tmp_path):
     )
     url, asked = read_url_in(tmp_path, {"DUTCH_DATABASE_URL": "sqlite:////tmp/from-env.db"})
     assert (url, asked) == ("sqlite:////tmp/from-secrets.db", "True")
+
+
+def test_hosted_is_off_by_default_and_read_as_true_or_false(tmp_path):
+    def hosted(secrets, environ):
+        return load_settings(secrets=secrets, environ=environ, project_root=tmp_path).hosted
+
+    assert hosted({}, {}) is False
+    assert hosted({}, {"DUTCH_HOSTED": "true"}) is True
+    assert hosted({"hosted": True}, {"DUTCH_HOSTED": "no"}) is True  # a secrets file's TOML bool
+    assert hosted({"hosted": False}, {"DUTCH_HOSTED": "1"}) is False
+    with pytest.raises(ConfigError, match="hosted must be true or false, not 'maybe'"):
+        hosted({}, {"DUTCH_HOSTED": "maybe"})
