@@ -18,6 +18,8 @@ import pytest
 import requests
 from playwright.sync_api import Page, Route, expect
 
+from dutch_app.services import games, rounds
+from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
     PASSWORD,
     SESSION_COOKIE,
@@ -27,6 +29,7 @@ from tests.e2e.streamlit_ui import (
     session_cookie_record,
     wait_for_session_cookie,
     watch_content_policy,
+    widget,
 )
 from tests.servers import free_port
 
@@ -281,4 +284,36 @@ def test_a_bookmark_of_every_page_opens_that_page_when_signed_in(app_server, ann
         sidebar = page.get_by_test_id("stSidebar")
         expect(sidebar.get_by_text("Signed in as")).to_be_visible()
         expect(page.get_by_text("Page not found")).to_have_count(0)
+    assert breaches == []
+
+
+def test_files_download_and_upload_under_the_policy(app_server, make_table, page_factory, tmp_path):
+    """The History page's rounds file downloads and imports again, and the Account page's
+    data download arrives, without the policy getting in the way."""
+    table = make_table("Dee", "dee@example.com", "File club", ["Dee", "Eve"])
+    dee, eve = table.player_ids["Dee"], table.player_ids["Eve"]
+    game = table.call(games.start_game, table.group_id, [dee, eve], PRESETS["classic"])
+    table.call(rounds.add_round, game.id, {dee: "3", eve: "9"}, dee, "dutch", None)
+    page = page_factory()
+    breaches = watch_content_policy(page)
+    page.context.add_cookies([table.session_cookie(app_server.url)])
+
+    page.goto(f"{app_server.url}/history")
+    expect_title(page, "History")
+    with page.expect_download() as download:
+        press(widget(page, "history_download_rounds").get_by_role("button"))
+    rounds_file = tmp_path / "rounds.csv"
+    download.value.save_as(rounds_file)
+    assert "game_started_at" in rounds_file.read_text(encoding="utf-8").splitlines()[0]
+    widget(page, "history_import_file").locator("input[type='file']").set_input_files(rounds_file)
+    press(page.get_by_role("button", name="Import the file"))
+    expect(page.get_by_text("Skipped 1 game already stored in this group.")).to_be_visible()
+
+    page.goto(f"{app_server.url}/account")
+    expect_title(page, "Account")
+    with page.expect_download() as download:
+        press(widget(page, "account_download_data").get_by_role("button"))
+    archive = tmp_path / "data.zip"
+    download.value.save_as(archive)
+    assert archive.read_bytes()[:2] == b"PK"
     assert breaches == []
