@@ -20,6 +20,7 @@ from dutch_app.ui.context import (
     hand_groups_to_page,
     resume_from_cookie,
     set_active_group,
+    show_lost_group,
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.text import distinct_labels
@@ -106,4 +107,5 @@ if current_account() is not None:
 flush_cookie()
 apply_pending_resets()
 with guarded():
+    show_lost_group()
     page.run()
