@@ -341,3 +341,13 @@ def test_smtp_and_base_url_settings_come_from_secrets_or_the_environment(tmp_pat
 def test_bad_reset_settings_are_refused_by_name(secrets, complaint, tmp_path):
     with pytest.raises(ConfigError, match=complaint):
         load_settings(secrets=secrets, environ={}, project_root=tmp_path)
+
+
+def test_deleting_the_account_drops_its_reset_links(backend, sessions, smtp_server):  # noqa: F811
+    backend.send_password_reset("ann@example.com")
+    token = emailed_token(smtp_server)
+    ann = backend.sign_in("ann@example.com", PASSWORD)
+    backend.delete_account(ann.user_id, PASSWORD)
+    with sessions() as session:
+        assert session.scalar(select(func.count()).select_from(PasswordReset)) == 0
+    assert not backend.reset_link_valid(token)
