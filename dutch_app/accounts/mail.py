@@ -28,6 +28,21 @@ def reset_message(smtp: SmtpSettings, to: str, link: str, minutes: int) -> Email
     return message
 
 
+def changed_message(smtp: SmtpSettings, to: str, base_url: str) -> EmailMessage:
+    """The notice that a reset link was used, so a person who did not ask can act."""
+    message = EmailMessage()
+    message["Subject"] = "Your Dutch Scorer password was changed"
+    message["From"] = smtp.sender
+    message["To"] = to
+    message.set_content(
+        f"The password of the Dutch Scorer account of {to} was just changed with a\n"
+        "password-reset link, and the account was signed out on every device.\n\n"
+        "If that was you, there is nothing to do. If not, ask for a new link on the\n"
+        f"sign-in page at {base_url} and choose another password at once.\n"
+    )
+    return message
+
+
 def send_mail(smtp: SmtpSettings, message: EmailMessage) -> None:
     """Hand ``message`` to the configured server; raises `OSError`/`smtplib.SMTPException`."""
     context = ssl.create_default_context()

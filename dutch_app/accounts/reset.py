@@ -3,9 +3,10 @@
 A link is the app's address with ``?reset=<token>``: the token is 32 random
 bytes, and the database keeps only its SHA-256 hash (the token is as strong as
 a key, so a fast hash is enough and the link cannot be rebuilt from the
-database). A link works once, within 30 minutes, and only the newest link of an
-account works. Using it sets the new password (the sign-up rules apply) and
-ends every session of the account.
+database). A link works once, within 30 minutes; only the newest link of an account
+works, and none made before the password last changed. Using it sets the new
+password (the sign-up rules apply), ends every session of the account, and
+(with SMTP) tells the address that its password was changed.
 
 With SMTP settings, "Forgot your password?" on the sign-in page emails the
 link; the page answers the same whether or not the address has an account, and
@@ -26,13 +27,14 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.base import Account, AccountError, RateLimited
 from dutch_app.accounts.common import Clock, SessionFactory, utc_now, writing
-from dutch_app.accounts.mail import reset_message, send_mail
+from dutch_app.accounts.mail import changed_message, reset_message, send_mail
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.accounts.ratelimit import as_utc, check_allowed, record_attempt
 from dutch_app.accounts.tokens import account_of, end_sessions
@@ -126,10 +128,17 @@ def _usable(token: object, now: datetime):
     """The conditions a row must meet for ``token`` to work now (None: it cannot)."""
     if not isinstance(token, str) or _TOKEN_SHAPE.fullmatch(token) is None:
         return None
+    password_set_at = (
+        select(LocalCredential.updated_at)
+        .where(LocalCredential.user_id == PasswordReset.user_id)
+        .scalar_subquery()
+    )
     return (
         PasswordReset.token_hash == token_hash(token),
         PasswordReset.used_at.is_(None),
         PasswordReset.expires_at > as_utc(now),
+        # A password changed after the link was made voids it.
+        PasswordReset.created_at >= password_set_at,
     )
 
 
@@ -185,13 +194,16 @@ class ResetLinks:
             token = None if user_id is None else create_reset(session, user_id, now)
         if token is not None and self.by_email:
             link = reset_link(self._base_url, token)
-            threading.Thread(
-                target=self._mail, args=(address, link), name="reset-mail", daemon=True
-            ).start()
+            self._in_background(reset_message(self._smtp, address, link, RESET_MINUTES))
 
-    def _mail(self, address: str, link: str) -> None:
+    def _in_background(self, message: EmailMessage) -> None:
+        """Send ``message`` without making the page wait (or answer faster for unknown
+        addresses)."""
+        threading.Thread(target=self._mail, args=(message,), name="reset-mail", daemon=True).start()
+
+    def _mail(self, message: EmailMessage) -> None:
         try:
-            self._send(self._smtp, reset_message(self._smtp, address, link, RESET_MINUTES))
+            self._send(self._smtp, message)
         except Exception:  # a mail server's failure must not surface on any page
             log.exception("the password-reset email could not be sent")
         else:
@@ -234,6 +246,8 @@ class ResetLinks:
             end_sessions(session, user_id)
             account = account_of(session.get_one(User, user_id))
         log.info("password reset for user %s", user_id)
+        if self.by_email:
+            self._in_background(changed_message(self._smtp, address, self._base_url))
         return account
 
 

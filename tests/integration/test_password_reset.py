@@ -135,6 +135,28 @@ def test_the_new_password_works_the_old_one_not_and_sessions_end(backend, smtp_s
         backend.sign_in("ann@example.com", PASSWORD)
 
 
+def test_the_address_is_told_when_its_password_was_changed(backend, smtp_server):  # noqa: F811
+    backend.send_password_reset("ann@example.com")
+    backend.reset_password(emailed_token(smtp_server), NEW_PASSWORD)
+    notice = smtp_server.wait_for(2)[1]
+    assert notice["To"] == "ann@example.com"
+    assert notice["Subject"] == "Your Dutch Scorer password was changed"
+    assert "signed out on every device" in notice.get_content()
+    assert "?reset=" not in notice.get_content()
+
+
+def test_changing_the_password_voids_a_link_made_before(backend, clock, smtp_server):  # noqa: F811
+    backend.send_password_reset("ann@example.com")
+    token = emailed_token(smtp_server)
+    ann = backend.sign_in("ann@example.com", PASSWORD)
+    clock.advance(seconds=1)
+    backend.change_password(ann.user_id, PASSWORD, NEW_PASSWORD)
+    assert not backend.reset_link_valid(token)
+    with pytest.raises(ResetLinkInvalid):
+        backend.reset_password(token, "Another one 99")
+    assert backend.sign_in("ann@example.com", NEW_PASSWORD) == ann
+
+
 def test_a_link_works_only_once(backend, smtp_server):  # noqa: F811
     backend.send_password_reset("ann@example.com")
     token = emailed_token(smtp_server)
