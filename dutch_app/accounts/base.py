@@ -96,7 +96,7 @@ class InvalidDisplayName(AccountError):
 
 
 class NotSupported(AccountError):
-    """This backend does not offer the requested action (e.g. a local password-reset email)."""
+    """This backend does not offer the requested action (e.g. the app's own reset links)."""
 
 
 class ServiceUnavailable(AccountError):

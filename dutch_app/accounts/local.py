@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -47,7 +49,7 @@ class LocalBackend(DatabaseBackend):
         session_days: int = 30,
         clock: Clock = utc_now,
         hashes: PasswordHashes | None = None,
-        resets: dict | None = None,
+        resets: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(sessions, secret_key=secret_key, session_days=session_days, clock=clock)
         self._hashes = hashes or PasswordHashes()
