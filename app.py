@@ -21,8 +21,10 @@ from dutch_app.ui.context import (
     hand_groups_to_page,
     resume_from_cookie,
     set_active_group,
+    show_lost_group,
 )
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.password_reset import reset_link_opened
 from dutch_app.ui.text import distinct_labels
 from dutch_app.ui.widgets import apply_pending_resets
 
@@ -34,6 +36,9 @@ sign_in = st.Page("pages/sign_in.py", title="Sign in", icon=":material/login:")
 calculator = st.Page("pages/calculator.py", title="Round calculator", icon=":material/calculate:")
 rules = st.Page("pages/rules.py", title="Rules", icon=":material/menu_book:")
 privacy = st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:")
+reset_password = st.Page(
+    "pages/reset_password.py", title="Choose a new password", icon=":material/key:"
+)
 
 
 PRIVATE_PATHS = ("play", "history", "stats", "group", "account")
@@ -109,15 +114,19 @@ def sidebar_for_signed_in() -> None:
 with guarded():
     resume_from_cookie()
 
-if current_account() is None:
+resetting = reset_link_opened()  # a password-reset link: its form alone
+if resetting:
+    page = st.navigation([reset_password], position="hidden")
+elif current_account() is None:
     page = st.navigation(signed_out_pages())
 else:
     page = st.navigation(signed_in_pages())
 
-if current_account() is not None:
+if current_account() is not None and not resetting:
     with guarded(st.sidebar):
         sidebar_for_signed_in()
 flush_cookie()
 apply_pending_resets()
 with guarded():
+    show_lost_group()
     page.run()

@@ -8,16 +8,25 @@ tests run without one. Keys (all optional)::
     session_days = 30
     secret_key = "..."                   # signs session tokens
     hosted = true                        # served to the public over HTTPS
+    base_url = "https://scores.example.com"   # the start of links in emails
     [firebase]
     project_id = "..."
     api_key = "..."                      # web API key, for password sign-in
     auth_emulator_host = "localhost:9099"
     [firebase.credentials]               # a service account, as in its JSON file
     type = "service_account"
+    [smtp]                               # sends password-reset links (local accounts)
+    host = "smtp.example.com"
+    port = 587
+    user = "..."
+    password = "..."
+    from = "Dutch Scorer <scores@example.com>"
+    tls = "starttls"                     # or "ssl", or "none" (a relay on this machine)
 
 The environment variables are ``DUTCH_DATABASE_URL``, ``DUTCH_AUTH_BACKEND``,
 ``DUTCH_SESSION_DAYS``, ``DUTCH_SECRET_KEY``, ``DUTCH_HOSTED``, ``DUTCH_FIREBASE_PROJECT_ID``,
-``DUTCH_FIREBASE_API_KEY`` and ``FIREBASE_AUTH_EMULATOR_HOST``.
+``DUTCH_FIREBASE_API_KEY``, ``FIREBASE_AUTH_EMULATOR_HOST``, ``DUTCH_BASE_URL`` and
+``DUTCH_SMTP_HOST``/``_PORT``/``_USER``/``_PASSWORD``/``_FROM``/``_TLS``.
 """
 
 from __future__ import annotations
@@ -31,6 +40,8 @@ from typing import Any
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 AUTH_BACKENDS = ("local", "firebase")
+DEFAULT_BASE_URL = "http://localhost:8501"
+SMTP_TLS_MODES = ("starttls", "ssl", "none")
 
 
 class ConfigError(ValueError):
@@ -48,6 +59,25 @@ class FirebaseSettings:
 
 
 @dataclass(frozen=True)
+class SmtpSettings:
+    """The mail server that sends password-reset links; ``host`` empty when there is none."""
+
+    host: str = ""
+    port: int = 587
+    user: str = ""
+    password: str = field(default="", repr=False)
+    sender: str = ""
+    """The From address (``from`` in the secrets)."""
+    tls: str = "starttls"
+    """``starttls`` (upgrade a plain connection), ``ssl`` (TLS from the start) or ``none``."""
+
+    @property
+    def configured(self) -> bool:
+        """Whether reset links can be emailed."""
+        return bool(self.host)
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the app reads from its surroundings."""
 
@@ -57,6 +87,9 @@ class Settings:
     secret_key: str = field(default="", repr=False)
     firebase: FirebaseSettings = FirebaseSettings()
     hosted: bool = False  # the session cookie is then Secure even behind a plain-HTTP hop
+    base_url: str = DEFAULT_BASE_URL
+    """Where people open the app: the start of every link the app sends."""
+    smtp: SmtpSettings = SmtpSettings()
 
 
 def default_database_url(project_root: Path = PROJECT_ROOT) -> str:
@@ -122,6 +155,8 @@ def load_settings(
         secret_key=pick("secret_key", "DUTCH_SECRET_KEY") or local_secret_key(project_root),
         firebase=_firebase_settings(secrets.get("firebase") or {}, environ),
         hosted=_yes_or_no("hosted", pick("hosted", "DUTCH_HOSTED", "false")),
+        base_url=_base_url(pick("base_url", "DUTCH_BASE_URL", DEFAULT_BASE_URL)),
+        smtp=_smtp_settings(secrets.get("smtp") or {}, environ),
     )
 
 
@@ -137,6 +172,33 @@ def _yes_or_no(key: str, text: str) -> bool:
     if value is None:
         raise ConfigError(f"{key} must be true or false, not {text!r}")
     return value
+
+
+def _base_url(text: str) -> str:
+    url = text.strip().rstrip("/")
+    scheme, _, rest = url.partition("://")
+    if scheme not in ("http", "https") or not rest or any(c.isspace() for c in url):
+        raise ConfigError(f"base_url must be an http:// or https:// address, not {text!r}")
+    return url
+
+
+def _smtp_settings(section: Mapping[str, Any], environ: Mapping[str, str]) -> SmtpSettings:
+    def pick(key: str, default: str = "") -> str:
+        value = section.get(key)
+        if value is None or value == "":
+            value = environ.get(f"DUTCH_SMTP_{key.upper()}", "")
+        return str(value).strip() or default
+
+    tls = pick("tls", "starttls").lower()
+    if tls not in SMTP_TLS_MODES:
+        raise ConfigError(f"smtp tls must be 'starttls', 'ssl' or 'none', not {tls!r}")
+    port = pick("port", "465" if tls == "ssl" else "587")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"smtp port must be a number from 1 to 65535, not {port!r}")
+    host, sender = pick("host"), pick("from")
+    if host and not sender:
+        raise ConfigError("smtp from must be set when smtp host is: the address mail comes from")
+    return SmtpSettings(host, int(port), pick("user"), pick("password"), sender, tls)
 
 
 def _firebase_settings(section: Mapping[str, Any], environ: Mapping[str, str]) -> FirebaseSettings:

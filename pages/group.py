@@ -4,7 +4,14 @@ other groups to create or join, and leaving."""
 import streamlit as st
 
 from dutch_app.services import demo, groups, players
-from dutch_app.ui.context import active_group, call, my_groups, require_account, set_active_group
+from dutch_app.ui.context import (
+    active_group,
+    call,
+    forget_active_group,
+    my_groups,
+    require_account,
+    set_active_group,
+)
 from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.group_view import (
     leave_note,
@@ -12,6 +19,8 @@ from dutch_app.ui.group_view import (
     members_frame,
     merge_note,
     players_frame,
+    removable_members,
+    remove_note,
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.routing import ensure_routed
@@ -204,6 +213,38 @@ def players_section(group) -> None:
         link_player(group, roster)
 
 
+def remove_member(group, me: int) -> None:
+    """The owner takes a member out of the group, after a confirmation."""
+    if group.role != "owner":
+        return
+    show_flash("group_members")
+    with st.expander("Remove a member"):
+        others = distinct_labels(removable_members(group, me))
+        if not others:
+            st.caption("You are the only member: nobody else to remove.")
+            return
+        member_id = st.selectbox(
+            "Member", list(others), format_func=others.get, key="group_remove_member"
+        )
+        st.markdown(remove_note(group, others[member_id]))
+        sure = st.checkbox(
+            f"Yes, remove {md(others[member_id])} from {md(group.name)}",
+            key="group_remove_confirm",
+        )
+        if st.button("Remove the member", key="group_remove", icon=":material/person_remove:"):
+            if not sure:
+                st.error("Tick the box above to confirm; nobody was removed.")
+                return
+            with guarded():
+                call(groups.remove_member, group.id, member_id)
+                reset_on_next_run(group_remove_confirm=False)
+                flash(
+                    f"{md(others[member_id])} is no longer a member of {md(group.name)}. "
+                    "The group has a new invite code.",
+                    "group_members",
+                )
+
+
 def leave_group(group, me: int) -> None:
     """Leave the group, after a confirmation."""
     with st.expander("Leave this group"):
@@ -215,6 +256,7 @@ def leave_group(group, me: int) -> None:
                 return
             with guarded():
                 call(groups.leave_group, group.id)
+                forget_active_group()
                 reset_on_next_run(group_leave_confirm=False)
                 flash(f"You left {md(group.name)}.", "group_top")
 
@@ -229,6 +271,7 @@ if group is None:
 
 st.subheader(md(group.name))
 st.dataframe(members_frame(group, me), hide_index=True, width="stretch")
+remove_member(group, me)
 invite_code(group)
 rename_group(group)
 with guarded():

@@ -4,6 +4,7 @@ import streamlit as st
 
 from dutch_app.ui.context import accounts, start_session
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.password_reset import forgot_password
 from dutch_app.ui.routing import ensure_routed
 
 ensure_routed()
@@ -27,13 +28,7 @@ with sign_in_tab:
         with guarded():
             start_session(accounts().sign_in(email, password))
             st.rerun()
-    if accounts().password_reset_by_email:
-        with st.expander("Forgot your password?"), st.form("signin_reset_form"):
-            reset_email = st.text_input("Email", key="signin_reset_email")
-            if st.form_submit_button("Email me a reset link"):
-                with guarded():
-                    accounts().send_password_reset(reset_email)
-                    st.success("If an account uses that address, a reset link is on its way.")
+    forgot_password()
 
 with sign_up_tab:
     with st.form("signup_form", enter_to_submit=True):

@@ -83,7 +83,10 @@ class StreamlitRun:
 
 
 def launch_streamlit(app: str, env: dict[str, str], log_dir: Path) -> StreamlitRun:
-    """Start ``python -m streamlit run APP`` headless on a free port, from the project root."""
+    """Start ``python -m streamlit run APP`` headless on a free port, from the project root.
+
+    ``DUTCH_BASE_URL`` is the server's own address unless ``env`` sets it.
+    """
     port = free_port()
     log_path = log_dir / f"streamlit-{port}.log"
     command = [
@@ -92,8 +95,11 @@ def launch_streamlit(app: str, env: dict[str, str], log_dir: Path) -> StreamlitR
         *("--server.headless", "true", "--server.address", "127.0.0.1"),
         *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
     ]
+    url = f"http://127.0.0.1:{port}"
+    # Links the app sends (password reset) lead back to this server unless told otherwise.
+    env = {**env, "DUTCH_BASE_URL": env.get("DUTCH_BASE_URL") or url}
     process = spawn_logged(command, PROJECT_ROOT, env, log_path)
-    return StreamlitRun(f"http://127.0.0.1:{port}", process, log_path)
+    return StreamlitRun(url, process, log_path)
 
 
 def streamlit_healthy(url: str) -> bool:

@@ -61,4 +61,5 @@ def make_backend(
         return FirebaseBackend(sessions, settings.firebase, **common)
     from dutch_app.accounts.local import LocalBackend
 
-    return LocalBackend(sessions, **common)
+    resets = {"base_url": settings.base_url, "smtp": settings.smtp}
+    return LocalBackend(sessions, **common, resets=resets)

@@ -96,7 +96,7 @@ class InvalidDisplayName(AccountError):
 
 
 class NotSupported(AccountError):
-    """This backend does not offer the requested action (e.g. a local password-reset email)."""
+    """This backend does not offer the requested action (e.g. the app's own reset links)."""
 
 
 class ServiceUnavailable(AccountError):
@@ -151,6 +151,19 @@ class AccountBackend(ABC):
     def send_password_reset(self, email: str) -> None:
         """Email the person a link to choose a new password (silent for unknown addresses)."""
         raise NotSupported("Change your password in your account settings.", "email")
+
+    @property
+    def reset_email_available(self) -> bool:
+        """Whether the sign-in page can email a link to choose a new password."""
+        return self.password_reset_by_email
+
+    def reset_link_valid(self, token: str) -> bool:
+        """Whether a reset link's token (the app's own links) would still work now."""
+        return False
+
+    def reset_password(self, token: str, new_password: str) -> Account:
+        """Choose a new password with a reset link's token; every session of the person ends."""
+        raise NotSupported("This link does not work here: ask for a new one by email.", "token")
 
     @abstractmethod
     def delete_account(self, user_id: int, password: str) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +24,7 @@ from dutch_app.accounts.common import (
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.accounts.ratelimit import check_allowed, record_attempt
 from dutch_app.accounts.removal import remove_user
+from dutch_app.accounts.reset import ResetLinks
 from dutch_app.accounts.tokens import account_of, end_sessions
 from dutch_app.accounts.validation import (
     check_display_name,
@@ -46,9 +49,11 @@ class LocalBackend(DatabaseBackend):
         session_days: int = 30,
         clock: Clock = utc_now,
         hashes: PasswordHashes | None = None,
+        resets: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(sessions, secret_key=secret_key, session_days=session_days, clock=clock)
         self._hashes = hashes or PasswordHashes()
+        self._resets = ResetLinks(sessions, hashes=self._hashes, clock=clock, **(resets or {}))
 
     def sign_up(self, email: str, password: str, display_name: str) -> Account:
         address = check_email(email)
@@ -138,3 +143,18 @@ class LocalBackend(DatabaseBackend):
         if not ok:
             raise AuthFailed("Password: this is not your password.", "password")
         log.info("local account %s deleted", user_id)
+
+    # Password reset by a one-time link: see dutch_app.accounts.reset.
+
+    @property
+    def reset_email_available(self) -> bool:
+        return self._resets.by_email
+
+    def send_password_reset(self, email: str) -> None:
+        self._resets.request(email)
+
+    def reset_link_valid(self, token: str) -> bool:
+        return self._resets.is_valid(token)
+
+    def reset_password(self, token: str, new_password: str) -> Account:
+        return self._resets.use(token, new_password)

@@ -1,8 +1,9 @@
-"""Groups: create, rename, invite by code, join, leave; the data version for UI caches."""
+"""Groups: create, rename, invite by code, join, leave, remove a member; the data version
+for UI caches."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import (
@@ -20,7 +21,7 @@ from dutch_app.services._input import (
 )
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
-from dutch_app.services.errors import NotFound
+from dutch_app.services.errors import Conflict, NotFound
 from dutch_app.services.views import GroupView
 from dutch_app.storage.models import Group, Membership
 
@@ -114,6 +115,38 @@ def leave_group(session: Session, user_id: int, group_id: int) -> None:
     """Leave the group. An owner's role passes to the longest-standing member; when
     the last member leaves, the group is deleted with all its games."""
     end_membership(session, membership(session, user_id, group_id))
+
+
+@writing
+def remove_member(session: Session, user_id: int, group_id: int, member_id: int) -> GroupView:
+    """Take a member out of the group (owner only); the group as the owner now sees it.
+
+    The member loses access at once: every service checks membership on each call.
+    Their players stay in the group's history, unlinked from their account, exactly
+    as when they leave. The invite code is replaced, since the member knows the old
+    one. An owner cannot remove themselves while no other owner would be left: they
+    leave instead, which passes ownership on.
+    """
+    mine = owner_membership(session, user_id, group_id)
+    theirs = session.get(Membership, (mine.group_id, check_id("member_id", member_id)))
+    if theirs is None:
+        raise NotFound("member", member_id)
+    if theirs.role == "owner" and _owners(session, mine.group_id) < 2:
+        raise Conflict(
+            "You are the group's only owner, so you cannot remove yourself; leave the group "
+            "instead, which passes ownership to the longest-standing member."
+        )
+    end_membership(session, theirs)
+    group = session.get_one(Group, mine.group_id)
+    group.invite_code = new_invite_code()
+    session.flush()
+    session.refresh(group)
+    return group_view(session, group, mine)
+
+
+def _owners(session: Session, group_id: int) -> int:
+    owners = select(func.count()).where(Membership.group_id == group_id, Membership.role == "owner")
+    return session.scalar(owners)
 
 
 @reading

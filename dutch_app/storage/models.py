@@ -79,6 +79,25 @@ class LocalCredential(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class PasswordReset(Base):
+    """A one-time link to choose a new password for a local account.
+
+    Only the SHA-256 hash of the link's random token is kept, so reading the
+    database gives nobody a working link. A link ends when it is used, when it
+    expires, or when a newer one is made for the same account.
+    """
+
+    __tablename__ = "password_resets"
+    __table_args__ = (Index("ix_password_resets_user_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class LoginAttempt(Base):
     """One sign-in attempt for an address, kept briefly to slow down guessing."""
 

@@ -20,6 +20,7 @@ from dutch_app.config import Settings, load_settings
 from dutch_app.services import groups
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
+from dutch_app.ui.text import md
 from dutch_app.web import cookie
 
 T = TypeVar("T")
@@ -153,18 +154,50 @@ def hand_groups_to_page(group_list: list[GroupView]) -> None:
 
 
 def active_group(group_list: list[GroupView]) -> GroupView | None:
-    """The group the person is working in (the first one unless they chose another)."""
-    if not group_list:
+    """The group the person is working in (the first one unless they chose another).
+
+    When the group this tab was working in is no longer in the list (an owner removed
+    the person, or they left it in another tab), :func:`show_lost_group` says so.
+    """
+    chosen = st.session_state.get(GROUP_KEY)
+    found = next((group for group in group_list if group.id == chosen), None)
+    if found is None and chosen is not None:
+        _note_lost_group()
+    found = found or (group_list[0] if group_list else None)
+    if found is None:
         st.session_state.pop(GROUP_KEY, None)
         return None
-    chosen = st.session_state.get(GROUP_KEY)
-    for group in group_list:
-        if group.id == chosen:
-            return group
-    st.session_state[GROUP_KEY] = group_list[0].id
-    return group_list[0]
+    st.session_state[GROUP_KEY] = found.id
+    st.session_state[GROUP_NAME_KEY] = found.name
+    return found
 
 
 def set_active_group(group_id: int) -> None:
     """Switch the active group."""
     st.session_state[GROUP_KEY] = group_id
+
+
+GROUP_NAME_KEY = "active_group_name"
+LOST_GROUP_KEY = "lost_group_name"
+
+
+def _note_lost_group() -> None:
+    st.session_state[LOST_GROUP_KEY] = st.session_state.pop(GROUP_NAME_KEY, "")
+
+
+def forget_active_group() -> None:
+    """The person left the active group themselves: no "no longer a member" notice."""
+    st.session_state.pop(GROUP_KEY, None)
+    st.session_state.pop(GROUP_NAME_KEY, None)
+
+
+def show_lost_group() -> None:
+    """Say once that the group this tab was working in is no longer the person's."""
+    name = st.session_state.pop(LOST_GROUP_KEY, None)
+    if name is not None:
+        group = f"the group {md(name)}" if name else "that group"
+        st.warning(
+            f"You are no longer a member of {group}, so its games are no longer shown here. "
+            "Ask its owner for an invite code to join again.",
+            icon=":material/group_off:",
+        )

@@ -67,3 +67,18 @@ def merge_note(source: PlayerView, target: PlayerView) -> str:
         f"{md(source.name)} disappears from the list. Use this when one person was entered "
         "under two names; it cannot be undone."
     )
+
+
+def removable_members(group: GroupView, me: int) -> dict[int, str]:
+    """The members an owner can remove (everyone but themselves), display name by user id."""
+    return {member.user_id: member.display_name for member in group.members if member.user_id != me}
+
+
+def remove_note(group: GroupView, name: str) -> str:
+    """What removing a member will do, in Markdown (names escaped)."""
+    return (
+        f"{md(name)} will no longer see {md(group.name)} or its games, from their very next "
+        "click. The games they played stay in the group's history, their player stays and is "
+        "no longer linked to their account. The invite code is replaced, so the one they know "
+        "stops working."
+    )

@@ -270,3 +270,76 @@ def test_user_text_appears_literally(table):
         )
         assert "**bold**" not in text
         assert "<img" not in text.replace(r"\<img", "")
+
+
+def member_tab(table, member, page=PAGE):
+    """``member``'s open tab, working in the table's group."""
+    at = open_app(member.account)
+    at.session_state["active_group_id"] = table.group_id
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    assert at.session_state["active_group_id"] == table.group_id
+    return at
+
+
+def test_the_owner_removes_a_member_after_a_confirmation(table):
+    ben = join(table, "ben@example.com", "Ben")
+    at = open_app(table.account, PAGE)
+    assert at.selectbox(key="group_remove_member").options == ["Ben"]
+    assert any("their player stays" in m.value for m in at.markdown)
+    click(at, "group_remove")
+    assert "Tick the box above to confirm; nobody was removed." in at.error.values
+    assert len(table.call(groups.get_group, table.group_id).members) == 2
+    at.checkbox(key="group_remove_confirm").check().run()
+    click(at, "group_remove")
+    assert "Ben is no longer a member of Friday cards. The group has a new invite code." in (
+        messages(at)
+    )
+    assert table_column(at, "Member") == ["Ann (you)"]
+    assert [g.id for g in ben.call(groups.list_groups)] == [ben.group_id]
+    assert at.code[0].value == table.call(groups.get_group, table.group_id).invite_code
+    assert "You are the only member: nobody else to remove." in at.caption.values
+
+
+def test_a_removed_members_open_tab_says_they_are_no_longer_in_the_group(table):
+    ben = join(table, "ben@example.com", "Ben")
+    tab = member_tab(table, ben, "pages/play.py")
+    table.call(groups.remove_member, table.group_id, ben.account.user_id)
+    tab.run()
+    assert not tab.exception, tab.exception
+    assert any("no longer a member of the group Friday cards" in w.value for w in tab.warning)
+    assert tab.session_state["active_group_id"] == ben.group_id
+    tab.run()
+    assert not tab.warning
+
+
+def test_a_removed_member_who_is_in_no_other_group_sees_the_first_visit_page(table, loner):
+    from tests.app.apptools import Table
+
+    code = table.call(groups.get_group, table.group_id).invite_code
+    zoe = Table(loner, table.group_id, {}, table.resources)
+    zoe.call(groups.join_group, code)
+    tab = member_tab(table, zoe)
+    table.call(groups.remove_member, table.group_id, loner.user_id)
+    tab.run()
+    assert not tab.exception, tab.exception
+    assert any("no longer a member" in w.value for w in tab.warning)
+    assert any("not in a group yet" in text for text in messages(tab))
+
+
+def test_members_cannot_remove_anyone_and_owners_not_themselves(table):
+    ben = join(table, "ben@example.com", "Ben")
+    tab = member_tab(table, ben)
+    assert "group_remove" not in [button.key for button in tab.button]
+    alone = open_app(table.account, PAGE)
+    assert "Ben" in alone.selectbox(key="group_remove_member").options
+    assert "Ann" not in alone.selectbox(key="group_remove_member").options
+
+
+def test_leaving_a_group_yourself_gives_no_removed_notice(table):
+    join(table, "ben@example.com", "Ben")
+    at = open_app(table.account, PAGE)
+    at.checkbox(key="group_leave_confirm").check().run()
+    click(at, "group_leave")
+    assert "You left Friday cards." in messages(at)
+    assert not at.warning

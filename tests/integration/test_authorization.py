@@ -36,6 +36,7 @@ MISSING = 987_654_321
 class World:
     """The owner's group with a player, a game and a round, and a stranger's own group."""
 
+    owner: int
     group: int
     player: int
     other_player: int
@@ -52,7 +53,7 @@ def world(session, owner, group, seated, make_user) -> World:
     made = rounds.add_round(session, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
     stranger = make_user("Stranger")
     theirs = groups.create_group(session, stranger, "Stranger's club")
-    return World(group.id, ann.id, bo.id, game.id, made.id, made.version, theirs.id)
+    return World(owner, group.id, ann.id, bo.id, game.id, made.id, made.version, theirs.id)
 
 
 @pytest.fixture
@@ -76,6 +77,9 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
         "group", "group", lambda s, u, i, w: groups.rotate_invite_code(s, u, i)
     ),
     "groups.leave_group": ("group", "group", lambda s, u, i, w: groups.leave_group(s, u, i)),
+    "groups.remove_member": (
+        "group", "group", lambda s, u, i, w: groups.remove_member(s, u, i, w.owner)
+    ),
     "groups.data_version": ("group", "group", lambda s, u, i, w: groups.data_version(s, u, i)),
     "players.add_player": ("group", "group", lambda s, u, i, w: players.add_player(s, u, i, "Zed")),
     "players.rename_player": (
@@ -200,6 +204,34 @@ def test_a_stranger_finds_nothing_and_changes_nothing(
         call(session, stranger, asked, world)
     assert str(caught.value) == str(NotFound(kind, asked))
     assert count_rows() == before
+
+
+@pytest.fixture
+def removed_member(session, world, make_user) -> int:
+    """Someone who was a member of the owner's group until the owner removed them."""
+    former = make_user("Former")
+    code = groups.get_group(session, world.owner, world.group).invite_code
+    groups.join_group(session, former, code)
+    assert history.load_history(session, former, world.group) is not None  # a member reads
+    groups.remove_member(session, world.owner, world.group, former)
+    return former
+
+
+@pytest.mark.parametrize("service", sorted(SCOPED))
+def test_a_removed_member_gets_a_strangers_answer_and_changes_nothing(
+    session, world, removed_member, count_rows, service
+):
+    kind, which, call = SCOPED[service]
+    asked = getattr(world, which)
+    before = count_rows()
+    with pytest.raises(NotFound) as caught:
+        call(session, removed_member, asked, world)
+    assert str(caught.value) == str(NotFound(kind, asked))
+    assert count_rows() == before
+
+
+def test_a_removed_member_no_longer_lists_the_group(session, world, removed_member):
+    assert groups.list_groups(session, removed_member) == []
 
 
 @pytest.mark.parametrize("service", sorted(SCOPED))

@@ -156,3 +156,77 @@ def test_the_data_version_changes_with_every_change_in_the_group(
     assert changed()
     assert get_game(session, owner, game.id).version == 2
     assert not changed()
+
+
+def test_the_owner_removes_a_member_who_loses_access_at_once(session, owner, make_user, group):
+    ben, cleo = make_user("Ben"), make_user("Cleo")
+    groups.join_group(session, ben, group.invite_code)
+    groups.join_group(session, cleo, group.invite_code)
+    before = groups.data_version(session, owner, group.id)
+    after = groups.remove_member(session, owner, group.id, ben)
+    assert [m.display_name for m in after.members] == ["Olga", "Cleo"]
+    assert after.data_version > before
+    assert groups.list_groups(session, ben) == []
+    with pytest.raises(NotFound) as caught:
+        groups.get_group(session, ben, group.id)
+    assert str(caught.value) == f"No group with id {group.id}."
+    assert groups.get_group(session, cleo, group.id).role == "member"
+
+
+def test_removing_a_member_replaces_the_invite_code_they_know(session, owner, make_user, group):
+    ben = make_user("Ben")
+    groups.join_group(session, ben, group.invite_code)
+    after = groups.remove_member(session, owner, group.id, ben)
+    assert after.invite_code != group.invite_code
+    assert groups.get_group(session, owner, group.id).invite_code == after.invite_code
+    with pytest.raises(NotFound):
+        groups.join_group(session, ben, group.invite_code)
+    assert groups.join_group(session, ben, after.invite_code).role == "member"
+
+
+def test_a_removed_members_player_and_games_stay_unlinked(session, owner, make_user, group):
+    from dutch_app.services.players import list_players
+
+    ben = make_user("Ben")
+    groups.join_group(session, ben, group.invite_code)
+    bens = add_player(session, owner, group.id, "Ben", link_user_id=ben)
+    ann = add_player(session, owner, group.id, "Ann")
+    game = start_game(session, ben, group.id, [ann.id, bens.id], PRESETS["classic"])
+    add_round(session, ben, game.id, {ann.id: "3", bens.id: "9"}, ann.id, "dutch")
+    groups.remove_member(session, owner, group.id, ben)
+    kept = {player.name: player.user_id for player in list_players(session, owner, group.id)}
+    assert kept == {"Ann": None, "Ben": None}
+    stored = get_game(session, owner, game.id)
+    assert [p.name for p in stored.players] == ["Ann", "Ben"]
+    assert len(stored.rounds) == 1
+
+
+def test_only_the_owner_removes_members(session, owner, make_user, group):
+    ben, cleo = make_user("Ben"), make_user("Cleo")
+    groups.join_group(session, ben, group.invite_code)
+    groups.join_group(session, cleo, group.invite_code)
+    with pytest.raises(Forbidden):
+        groups.remove_member(session, ben, group.id, cleo)
+    with pytest.raises(Forbidden):
+        groups.remove_member(session, ben, group.id, owner)
+    assert len(groups.get_group(session, owner, group.id).members) == 3
+
+
+def test_the_only_owner_cannot_remove_themselves(session, owner, make_user, group, count_rows):
+    from dutch_app.services.errors import Conflict
+
+    groups.join_group(session, make_user("Ben"), group.invite_code)
+    before = count_rows()
+    with pytest.raises(Conflict, match="only owner, so you cannot remove yourself"):
+        groups.remove_member(session, owner, group.id, owner)
+    assert count_rows() == before
+    assert groups.get_group(session, owner, group.id).role == "owner"
+
+
+def test_removing_someone_not_in_the_group_is_not_found(session, owner, make_user, group):
+    outsider = make_user("Zed")
+    with pytest.raises(NotFound, match=rf"^No member with id {outsider}\.$"):
+        groups.remove_member(session, owner, group.id, outsider)
+    with pytest.raises(ValidationError) as caught:
+        groups.remove_member(session, owner, group.id, "Ben")
+    assert caught.value.field == "member_id"
