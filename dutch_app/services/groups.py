@@ -21,7 +21,7 @@ from dutch_app.services._input import (
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import NotFound
-from dutch_app.services.views import GroupView
+from dutch_app.services.views import GroupView, stamp
 from dutch_app.storage.models import Group, Membership
 
 GROUP_NAME_LENGTH = 80
@@ -114,6 +114,17 @@ def leave_group(session: Session, user_id: int, group_id: int) -> None:
     """Leave the group. An owner's role passes to the longest-standing member; when
     the last member leaves, the group is deleted with all its games."""
     end_membership(session, membership(session, user_id, group_id))
+
+
+@reading
+def cache_stamp(session: Session, user_id: int, group_id: int) -> str:
+    """The group's cache key and data version in one string (see `GroupView.cache_stamp`);
+    it changes whenever anything in the group changes and is never another group's."""
+    membership(session, user_id, group_id)
+    key, version = session.execute(
+        select(Group.cache_key, Group.data_version).where(Group.id == group_id)
+    ).one()
+    return stamp(key, version)
 
 
 @reading

@@ -77,6 +77,7 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     ),
     "groups.leave_group": ("group", "group", lambda s, u, i, w: groups.leave_group(s, u, i)),
     "groups.data_version": ("group", "group", lambda s, u, i, w: groups.data_version(s, u, i)),
+    "groups.cache_stamp": ("group", "group", lambda s, u, i, w: groups.cache_stamp(s, u, i)),
     "players.add_player": ("group", "group", lambda s, u, i, w: players.add_player(s, u, i, "Zed")),
     "players.rename_player": (
         "player", "player", lambda s, u, i, w: players.rename_player(s, u, i, "Zed")
