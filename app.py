@@ -15,11 +15,13 @@ from dutch_app.ui.context import (
     active_group,
     call,
     current_account,
+    end_of_run,
     end_session,
     flush_cookie,
     hand_groups_to_page,
     resume_from_cookie,
     set_active_group,
+    signed_out_notice,
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.text import distinct_labels
@@ -92,18 +94,28 @@ def sidebar_for_signed_in() -> None:
             st.rerun()
 
 
-with guarded():
-    resume_from_cookie()
+def run() -> None:
+    """One run of the app: check the session, pick the pages, draw the chosen one."""
+    with guarded():
+        resume_from_cookie()
 
-if current_account() is None:
-    page = st.navigation(signed_out_pages())
-else:
-    page = st.navigation(signed_in_pages())
+    if current_account() is None:
+        page = st.navigation(signed_out_pages())
+    else:
+        page = st.navigation(signed_in_pages())
 
-if current_account() is not None:
-    with guarded(st.sidebar):
-        sidebar_for_signed_in()
-flush_cookie()
-apply_pending_resets()
-with guarded():
-    page.run()
+    if current_account() is not None:
+        with guarded(st.sidebar):
+            sidebar_for_signed_in()
+    elif signed_out_notice():
+        st.info(signed_out_notice(), icon=":material/logout:")
+    flush_cookie()
+    apply_pending_resets()
+    with guarded():
+        page.run()
+
+
+try:
+    run()
+finally:
+    end_of_run()  # the next run, a callback or a fragment checks the session again
