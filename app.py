@@ -21,6 +21,7 @@ from dutch_app.ui.context import (
     hand_groups_to_page,
     resume_from_cookie,
     set_active_group,
+    settings_problem,
     signed_out_notice,
 )
 from dutch_app.ui.guard import guarded
@@ -96,6 +97,10 @@ def sidebar_for_signed_in() -> None:
 
 def run() -> None:
     """One run of the app: check the session, pick the pages, draw the chosen one."""
+    problem = settings_problem()
+    if problem is not None:
+        st.error(problem)
+        st.stop()
     with guarded():
         resume_from_cookie()
 

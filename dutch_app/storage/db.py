@@ -51,14 +51,18 @@ def _private_file(path: Path) -> None:
     """Make the database file (and its folder, when new) readable by the owner only.
 
     The file holds email addresses, password hashes and every game: a new folder is
-    made 700 and the file 600 before SQLite opens it; its -wal and -shm files are
-    created by SQLite with the same mode as the database.
+    made 700 and the file 600 before SQLite opens it (an existing file readable by
+    others is made 600 too); its -wal and -shm files are created by SQLite with the
+    same mode as the database.
     """
     folder = path.parent
     if not folder.exists():
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     with suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    with suppress(OSError):  # a file of another owner is left as it is
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -14,6 +14,7 @@ called outside a checked run (a widget callback, a fragment) checks first too.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -23,12 +24,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
-from dutch_app.config import Settings, load_settings
+from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.services import groups
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 SESSION_COOKIE = "dutch_session"
 ACCOUNT_KEY = "account"
@@ -59,6 +61,19 @@ def resources() -> Resources:
     engine = get_engine(settings.database_url)
     sessions = make_session_factory(engine)
     return Resources(settings, engine, sessions, make_backend(sessions, settings))
+
+
+def settings_problem() -> str | None:
+    """What is wrong with the server's settings (a missing or weak secret key...), or None.
+
+    The app refuses to run on such settings and shows this message instead of any page.
+    """
+    try:
+        resources()
+    except ConfigError as error:
+        log.error("Dutch Scorer cannot start: %s", error)
+        return f"Dutch Scorer cannot start until its settings are fixed: {error}"
+    return None
 
 
 def accounts() -> AccountBackend:

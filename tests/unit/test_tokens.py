@@ -12,6 +12,8 @@ from dutch_app.accounts.tokens import TokenClaims, parse_token, read_token, sign
 from dutch_app.config import load_settings, local_secret_key
 
 KEY = b"unit test key"
+ENV_KEY = "key-from-the-environment-0123456789abcdef"
+SECRETS_KEY = "key-from-the-secrets-file-ZYXWVUTSRQ9876543"
 ISSUED = 1_800_000_000
 DAY = 86_400
 
@@ -127,12 +129,12 @@ def test_the_local_key_is_made_once_and_readable_only_by_its_owner(tmp_path):
 
 def test_a_configured_key_wins_over_the_local_file(tmp_path):
     from_env = load_settings(
-        secrets={}, environ={"DUTCH_SECRET_KEY": "env key"}, project_root=tmp_path
+        secrets={}, environ={"DUTCH_SECRET_KEY": ENV_KEY}, project_root=tmp_path
     )
     from_secrets = load_settings(
-        secrets={"secret_key": "secret key"},
-        environ={"DUTCH_SECRET_KEY": "env key"},
+        secrets={"secret_key": SECRETS_KEY},
+        environ={"DUTCH_SECRET_KEY": ENV_KEY},
         project_root=tmp_path,
     )
-    assert (from_env.secret_key, from_secrets.secret_key) == ("env key", "secret key")
+    assert (from_env.secret_key, from_secrets.secret_key) == (ENV_KEY, SECRETS_KEY)
     assert not (tmp_path / "data" / ".secret_key").exists()
