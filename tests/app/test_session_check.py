@@ -90,3 +90,34 @@ def test_a_tab_without_a_session_token_is_not_signed_in(table):
     at.run()
     assert "account" not in at.session_state
     assert at.text_input(key="signin_email") is not None
+
+
+def _service_outside_a_checked_run():
+    """A script that calls a service where the router has not checked the session
+    (as a widget callback or a fragment would)."""
+    import streamlit as st
+
+    from dutch_app.services import groups
+    from dutch_app.ui.context import CHECKED_KEY, call
+
+    st.session_state.pop(CHECKED_KEY, None)
+    st.session_state["groups_seen"] = len(call(groups.list_groups))
+
+
+def test_a_service_called_outside_a_checked_run_checks_the_session_first(table):
+    from streamlit.testing.v1 import AppTest
+
+    from dutch_app.ui.context import NOTICE_KEY
+    from tests.app.apptools import sign_in_tab
+
+    at = AppTest.from_function(_service_outside_a_checked_run, default_timeout=60)
+    sign_in_tab(at, table.account)
+    at.run()
+    assert not at.exception and at.session_state["groups_seen"] == 1
+    table.resources.accounts.sign_out(table.account.user_id)
+    at.session_state["groups_seen"] = None
+    at.run()
+    assert not at.exception
+    assert "groups_seen" not in at.session_state  # the service never ran; the tab was reset
+    assert "account" not in at.session_state
+    assert at.session_state[NOTICE_KEY] == ENDED_ELSEWHERE
