@@ -246,3 +246,51 @@ def test_the_settings_check_refuses_to_start_with_a_clear_message(tmp_path):
     assert hosted.returncode == 1 and "hosted set-up" in hosted.stderr
     good = check({"DUTCH_SECRET_KEY": STRONG_KEY})
     assert good.returncode == 0, good.stderr
+
+
+def test_a_key_file_is_never_read_half_written_even_on_a_slow_disk(tmp_path, monkeypatch):
+    """While one server is still writing a fresh key file, the others starting with it must
+    not read it empty: they wait for, or link in, a whole key, and all agree on one."""
+    import threading
+    import time
+
+    from dutch_app import config
+
+    real_fdopen = os.fdopen
+
+    class SlowFile:
+        def __init__(self, handle):
+            self._handle = handle
+
+        def __enter__(self):
+            self._handle.__enter__()
+            return self
+
+        def __exit__(self, *exc):
+            return self._handle.__exit__(*exc)
+
+        def write(self, text):
+            time.sleep(0.3)  # a slow disk: the file exists, its key is not in it yet
+            return self._handle.write(text)
+
+        def __getattr__(self, name):
+            return getattr(self._handle, name)
+
+    monkeypatch.setattr(config.os, "fdopen", lambda *a, **k: SlowFile(real_fdopen(*a, **k)))
+    keys: list[str] = []
+    errors: list[BaseException] = []
+
+    def start_server() -> None:
+        try:
+            keys.append(config.local_secret_key(tmp_path))
+        except BaseException as error:
+            errors.append(error)
+
+    servers = [threading.Thread(target=start_server) for _ in range(4)]
+    for server in servers:
+        server.start()
+        time.sleep(0.05)
+    for server in servers:
+        server.join(timeout=30)
+    assert errors == []
+    assert len(keys) == 4 and len(set(keys)) == 1 and len(keys[0]) >= 32
