@@ -112,8 +112,8 @@ def run() -> None:
     if current_account() is not None:
         with guarded(st.sidebar):
             sidebar_for_signed_in()
-    elif signed_out_notice():
-        st.info(signed_out_notice(), icon=":material/logout:")
+    elif (notice := signed_out_notice()) is not None:
+        st.info(notice, icon=":material/logout:")
     flush_cookie()
     apply_pending_resets()
     with guarded():

@@ -182,8 +182,8 @@ def resume_from_cookie() -> None:
 
 
 def signed_out_notice() -> str | None:
-    """The message for a tab whose session ended elsewhere (shown until the next sign-in)."""
-    return st.session_state.get(NOTICE_KEY)
+    """The message for a tab whose session ended elsewhere, once (then it is forgotten)."""
+    return st.session_state.pop(NOTICE_KEY, None)
 
 
 def end_session(everywhere: bool = True) -> None:

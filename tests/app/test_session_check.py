@@ -121,3 +121,13 @@ def test_a_service_called_outside_a_checked_run_checks_the_session_first(table):
     assert "groups_seen" not in at.session_state  # the service never ran; the tab was reset
     assert "account" not in at.session_state
     assert at.session_state[NOTICE_KEY] == ENDED_ELSEWHERE
+
+
+def test_the_notice_shows_once(table):
+    at = open_app(table.account, GROUP)
+    table.resources.accounts.sign_out(table.account.user_id)
+    at.run()
+    assert ENDED_ELSEWHERE in messages(at)
+    at.run()
+    assert ENDED_ELSEWHERE not in messages(at)
+    assert at.text_input(key="signin_email") is not None
