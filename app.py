@@ -16,12 +16,15 @@ from dutch_app.ui.context import (
     active_group,
     call,
     current_account,
+    end_of_run,
     end_session,
     flush_cookie,
     hand_groups_to_page,
     resume_from_cookie,
     set_active_group,
+    settings_problem,
     show_lost_group,
+    signed_out_notice,
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.password_reset import reset_link_opened
@@ -111,22 +114,36 @@ def sidebar_for_signed_in() -> None:
             st.rerun()
 
 
-with guarded():
-    resume_from_cookie()
+def run() -> None:
+    """One run of the app: check the session, pick the pages, draw the chosen one."""
+    problem = settings_problem()
+    if problem is not None:
+        st.error(problem)
+        st.stop()
+    with guarded():
+        resume_from_cookie()
 
-resetting = reset_link_opened()  # a password-reset link: its form alone
-if resetting:
-    page = st.navigation([reset_password], position="hidden")
-elif current_account() is None:
-    page = st.navigation(signed_out_pages())
-else:
-    page = st.navigation(signed_in_pages())
+    resetting = reset_link_opened()  # a password-reset link: its form alone
+    if resetting:
+        page = st.navigation([reset_password], position="hidden")
+    elif current_account() is None:
+        page = st.navigation(signed_out_pages())
+    else:
+        page = st.navigation(signed_in_pages())
 
-if current_account() is not None and not resetting:
-    with guarded(st.sidebar):
-        sidebar_for_signed_in()
-flush_cookie()
-apply_pending_resets()
-with guarded():
-    show_lost_group()
-    page.run()
+    if current_account() is not None and not resetting:
+        with guarded(st.sidebar):
+            sidebar_for_signed_in()
+    elif (notice := signed_out_notice()) is not None and not resetting:
+        st.info(notice, icon=":material/logout:")
+    flush_cookie()
+    apply_pending_resets()
+    with guarded():
+        show_lost_group()
+        page.run()
+
+
+try:
+    run()
+finally:
+    end_of_run()  # the next run, a callback or a fragment checks the session again

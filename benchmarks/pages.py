@@ -104,6 +104,7 @@ def open_page(res: Resources, user_id: int, group_id: int, page: str | None) -> 
         account = account_of(session.get_one(User, user_id))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.session_state["account"] = account
+    at.session_state["session_token"] = res.accounts.issue_token(user_id)
     at.session_state["cookie_checked"] = True
     at.session_state[GROUP_KEY] = group_id
     _run(at)

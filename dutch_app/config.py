@@ -27,12 +27,21 @@ The environment variables are ``DUTCH_DATABASE_URL``, ``DUTCH_AUTH_BACKEND``,
 ``DUTCH_SESSION_DAYS``, ``DUTCH_SECRET_KEY``, ``DUTCH_HOSTED``, ``DUTCH_FIREBASE_PROJECT_ID``,
 ``DUTCH_FIREBASE_API_KEY``, ``FIREBASE_AUTH_EMULATOR_HOST``, ``DUTCH_BASE_URL`` and
 ``DUTCH_SMTP_HOST``/``_PORT``/``_USER``/``_PASSWORD``/``_FROM``/``_TLS``.
+
+The secret key must be real: at least 32 characters of some variety, and not the
+example file's placeholder. A hosted set-up (PostgreSQL or Firebase configured)
+must be given one, the same on every server; only the embedded set-up makes its
+own, once, in ``data/.secret_key`` (owner-only, created atomically so servers
+starting together on a fresh ``data/`` all read the same non-empty key).
+``python -m dutch_app.config`` checks the settings and says what is wrong.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets as token_source
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +51,15 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 AUTH_BACKENDS = ("local", "firebase")
 DEFAULT_BASE_URL = "http://localhost:8501"
 SMTP_TLS_MODES = ("starttls", "ssl", "none")
+
+MIN_KEY_LENGTH = 32
+"""The fewest characters a secret key may have."""
+MIN_KEY_VARIETY = 10
+"""The fewest different characters a secret key may have (``"k" * 40`` is no key)."""
+PLACEHOLDERS = ("replace-with", "change-me", "changeme", "your-secret-key")
+"""Words of examples (the example file's ``replace-with-a-long-random-value``): a key that
+holds one is refused."""
+MAKE_A_KEY = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 
 class ConfigError(ValueError):
@@ -148,13 +166,25 @@ def load_settings(
     days_text = pick("session_days", "DUTCH_SESSION_DAYS", "30")
     if not days_text.isdigit() or int(days_text) < 1:
         raise ConfigError(f"session_days must be a whole number of days, not {days_text!r}")
+    url = database_url(secrets, environ, project_root)
+    hosted = _yes_or_no("hosted", pick("hosted", "DUTCH_HOSTED", "false"))
+    configured_key = pick("secret_key", "DUTCH_SECRET_KEY")
+    if configured_key:
+        check_secret_key(configured_key, "secret_key (or DUTCH_SECRET_KEY)")
+    elif hosted or is_hosted(url, auth_backend):
+        raise ConfigError(
+            "secret_key: a hosted set-up (hosted = true, PostgreSQL or Firebase) needs a "
+            "secret key of its "
+            "own, the same on every server. Set secret_key in .streamlit/secrets.toml or "
+            f"DUTCH_SECRET_KEY to the output of: {MAKE_A_KEY}"
+        )
     return Settings(
-        database_url=database_url(secrets, environ, project_root),
+        database_url=url,
         auth_backend=auth_backend,
         session_days=int(days_text),
-        secret_key=pick("secret_key", "DUTCH_SECRET_KEY") or local_secret_key(project_root),
+        secret_key=configured_key or local_secret_key(project_root),
         firebase=_firebase_settings(secrets.get("firebase") or {}, environ),
-        hosted=_yes_or_no("hosted", pick("hosted", "DUTCH_HOSTED", "false")),
+        hosted=hosted,
         base_url=_base_url(pick("base_url", "DUTCH_BASE_URL", DEFAULT_BASE_URL)),
         smtp=_smtp_settings(secrets.get("smtp") or {}, environ),
     )
@@ -201,6 +231,44 @@ def _smtp_settings(section: Mapping[str, Any], environ: Mapping[str, str]) -> Sm
     return SmtpSettings(host, int(port), pick("user"), pick("password"), sender, tls)
 
 
+def is_hosted(url: str, auth_backend: str) -> bool:
+    """Whether the settings name a database server or Firebase (not the embedded set-up)."""
+    return not url.startswith("sqlite") or auth_backend == "firebase"
+
+
+def check_secret_key(key: str, where: str) -> str:
+    """``key`` if it can sign sessions; else a `ConfigError` naming ``where`` and the fault.
+
+    >>> check_secret_key("Xq3-rT9_wL2mZ8vB1nK7yH4cF6dJ0sPa", "secret_key")[:4]
+    'Xq3-'
+    """
+    folded = key.strip().casefold()
+    if any(marker in folded for marker in PLACEHOLDERS):
+        fault = "is a placeholder, not a key"
+    elif len(key) < MIN_KEY_LENGTH:
+        fault = f"has {len(key)} characters; it needs at least {MIN_KEY_LENGTH}"
+    elif len(set(key)) < MIN_KEY_VARIETY or _repeats(key):
+        fault = "repeats a few characters over and over; it needs random ones"
+    else:
+        return key
+    raise ConfigError(
+        f"{where}: the secret key {fault}. Use a long random value, for example the "
+        f"output of: {MAKE_A_KEY}"
+    )
+
+
+def _repeats(key: str) -> bool:
+    """Whether ``key`` is a short piece (at most half its length) said again and again.
+
+    >>> _repeats("abcdefghij" * 4), _repeats("abcdefghijklmnopqrstuvwxyz0123456789")
+    (True, False)
+    """
+    return any(
+        key == (key[:size] * (len(key) // size + 1))[: len(key)]
+        for size in range(1, len(key) // 2 + 1)
+    )
+
+
 def _firebase_settings(section: Mapping[str, Any], environ: Mapping[str, str]) -> FirebaseSettings:
     credentials = section.get("credentials")
     return FirebaseSettings(
@@ -213,17 +281,53 @@ def _firebase_settings(section: Mapping[str, Any], environ: Mapping[str, str]) -
     )
 
 
+def private_folder(folder: Path) -> None:
+    """Make ``folder`` (and missing parents) if it is missing; a new one is owner-only (700)."""
+    if not folder.is_dir():
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
 def local_secret_key(project_root: Path = PROJECT_ROOT) -> str:
-    """The key kept in ``data/.secret_key`` for local use, made the first time it is needed."""
+    """The key kept in ``data/.secret_key`` for local use, made the first time it is needed.
+
+    The file appears whole or not at all: the key is written and synced to a private
+    file of its own, which is then linked into place only if no other process got there
+    first (a link never replaces a file). Every process that starts together on a fresh
+    ``data/`` therefore reads the one key that won. The file is owner-only (600).
+    """
     path = project_root / "data" / ".secret_key"
-    if path.is_file():
-        return path.read_text(encoding="utf-8").strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = token_source.token_urlsafe(48)
+    if not path.exists():
+        private_folder(path.parent)
+        _place_new_key(path)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    return check_secret_key(path.read_text(encoding="utf-8").strip(), str(path))
+
+
+def _place_new_key(path: Path) -> None:
+    draft = path.with_name(f".secret_key.{os.getpid()}.{token_source.token_hex(8)}")
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process made it a moment ago
-        return path.read_text(encoding="utf-8").strip()
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(key)
-    return key
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(token_source.token_urlsafe(48))
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileExistsError):  # another process placed its key first
+            os.link(draft, path)
+    finally:
+        draft.unlink(missing_ok=True)
+
+
+def main() -> int:
+    """``python -m dutch_app.config``: check the settings; say what is wrong (exit 1) or OK."""
+    try:
+        settings = load_settings()
+    except ConfigError as error:
+        print(f"Dutch Scorer cannot start: {error}", file=sys.stderr)
+        return 1
+    print(f"Settings are usable ({settings.auth_backend} accounts).")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -241,7 +241,7 @@ if group is None:
     st.page_link("pages/group.py", label="Create or join a group", icon=":material/group_add:")
     st.stop()
 st.caption(f"Group: {md(group.name)}")
-files = (require_account().user_id, group.id, group.data_version)
+files = (require_account().user_id, group.id, group.cache_stamp)
 
 with guarded():
     every_game = call(games.list_games, group.id)

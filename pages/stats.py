@@ -231,7 +231,7 @@ def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) ->
 def show_downloads(group: GroupView, filters: StatsFilters) -> None:
     """The rounds and games files of exactly this view, made when clicked."""
     st.subheader("Download this view")
-    key = (require_account().user_id, group.id, group.data_version, filters)
+    key = (require_account().user_id, group.id, group.cache_stamp, filters)
     st.download_button(
         "Rounds CSV",
         data=partial(rounds_csv, *key),

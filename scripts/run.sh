@@ -11,7 +11,9 @@ if [[ ! -f app.py || ! -f serve.py ]]; then
     echo "app.py or serve.py is missing: there is no app to start in $PWD." >&2
     exit 1
 fi
-mkdir -p data
+mkdir -p -m 700 data  # the database and the session key are the owner's alone
+# Refuse to start on settings that cannot work (a missing or weak secret key, ...).
+.venv/bin/python -m dutch_app.config
 echo "Dutch Scorer: open http://localhost:$port in a browser (Ctrl+C stops it)."
 exec .venv/bin/python -m streamlit run serve.py \
     --server.port "$port" --server.address "$address"

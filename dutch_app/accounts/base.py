@@ -141,6 +141,14 @@ class AccountBackend(ABC):
         """The account a session token still stands for, or None when it has ended."""
 
     @abstractmethod
+    def check_session(self, token: str, now: datetime | None = None) -> Account | None:
+        """Like `resume`, from the project's database alone: one query by primary key.
+
+        Every open tab asks this on each rerun, so that signing out, changing the
+        password or deleting the account elsewhere ends the tab's session at once.
+        """
+
+    @abstractmethod
     def change_display_name(self, user_id: int, display_name: str) -> Account:
         """Give the person a new display name (1 to 80 characters after trimming)."""
 

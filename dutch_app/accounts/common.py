@@ -87,6 +87,13 @@ class DatabaseBackend(AccountBackend):
         """A backend's extra say on a token that is authentic, unexpired and not signed out."""
         return True
 
+    def check_session(self, token: str, now: datetime | None = None) -> Account | None:
+        with self._sessions() as session:
+            resumed = resume_claims(session, token, now or self._clock(), key=self._secret_key)
+            if resumed is None or resumed[0].provider != self.provider:
+                return None
+            return resumed[0]
+
     def resume(self, token: str, now: datetime | None = None) -> Account | None:
         with self._sessions() as session:
             resumed = resume_claims(session, token, now or self._clock(), key=self._secret_key)

@@ -11,6 +11,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.ratelimit import forget_attempts
+from dutch_app.accounts.tokens import end_sessions
 from dutch_app.services._access import end_membership
 from dutch_app.storage.models import LocalCredential, Membership, Player, User
 
@@ -23,7 +24,12 @@ def leave_all_groups(session: Session, user_id: int) -> None:
 
 
 def remove_user(session: Session, user: User) -> None:
-    """Delete ``user`` with their credentials and sign-in attempts, after leaving all groups."""
+    """Delete ``user`` with their credentials and sign-in attempts, after leaving all groups.
+
+    The session secret is changed first, so no token of the person is good for even
+    the rest of this transaction.
+    """
+    end_sessions(session, user.id)
     leave_all_groups(session, user.id)
     forget_attempts(session, user.email)
     session.execute(delete(LocalCredential).where(LocalCredential.user_id == user.id))

@@ -51,6 +51,7 @@ def group_views(session: Session, rows: list[tuple[Group, Membership]]) -> list[
             invite_code=group.invite_code if mine.role == "owner" else None,
             members=tuple(members[group.id]),
             data_version=group.data_version,
+            cache_key=group.cache_key,
         )
         for group, mine in rows
     ]

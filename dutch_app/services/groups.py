@@ -22,7 +22,7 @@ from dutch_app.services._input import (
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, NotFound
-from dutch_app.services.views import GroupView
+from dutch_app.services.views import GroupView, stamp
 from dutch_app.storage.models import Group, Membership
 
 GROUP_NAME_LENGTH = 80
@@ -147,6 +147,17 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
 def _owners(session: Session, group_id: int) -> int:
     owners = select(func.count()).where(Membership.group_id == group_id, Membership.role == "owner")
     return session.scalar(owners)
+
+
+@reading
+def cache_stamp(session: Session, user_id: int, group_id: int) -> str:
+    """The group's cache key and data version in one string (see `GroupView.cache_stamp`);
+    it changes whenever anything in the group changes and is never another group's."""
+    membership(session, user_id, group_id)
+    key, version = session.execute(
+        select(Group.cache_key, Group.data_version).where(Group.id == group_id)
+    ).one()
+    return stamp(key, version)
 
 
 @reading

@@ -5,13 +5,22 @@ Times are timezone-aware UTC datetimes on every database.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from dutch_core import Game as CoreGame
     from dutch_core import HouseRules, Standing
+
+
+def stamp(cache_key: str, data_version: int) -> str:
+    """A group's cache key and data version in one string (see `GroupView.cache_stamp`).
+
+    >>> stamp("ab12", 7)
+    'ab12.7'
+    """
+    return f"{cache_key}.{data_version}"
 
 
 class MemberView(NamedTuple):
@@ -27,7 +36,8 @@ class GroupView:
     """A group as one of its members sees it.
 
     ``invite_code`` is shown to the owner only (None for other members);
-    ``data_version`` changes whenever anything in the group changes.
+    ``data_version`` changes whenever anything in the group changes; ``cache_key``
+    is random and never belongs to another group, even one that had the same id.
     """
 
     id: int
@@ -36,6 +46,16 @@ class GroupView:
     invite_code: str | None
     members: tuple[MemberView, ...]
     data_version: int
+    cache_key: str = field(repr=False)
+
+    @property
+    def cache_stamp(self) -> str:
+        """What caches of the group's data are keyed by: its cache key and data version.
+
+        Never an id: a new group may get a deleted group's id and reach the same
+        version, but never its cache key.
+        """
+        return stamp(self.cache_key, self.data_version)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ on PostgreSQL writers lock the rows they change (``SELECT ... FOR UPDATE``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from alembic import command
@@ -40,10 +41,28 @@ def make_engine(url: str) -> Engine:
         _configure_sqlite(engine)
         return engine
     if not database.startswith("file:"):
-        Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        _private_file(Path(database).expanduser().resolve())
     engine = create_engine(parsed, connect_args=connect_args)
     _configure_sqlite(engine)
     return engine
+
+
+def _private_file(path: Path) -> None:
+    """Make the database file (and its folder, when new) readable by the owner only.
+
+    The file holds email addresses, password hashes and every game: a new folder is
+    made 700 and the file 600 before SQLite opens it (an existing file readable by
+    others is made 600 too); its -wal and -shm files are created by SQLite with the
+    same mode as the database.
+    """
+    folder = path.parent
+    if not folder.exists():
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    with suppress(OSError):  # a file of another owner is left as it is
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
 
 
 def _configure_sqlite(engine: Engine) -> None:
@@ -63,11 +82,36 @@ def _configure_sqlite(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
 
 
+@contextmanager
+def migrating(engine: Engine) -> Iterator[Connection]:
+    """A connection in one transaction, for schema migrations.
+
+    On SQLite, foreign keys are switched off for it (a migration that rebuilds a
+    parent table would otherwise cascade the drop to its children) and every
+    reference is checked before the transaction commits; they are on again after.
+    """
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        driver = connection.connection.driver_connection if sqlite else None
+        if driver is not None:  # outside a transaction, where SQLite honours it
+            driver.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with connection.begin():
+                yield connection
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"The migration left broken references: {broken[:5]}")
+        finally:
+            if driver is not None:
+                driver.execute("PRAGMA foreign_keys=ON")
+
+
 def upgrade(engine: Engine) -> None:
     """Bring the database schema to the newest migration."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    with engine.begin() as connection:
+    with migrating(engine) as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

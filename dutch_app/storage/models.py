@@ -11,6 +11,7 @@ from that input, so that reading a game never needs the core to re-score.
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlalchemy import (
     JSON,
     DateTime,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     MetaData,
@@ -40,6 +42,22 @@ NAMING_CONVENTION = {
 # and its games in one statement, in an order the database chooses.
 CHECKED_AT_COMMIT: dict[str, Any] = {"deferrable": True, "initially": "DEFERRED"}
 
+# Ids are never handed out twice, even after the row with the highest id is deleted:
+# SQLite's AUTOINCREMENT and PostgreSQL's identity columns both keep counting. A saved
+# session, an open tab or a stale form that names a deleted row can then never reach
+# a newer row that happens to get the same number.
+NEVER_REUSED: dict[str, Any] = {"sqlite_autoincrement": True}
+
+
+def surrogate_key() -> Mapped[int]:
+    """An integer primary key whose values are never reused (see :data:`NEVER_REUSED`)."""
+    return mapped_column(Integer, Identity(), primary_key=True)
+
+
+def random_token() -> str:
+    """32 random bytes as hex: a session secret or a cache key."""
+    return secrets.token_hex(32)
+
 
 def utcnow() -> datetime:
     """The current time, timezone-aware in UTC."""
@@ -56,15 +74,17 @@ class User(Base):
     """A person who can sign in."""
 
     __tablename__ = "users"
-    __table_args__ = (UniqueConstraint("auth_provider", "auth_subject"),)
+    __table_args__ = (UniqueConstraint("auth_provider", "auth_subject"), NEVER_REUSED)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = surrogate_key()
     auth_provider: Mapped[str] = mapped_column(String(16))
     auth_subject: Mapped[str] = mapped_column(String(128))
     email: Mapped[str] = mapped_column(String(320), unique=True)
     display_name: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     session_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    # Bound into the signature of every session token; a new one ends every session.
+    session_secret: Mapped[str] = mapped_column(String(64), default=random_token)
 
 
 class LocalCredential(Base):
@@ -88,9 +108,9 @@ class PasswordReset(Base):
     """
 
     __tablename__ = "password_resets"
-    __table_args__ = (Index("ix_password_resets_user_id", "user_id"),)
+    __table_args__ = (Index("ix_password_resets_user_id", "user_id"), NEVER_REUSED)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = surrogate_key()
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -102,9 +122,9 @@ class LoginAttempt(Base):
     """One sign-in attempt for an address, kept briefly to slow down guessing."""
 
     __tablename__ = "login_attempts"
-    __table_args__ = (Index("ix_login_attempts_email_time", "email", "attempted_at"),)
+    __table_args__ = (Index("ix_login_attempts_email_time", "email", "attempted_at"), NEVER_REUSED)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = surrogate_key()
     email: Mapped[str] = mapped_column(String(320))
     attempted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     succeeded: Mapped[bool] = mapped_column(default=False)
@@ -114,14 +134,17 @@ class Group(Base):
     """A circle of people who play together and share their players and games."""
 
     __tablename__ = "groups"
+    __table_args__ = NEVER_REUSED
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = surrogate_key()
     name: Mapped[str] = mapped_column(String(80))
     invite_code: Mapped[str] = mapped_column(String(32), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     # Bumped in the same transaction as any change to the group, its players, games or rounds.
     data_version: Mapped[int] = mapped_column(Integer, default=0)
+    # Random and never reused: what caches of the group's data are keyed by (with the version).
+    cache_key: Mapped[str] = mapped_column(String(64), unique=True, default=random_token)
 
 
 class Membership(Base):
@@ -152,9 +175,10 @@ class Player(Base):
     __table_args__ = (
         UniqueConstraint("group_id", "name_key"),
         UniqueConstraint("group_id", "user_id"),
+        NEVER_REUSED,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = surrogate_key()
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(60))
     name_key: Mapped[str | None] = mapped_column(String(60))
@@ -174,9 +198,10 @@ class Game(Base):
         # The Play page looks up a group's games in progress on every rerun.
         Index("ix_games_group_id_status_started_at", "group_id", "status", "started_at"),
         UniqueConstraint("group_id", "import_key"),
+        NEVER_REUSED,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = surrogate_key()
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(8), default="active")
@@ -213,9 +238,9 @@ class Round(Base):
     """
 
     __tablename__ = "rounds"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    __table_args__ = (UniqueConstraint("game_id", "number"), NEVER_REUSED)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = surrogate_key()
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
     caller_player_id: Mapped[int | None] = mapped_column(

@@ -1,4 +1,4 @@
-"""Cached reads, keyed by the group's data version.
+"""Cached reads, keyed by the group's cache stamp: its random cache key and data version.
 
 Every write to a group bumps its data version in the same transaction, and the
 version is read afresh on every rerun (one indexed lookup). Keying the caches by
@@ -27,13 +27,18 @@ from dutch_app.services.views import GroupView, PlayerView
 from dutch_app.ui.context import call, require_account, resources
 
 
-def group_version(group_id: int) -> int:
-    """The group's current data version (checks membership)."""
-    return call(groups.data_version, group_id)
+def group_version(group_id: int) -> str:
+    """The group's current cache stamp (checks membership).
+
+    The stamp joins the group's data version to its random cache key, never to its
+    id: a new group that gets a deleted group's id and reaches the same version
+    still has a stamp of its own, so it is never served the old group's data.
+    """
+    return call(groups.cache_stamp, group_id)
 
 
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
-def _roster(_reader_id: int, group_id: int, version: int) -> list[PlayerView]:
+def _roster(_reader_id: int, group_id: int, version: str) -> list[PlayerView]:
     del version  # part of the cache key only
     with resources().sessions() as session:
         return players.list_players(session, _reader_id, group_id)
@@ -44,14 +49,14 @@ def roster(group: GroupView) -> list[PlayerView]:
 
     ``group`` must come from the signed-in person's own group list of this run.
     """
-    return _roster(require_account().user_id, group.id, group.data_version)
+    return _roster(require_account().user_id, group.id, group.cache_stamp)
 
 
 @st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
 def _history(
     _reader_id: int,
     group_id: int,
-    version: int,
+    version: str,
     date_from: date | None,
     date_to: date | None,
     player_ids: tuple[int, ...] | None,

@@ -2,6 +2,13 @@
 
 Pages call services through :func:`call`, which opens a session and passes the
 signed-in person, so no page ever opens a database session itself.
+
+A tab keeps its session token next to the account. At the start of every full
+rerun the router checks that token again (:func:`resume_from_cookie`: one query by
+primary key), so signing out, changing the password or deleting the account in
+another tab or on another device ends this tab's session before its page runs: it
+shows the sign-in page with a plain message and can change nothing. A service
+called outside a checked run (a widget callback, a fragment) checks first too.
 """
 
 from __future__ import annotations
@@ -15,8 +22,8 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from dutch_app.accounts import Account, AccountBackend, make_backend
-from dutch_app.config import Settings, load_settings
+from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
+from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.services import groups
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
@@ -28,7 +35,14 @@ _log = logging.getLogger(__name__)
 
 SESSION_COOKIE = cookie.SESSION_COOKIE
 ACCOUNT_KEY = "account"
+TOKEN_KEY = "session_token"  # noqa: S105 - a session-state key, not a secret
 GROUP_KEY = "active_group_id"
+CHECKED_KEY = "session_checked_this_run"
+NOTICE_KEY = "signed_out_notice"
+ENDED_ELSEWHERE = (
+    "You were signed out, because this account signed out, changed its password or was "
+    "deleted somewhere else. Nothing more was changed from this tab. Sign in again to go on."
+)
 
 
 @dataclass(frozen=True)
@@ -50,6 +64,19 @@ def resources() -> Resources:
     return Resources(settings, engine, sessions, make_backend(sessions, settings))
 
 
+def settings_problem() -> str | None:
+    """What is wrong with the server's settings (a missing or weak secret key...), or None.
+
+    The app refuses to run on such settings and shows this message instead of any page.
+    """
+    try:
+        resources()
+    except ConfigError as error:
+        _log.error("Dutch Scorer cannot start: %s", error)
+        return f"Dutch Scorer cannot start until its settings are fixed: {error}"
+    return None
+
+
 def accounts() -> AccountBackend:
     """The configured account store (local or Firebase)."""
     return resources().accounts
@@ -69,8 +96,17 @@ def require_account() -> Account:
 
 
 def call(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run a service as the signed-in person, in a session of its own."""
+    """Run a service as the signed-in person, in a session of its own.
+
+    Outside a run whose session the router has already checked, the session is checked
+    first; a session that has ended elsewhere runs nothing.
+    """
     account = require_account()
+    if not st.session_state.get(CHECKED_KEY):
+        account = check_session()
+        if account is None:
+            st.rerun()  # the router shows the sign-in page with the notice
+            raise AuthFailed(ENDED_ELSEWHERE)  # where a rerun cannot start (a callback)
     with resources().sessions() as session:
         return service(session, account.user_id, *args, **kwargs)
 
@@ -90,8 +126,11 @@ def _write_cookie(value: str, max_age: int) -> None:
 
 def start_session(account: Account) -> None:
     """Remember the person in this tab and, through a signed cookie, across reloads."""
-    st.session_state[ACCOUNT_KEY] = account
     token = accounts().issue_token(account.user_id)
+    st.session_state[ACCOUNT_KEY] = account
+    st.session_state[TOKEN_KEY] = token
+    st.session_state[CHECKED_KEY] = True
+    st.session_state.pop(NOTICE_KEY, None)
     st.session_state["pending_cookie"] = (token, resources().settings.session_days * 86400)
 
 
@@ -102,9 +141,37 @@ def flush_cookie() -> None:
         _write_cookie(*pending)
 
 
+def check_session() -> Account | None:
+    """Check this tab's session against the database (one query by primary key).
+
+    Returns the account, as it is now (a new display name shows at once), or None
+    after ending the tab's session when it has ended elsewhere (signed out,
+    password changed, account deleted) or the tab holds no valid token.
+    """
+    token = st.session_state.get(TOKEN_KEY)
+    account = accounts().check_session(token) if isinstance(token, str) else None
+    if account is None or account.user_id != getattr(current_account(), "user_id", None):
+        end_session(everywhere=False)
+        st.session_state[NOTICE_KEY] = ENDED_ELSEWHERE
+        return None
+    st.session_state[ACCOUNT_KEY] = account
+    st.session_state[CHECKED_KEY] = True
+    return account
+
+
+def end_of_run() -> None:
+    """Forget that this run's session was checked (the next run checks again)."""
+    st.session_state.pop(CHECKED_KEY, None)
+
+
 def resume_from_cookie() -> None:
-    """Sign the person back in from their cookie after a reload, when it is still valid."""
-    if current_account() is not None or st.session_state.get("cookie_checked"):
+    """Check the tab's session at the start of a run; after a reload, sign the person
+    back in from their cookie when it is still valid."""
+    st.session_state.pop(CHECKED_KEY, None)
+    if current_account() is not None:
+        check_session()
+        return
+    if st.session_state.get("cookie_checked"):
         return
     st.session_state["cookie_checked"] = True
     token = st.context.cookies.get(SESSION_COOKIE)
@@ -112,8 +179,15 @@ def resume_from_cookie() -> None:
         account = accounts().resume(token)
         if account is not None:
             st.session_state[ACCOUNT_KEY] = account
+            st.session_state[TOKEN_KEY] = token
+            st.session_state[CHECKED_KEY] = True
         else:
             st.session_state["pending_cookie"] = ("", 0)
+
+
+def signed_out_notice() -> str | None:
+    """The message for a tab whose session ended elsewhere, once (then it is forgotten)."""
+    return st.session_state.pop(NOTICE_KEY, None)
 
 
 def end_session(everywhere: bool = True) -> None:

@@ -2,8 +2,9 @@
 
 A download button is handed a function that builds its file when the person
 clicks it (outside the page's script run), so showing the page costs nothing.
-Each file is kept per group data version and set of filters, so a second click
-with nothing changed hands back the same bytes without reading the database.
+Each file is kept per group cache stamp (cache key and data version) and set of
+filters, so a second click with nothing changed hands back the same bytes without
+reading the database.
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ ROUNDS, GAMES = "rounds", "games"
 def history_csv(
     user_id: int,
     group_id: int,
-    version: int,
+    version: str,
     kind: str,
     filters: Filters,
     game_id: int | None = None,
 ) -> bytes:
     """The rounds or games file of the games that pass ``filters`` (only ``game_id``'s if given).
 
-    Takes the person's id and the group's data version explicitly, so it can run
+    Takes the person's id and the group's cache stamp explicitly, so it can run
     when a download button is clicked, outside the page's script run.
     """
     del version  # part of the cache key only
@@ -58,14 +59,14 @@ def history_csv(
 
 
 def file_maker(
-    user_id: int, group_id: int, version: int, kind: str, filters: Filters | None = None
+    user_id: int, group_id: int, version: str, kind: str, filters: Filters | None = None
 ) -> Callable[[], bytes]:
     """What a download button calls for the file of the group's games passing ``filters``."""
     return partial(history_csv, user_id, group_id, version, kind, filters or Filters())
 
 
 def game_file_maker(
-    user_id: int, group_id: int, version: int, game_id: int, started_at: datetime
+    user_id: int, group_id: int, version: str, game_id: int, started_at: datetime
 ) -> Callable[[], bytes]:
     """What a download button calls for the rounds file of one game.
 

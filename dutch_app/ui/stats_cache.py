@@ -3,7 +3,8 @@
 A view is a group's games in a date range, optionally narrowed to the games of
 some players. :func:`stats_bundle` computes every statistics table of a view in
 one cached call and returns a frozen :class:`StatsBundle`. The cache key is
-(group, the group's data version, filters): any write to the group bumps its
+(group, the group's cache stamp, filters), the stamp being the group's random,
+never reused cache key with its data version: any write to the group bumps its
 version, so a new round shows on the very next rerun. The numbers are the same
 for every member, so members share them. The version comes with the group the
 router read for this run (from the person's own groups, which is the
@@ -177,7 +178,7 @@ def compute_bundle(
 
 
 @st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def _bundle(group_id: int, version: int, filters: StatsFilters, window: int) -> StatsBundle:
+def _bundle(group_id: int, version: str, filters: StatsFilters, window: int) -> StatsBundle:
     del version  # part of the cache key only; history_frame checks membership
     frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
     return compute_bundle(frame, filters.player_ids, window)
@@ -191,12 +192,12 @@ def stats_bundle(
     ``group`` must come from the signed-in person's own group list of this run.
     """
     require_account()
-    return _bundle(group.id, group.data_version, filters, window)
+    return _bundle(group.id, group.cache_stamp, filters, window)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game_totals(
-    user_id: int, group_id: int, version: int, filters: StatsFilters, game_id: int
+    user_id: int, group_id: int, version: str, filters: StatsFilters, game_id: int
 ) -> tuple[pd.DataFrame, ChartSpec]:
     del user_id, version  # part of the cache key only
     frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
@@ -210,7 +211,7 @@ def game_totals(
     """The game totals after each round of one game of the view (``group`` as above), and
     their chart."""
     account = require_account()
-    return _game_totals(account.user_id, group.id, group.data_version, filters, game_id)
+    return _game_totals(account.user_id, group.id, group.cache_stamp, filters, game_id)
 
 
 def _export(service, user_id: int, group_id: int, filters: StatsFilters) -> bytes:
@@ -221,7 +222,7 @@ def _export(service, user_id: int, group_id: int, filters: StatsFilters) -> byte
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def rounds_csv(user_id: int, group_id: int, version: int, filters: StatsFilters) -> bytes:
+def rounds_csv(user_id: int, group_id: int, version: str, filters: StatsFilters) -> bytes:
     """The rounds file of the view, each game with its house rules.
 
     Takes the person's id explicitly, so a download button can build the file
@@ -232,7 +233,7 @@ def rounds_csv(user_id: int, group_id: int, version: int, filters: StatsFilters)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def games_csv(user_id: int, group_id: int, version: int, filters: StatsFilters) -> bytes:
+def games_csv(user_id: int, group_id: int, version: str, filters: StatsFilters) -> bytes:
     """The games file of the view (one row per player per game); see :func:`rounds_csv`."""
     del version  # part of the cache key only
     return _export(csv_export.export_games, user_id, group_id, filters)

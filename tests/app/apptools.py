@@ -10,7 +10,7 @@ from streamlit.util import calc_hash
 
 from dutch_app.accounts import Account
 from dutch_app.services import groups, players
-from dutch_app.ui.context import Resources
+from dutch_app.ui.context import Resources, resources
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -43,12 +43,18 @@ def make_table(res: Resources, email: str = "ann@example.com", name: str = "Ann"
     return Table(account, group.id, ids, res)
 
 
+def sign_in_tab(at: AppTest, account: Account) -> None:
+    """Give the tab a signed-in session, as signing in would: the account and its token."""
+    at.session_state["account"] = account
+    at.session_state["session_token"] = resources().accounts.issue_token(account.user_id)
+    at.session_state["cookie_checked"] = True
+
+
 def open_app(account: Account | None = None, page: str | None = None) -> AppTest:
     """Run app.py (signed in as ``account`` when given) and switch to ``page``."""
     at = AppTest.from_file(APP, default_timeout=60)
     if account is not None:
-        at.session_state["account"] = account
-        at.session_state["cookie_checked"] = True
+        sign_in_tab(at, account)
     at.run()
     if page is not None:
         at.switch_page(page)

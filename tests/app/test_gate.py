@@ -41,3 +41,21 @@ def test_a_weak_password_is_refused_with_a_clear_message(app_resources):
     at = sign_up("short")
     assert any("assword" in text for text in messages(at))
     assert "account" not in at.session_state
+
+
+def test_a_placeholder_key_stops_the_app_with_a_clear_message(tmp_path, monkeypatch):
+    import streamlit as st
+
+    monkeypatch.setenv("DUTCH_DATABASE_URL", f"sqlite:///{tmp_path / 'app.db'}")
+    monkeypatch.setenv("DUTCH_SECRET_KEY", "replace-with-a-long-random-value")
+    monkeypatch.setenv("DUTCH_AUTH_BACKEND", "local")
+    st.cache_resource.clear()
+    at = open_app()
+    assert [e.value for e in at.error] == [
+        "Dutch Scorer cannot start until its settings are fixed: secret_key (or "
+        "DUTCH_SECRET_KEY): the secret key is a placeholder, not a key. Use a long random "
+        'value, for example the output of: python -c "import secrets; '
+        'print(secrets.token_urlsafe(32))"'
+    ]
+    assert not at.text_input
+    assert not (tmp_path / "app.db").exists()

@@ -198,7 +198,7 @@ def test_trends_follow_each_player_and_one_chosen_game(history):
 def test_drawing_every_section_leaves_the_shared_numbers_as_computed(history):
     """The bundle is shared by every rerun and member; showing it must not change it."""
     at = open_app(history.account, STATS)
-    version = history.call(groups.data_version, history.group_id)
+    version = history.call(groups.cache_stamp, history.group_id)
     shared = _bundle(history.group_id, version, StatsFilters(), ROLLING_WINDOW)
     fresh = compute_bundle(history.call(load_history, history.group_id), None)
     for section in ("Players", "Dutch calls", "Head to head", "Records", "Trends"):
@@ -305,7 +305,7 @@ def test_the_view_can_be_downloaded(history):
 
 def test_downloads_hold_exactly_the_filtered_view(history):
     """The files are made when clicked, outside the script run, from the same filters."""
-    version = history.call(groups.data_version, history.group_id)
+    version = history.call(groups.cache_stamp, history.group_id)
     february = StatsFilters(date(2025, 2, 1), date(2025, 2, 28), None)
     key = (history.account.user_id, history.group_id, version, february)
     plan = parse_rounds_csv(rounds_csv(*key))
@@ -368,3 +368,31 @@ def test_a_game_still_going_with_no_call_yet_explains_the_missing_numbers(table)
     ):
         show_section(at, section)
         assert any(expected in text for text in messages(at)), section
+
+
+def test_a_new_group_with_a_deleted_groups_id_and_version_never_gets_its_statistics(history):
+    """Caches rest on the group's random cache key, never on its id: even a group that gets
+    a deleted group's id and reaches the same data version sees only its own players."""
+    from sqlalchemy import update
+
+    from dutch_app.storage.models import Group, Membership, Player
+
+    at = open_app(history.account, STATS)
+    assert sorted(table_with(at, "avg_round_score")["player"]) == ["Ann", "Ben", "Cleo"]
+    old = history.call(groups.get_group, history.group_id)
+    history.call(groups.leave_group, history.group_id)  # the last member: the group goes
+    with history.resources.sessions() as session:
+        session.add(Group(id=old.id, name="New club", invite_code="NEWCODE1", data_version=1))
+        session.add(Membership(group_id=old.id, user_id=history.account.user_id, role="owner"))
+        session.commit()
+    seated = [history.call(players.add_player, old.id, name).id for name in ("Xia", "Yan")]
+    game = history.call(games.start_game, old.id, seated, OPEN)
+    history.call(rounds.add_round, game.id, {seated[0]: "3", seated[1]: "8"}, seated[0], "dutch")
+    with history.resources.sessions() as session:  # the same version the old group had
+        session.execute(
+            update(Group).where(Group.id == old.id).values(data_version=old.data_version)
+        )
+        session.commit()
+        assert session.get(Player, seated[0]).group_id == old.id
+    again = open_app(history.account, STATS)
+    assert sorted(table_with(again, "avg_round_score")["player"]) == ["Xia", "Yan"]

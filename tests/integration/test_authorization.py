@@ -81,6 +81,7 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
         "group", "group", lambda s, u, i, w: groups.remove_member(s, u, i, w.owner)
     ),
     "groups.data_version": ("group", "group", lambda s, u, i, w: groups.data_version(s, u, i)),
+    "groups.cache_stamp": ("group", "group", lambda s, u, i, w: groups.cache_stamp(s, u, i)),
     "players.add_player": ("group", "group", lambda s, u, i, w: players.add_player(s, u, i, "Zed")),
     "players.rename_player": (
         "player", "player", lambda s, u, i, w: players.rename_player(s, u, i, "Zed")

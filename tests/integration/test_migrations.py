@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
+from sqlalchemy.orm import Session
 
-from dutch_app.storage.db import MIGRATIONS_DIR, get_engine, make_engine, upgrade
-from dutch_app.storage.models import Base
+from dutch_app.storage.db import MIGRATIONS_DIR, get_engine, make_engine, migrating, upgrade
+from dutch_app.storage.models import Base, Group, Round, User
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 HEAD = ScriptDirectory(str(MIGRATIONS_DIR)).get_current_head()
@@ -85,5 +87,129 @@ def test_alembic_upgrade_head_from_the_project_root(empty_url):
     engine = make_engine(empty_url)
     try:
         assert revision(engine) == HEAD
+    finally:
+        engine.dispose()
+
+
+def _at_revision(engine, target: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with migrating(engine) as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, target)
+
+
+ROWS_AT_0002 = [
+    "INSERT INTO users (id, auth_provider, auth_subject, email, display_name, created_at,"
+    " session_epoch) VALUES (1, 'local', 'ann@x.org', 'ann@x.org', 'Ann', :t, 3),"
+    " (2, 'local', 'bo@x.org', 'bo@x.org', 'Bo', :t, 0),"
+    " (3, 'local', 'cy@x.org', 'cy@x.org', 'Cy', :t, 0)",
+    "INSERT INTO local_credentials (user_id, password_hash, updated_at) VALUES (1, 'h1', :t)",
+    "INSERT INTO login_attempts (id, email, attempted_at, succeeded)"
+    " VALUES (1, 'ann@x.org', :t, true)",
+    "INSERT INTO groups (id, name, invite_code, created_at, created_by, data_version)"
+    " VALUES (1, 'Club', 'CODE1', :t, 1, 7), (2, 'Other', 'CODE2', :t, 2, 1)",
+    "INSERT INTO memberships (group_id, user_id, role, joined_at)"
+    " VALUES (1, 1, 'owner', :t), (1, 2, 'member', :t)",
+    "INSERT INTO players (id, group_id, name, name_key, user_id, merged_into_id, created_at)"
+    " VALUES (1, 1, 'Ann', 'ann', 1, NULL, :t), (2, 1, 'Bo', 'bo', 2, NULL, :t),"
+    " (3, 1, 'Old Bo', NULL, NULL, 2, :t)",
+    "INSERT INTO games (id, group_id, rules, status, started_at, notes, created_by, version)"
+    " VALUES (1, 1, '{}', 'active', :t, 'n', 1, 2)",
+    "INSERT INTO game_players (game_id, seat, player_id) VALUES (1, 0, 1), (1, 1, 2)",
+    "INSERT INTO rounds (id, game_id, number, caller_player_id, penalty_cards_due, entered_by,"
+    " entered_at, version) VALUES (1, 1, 1, 1, 0, 1, :t, 1), (2, 1, 2, 2, 0, 1, :t, 1)",
+    "INSERT INTO round_hands (round_id, player_id, seat, cards, hand_total, penalty_points,"
+    " round_score, is_caller) VALUES (1, 1, 0, NULL, 3, 0, 3, true),"
+    " (1, 2, 1, NULL, 9, 0, 9, false), (2, 1, 0, NULL, 5, 0, 5, false),"
+    " (2, 2, 1, NULL, 1, 0, 1, true)",
+]
+
+
+def _snapshot(connection) -> dict[str, list]:
+    tables = ["users", "local_credentials", "login_attempts", "groups", "memberships"]
+    tables += ["players", "games", "game_players", "rounds", "round_hands"]
+    columns = {"users": "id, email, session_epoch", "groups": "id, name, data_version"}
+    return {
+        table: sorted(
+            tuple(row)
+            for row in connection.exec_driver_sql(
+                f"SELECT {columns.get(table, '*')} FROM {table}"  # noqa: S608
+            )
+        )
+        for table in tables
+    }
+
+
+def test_migrating_a_database_with_data_keeps_it_and_never_reuses_ids(empty_url):
+    """A database made at 0002, with rows in every table and the newest user and round
+    deleted, keeps every row, reference and index, and hands out only new ids."""
+    engine = make_engine(empty_url)
+    try:
+        _at_revision(engine, "0002")
+        with engine.begin() as connection:
+            for statement in ROWS_AT_0002:
+                connection.execute(text(statement), {"t": datetime(2026, 1, 1, tzinfo=UTC)})
+            if connection.dialect.name == "postgresql":  # as if the ids had been handed out
+                for table in ("users", "groups", "players", "games", "rounds", "login_attempts"):
+                    sql = f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id)"
+                    connection.exec_driver_sql(f"{sql} FROM {table}))")
+            connection.exec_driver_sql("DELETE FROM users WHERE id = 3")
+            before = _snapshot(connection)
+        indexes_before = {
+            table: sorted(ix["name"] for ix in inspect(engine).get_indexes(table))
+            for table in ("games", "login_attempts", "memberships")
+        }
+        upgrade(engine)
+        assert revision(engine) == HEAD
+        assert differences(engine) == []
+        with engine.begin() as connection:
+            assert _snapshot(connection) == before
+            secrets_ = connection.exec_driver_sql("SELECT session_secret FROM users").scalars()
+            keys = connection.exec_driver_sql("SELECT cache_key FROM groups").scalars().all()
+            assert all(len(s) == 64 for s in secrets_)
+            assert len(set(keys)) == 2 and all(len(k) == 64 for k in keys)
+            # The references still hold: deleting the group cascades to its rows.
+            assert (
+                connection.exec_driver_sql(
+                    "SELECT COUNT(*) FROM round_hands WHERE round_id = 2"
+                ).scalar()
+                == 2
+            )
+        assert {
+            table: sorted(ix["name"] for ix in inspect(engine).get_indexes(table))
+            for table in ("games", "login_attempts", "memberships")
+        } == indexes_before
+        with Session(engine) as session:
+            session.execute(text("DELETE FROM rounds WHERE id = 2"))
+            session.commit()
+            user = User(auth_provider="local", auth_subject="d@x", email="d@x", display_name="D")
+            group = Group(name="New", invite_code="CODE3", data_version=1)
+            session.add_all([user, group])
+            session.flush()
+            new_round = Round(game_id=1, number=2, penalty_cards_due=0, version=1)
+            session.add(new_round)
+            session.commit()
+            # Both databases continue after the highest id seen; PostgreSQL also after 3.
+            assert user.id >= 3 and group.id == 3 and new_round.id == 3
+            if engine.dialect.name == "postgresql":
+                assert user.id == 4
+            session.execute(text("DELETE FROM groups WHERE id = 1"))
+            session.commit()
+            assert session.scalar(text("SELECT COUNT(*) FROM round_hands")) == 0
+    finally:
+        engine.dispose()
+
+
+def test_sqlite_tables_are_rebuilt_with_autoincrement_and_their_constraints(tmp_path):
+    engine = get_engine(f"sqlite:///{tmp_path / 'dutch.db'}")
+    try:
+        with engine.connect() as connection:
+            sql = dict(connection.exec_driver_sql("SELECT name, sql FROM sqlite_master").all())
+        for table in ("users", "login_attempts", "groups", "players", "games", "rounds"):
+            assert "AUTOINCREMENT" in sql[table], table
+        assert "DEFERRABLE INITIALLY DEFERRED" in sql["rounds"]
+        assert "REFERENCES players" in sql["players"]
+        assert "ON DELETE CASCADE" in sql["rounds"]
     finally:
         engine.dispose()

@@ -127,3 +127,43 @@ def test_an_in_memory_database_is_shared_by_threads_and_migrated():
     finally:
         engine.dispose()
     assert "rounds" in seen[0]
+
+
+def test_a_deleted_users_id_is_never_handed_out_again(session, make_user):
+    first = make_user("Ann")
+    session.execute(delete(User).where(User.id == first))
+    session.commit()
+    assert make_user("Bo") > first
+
+
+def test_a_deleted_groups_id_is_never_handed_out_again(session, owner):
+    from dutch_app.services.groups import create_group
+
+    old = create_group(session, owner, "Gone")
+    session.execute(delete(Group).where(Group.id == old.id))
+    session.commit()
+    new = create_group(session, owner, "New")
+    assert new.id > old.id
+    assert session.get(Group, new.id).cache_key != old.cache_key
+
+
+def test_a_stale_correction_or_undo_of_a_deleted_round_never_touches_a_newer_round(
+    session, owner, group, seated
+):
+    from dutch_app.services.errors import ServiceError
+    from dutch_app.services.rounds import delete_round, edit_round
+
+    ids = [p.id for p in seated[:2]]
+    game = start_game(session, owner, group.id, ids, PRESETS["classic"])
+    hands = {ids[0]: "3", ids[1]: "9"}
+    undone = add_round(session, owner, game.id, hands, ids[0], "dutch")
+    delete_round(session, owner, undone.id, undone.version)
+    newer = add_round(session, owner, game.id, {ids[0]: "10", ids[1]: "2"}, ids[1], "dutch")
+    assert newer.id > undone.id
+    # A tab that still shows the undone round corrects it, or undoes it again:
+    with pytest.raises(ServiceError):
+        edit_round(session, owner, undone.id, undone.version, hands, ids[0], "dutch")
+    with pytest.raises(ServiceError):
+        delete_round(session, owner, undone.id, undone.version)
+    kept = session.get(Round, newer.id, populate_existing=True)
+    assert (kept.version, kept.caller_player_id) == (1, ids[1])

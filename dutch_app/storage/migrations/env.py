@@ -8,7 +8,7 @@ from alembic import context
 from sqlalchemy import Connection
 
 from dutch_app.config import database_url as configured_database_url
-from dutch_app.storage.db import make_engine
+from dutch_app.storage.db import make_engine, migrating
 from dutch_app.storage.models import Base
 
 config = context.config
@@ -44,7 +44,7 @@ def run_online() -> None:
         return
     engine = make_engine(database_url())
     try:
-        with engine.begin() as fresh:
+        with migrating(engine) as fresh:
             run_on(fresh)
     finally:
         engine.dispose()

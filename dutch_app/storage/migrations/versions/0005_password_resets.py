@@ -1,7 +1,7 @@
 """One-time password-reset links for local accounts (only a hash of each token is kept).
 
 Revision ID: 0005_password_resets
-Revises: 0002
+Revises: 0003_never_reused_ids
 """
 
 from collections.abc import Sequence
@@ -10,8 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_password_resets"
-# The revision of 0002_games_in_progress_index.py.
-down_revision: str | Sequence[str] | None = "0002"
+down_revision: str | Sequence[str] | None = "0003_never_reused_ids"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -19,7 +18,9 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.create_table(
         "password_resets",
-        sa.Column("id", sa.Integer(), nullable=False),
+        # Never reused, like every surrogate key since 0003: AUTOINCREMENT on SQLite,
+        # an identity column on PostgreSQL.
+        sa.Column("id", sa.Integer(), sa.Identity(), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
         sa.Column("token_hash", sa.String(length=64), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -33,6 +34,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_password_resets")),
         sa.UniqueConstraint("token_hash", name=op.f("uq_password_resets_token_hash")),
+        sqlite_autoincrement=True,
     )
     op.create_index("ix_password_resets_user_id", "password_resets", ["user_id"])
 
