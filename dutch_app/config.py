@@ -21,6 +21,7 @@ The environment variables are ``DUTCH_DATABASE_URL``, ``DUTCH_AUTH_BACKEND``,
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets as token_source
 from collections.abc import Mapping
@@ -47,6 +48,29 @@ class FirebaseSettings:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Caps and throttling knobs; the defaults are far beyond what a real group ever needs.
+
+    Read from the ``[limits]`` section of the secrets, or from ``DUTCH_<NAME>`` environment
+    variables (``DUTCH_MAX_PLAYERS_PER_GROUP=400``).
+    """
+
+    trusted_proxies: int = 0
+    """Reverse proxies in front of the app whose ``X-Forwarded-For`` entries are trusted
+    (0: throttle by the connection's own address, which a proxy would hide)."""
+    max_groups_per_person: int = 50
+    """Groups one person can belong to, made or joined."""
+    max_demo_groups_per_day: int = 3
+    """Demo groups one person can load in a day."""
+    max_players_per_group: int = 300
+    """Players in one group, merged ones included (each keeps its row)."""
+    hashing_slots: int = 2
+    """Password checks or hashes one server process runs at the same time."""
+    hashing_wait_seconds: float = 5.0
+    """How long a sign-in waits for a free slot before it is told to try again."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the app reads from its surroundings."""
 
@@ -55,6 +79,7 @@ class Settings:
     session_days: int = 30
     secret_key: str = field(default="", repr=False)
     firebase: FirebaseSettings = FirebaseSettings()
+    limits: Limits = Limits()
 
 
 def default_database_url(project_root: Path = PROJECT_ROOT) -> str:
@@ -119,6 +144,7 @@ def load_settings(
         session_days=int(days_text),
         secret_key=pick("secret_key", "DUTCH_SECRET_KEY") or local_secret_key(project_root),
         firebase=_firebase_settings(secrets.get("firebase") or {}, environ),
+        limits=load_limits(secrets, environ),
     )
 
 
@@ -148,3 +174,38 @@ def local_secret_key(project_root: Path = PROJECT_ROOT) -> str:
     with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
         handle.write(key)
     return key
+
+
+LIMIT_NAMES = tuple(Limits.__dataclass_fields__)
+
+
+def load_limits(
+    secrets: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> Limits:
+    """Read the limits; a value that is not a number of the right kind is named in the error."""
+    secrets = streamlit_secrets() if secrets is None else secrets
+    environ = os.environ if environ is None else environ
+    section = secrets.get("limits") or {}
+    values: dict[str, Any] = {}
+    for name in LIMIT_NAMES:
+        raw = section.get(name)
+        if raw is None or raw == "":
+            raw = environ.get(f"DUTCH_{name.upper()}", "")
+        if raw == "":
+            continue
+        default = getattr(Limits, name)
+        try:
+            value = type(default)(str(raw).strip())
+        except ValueError:
+            value = None
+        smallest = 0 if name == "trusted_proxies" else 1
+        if value is None or value < smallest:
+            raise ConfigError(f"limits.{name} must be a number of at least {smallest}, not {raw!r}")
+        values[name] = value
+    return Limits(**values)
+
+
+@functools.cache
+def limits() -> Limits:
+    """The limits in force in this process (read once; ``limits.cache_clear()`` rereads)."""
+    return load_limits()

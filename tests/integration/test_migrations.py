@@ -49,7 +49,7 @@ def test_start_up_migrates_an_empty_database_to_exactly_the_models(empty_url):
         assert revision(engine) == HEAD
         assert differences(engine) == []
         tables = set(inspect(engine).get_table_names())
-        assert {"users", "local_credentials", "login_attempts", "rounds"} <= tables
+        assert {"users", "local_credentials", "throttle_counters", "rounds"} <= tables
         upgrade(engine)  # a second start-up finds nothing to do
         assert revision(engine) == HEAD
     finally:
