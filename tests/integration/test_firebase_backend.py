@@ -294,3 +294,12 @@ def test_a_failing_firebase_does_not_count_as_a_wrong_password(sessions, setting
     for _ in range(8):
         with pytest.raises(ServiceUnavailable):
             backend.sign_in("ann@example.com", PASSWORD, client="198.51.100.66")
+
+
+def test_register_answers_alike_for_an_address_firebase_already_has(backend, app, sessions):
+    auth.create_user(email="ann@example.com", password=PASSWORD, app=app)
+    assert backend.register("ann@example.com", NEW_PASSWORD, "Eve", client="198.51.100.66") is None
+    with sessions() as session:
+        assert session.scalars(select(User)).all() == []
+    assert backend.register("bob@example.com", PASSWORD, "Bob") is None
+    assert backend.sign_in("bob@example.com", PASSWORD).display_name == "Bob"

@@ -363,3 +363,24 @@ def test_counters_whose_time_is_over_are_deleted(backend, sessions, clock):
         assert throttle.forget_expired(session, clock() + timedelta(days=2)) == 3
     with sessions() as session:
         assert session.scalar(select(func.count()).select_from(ThrottleCounter)) == 0
+
+
+# --- Sign-up that tells nothing --------------------------------------------------------------
+
+
+def test_register_answers_alike_whether_or_not_the_address_has_an_account(backend, sessions):
+    assert backend.register("ann@example.com", PASSWORD, "Ann", client=HOME) is None
+    assert backend.register("ANN@example.com", "Impostor pass 9", "Eve", client=STRANGER) is None
+    with pytest.raises(AuthFailed):
+        backend.sign_in("ann@example.com", "Impostor pass 9", client=STRANGER)
+    assert backend.sign_in("ann@example.com", PASSWORD, client=HOME).display_name == "Ann"
+
+
+def test_many_sign_ups_from_one_network_are_slowed(backend, clock):
+    for number in range(20):
+        backend.register(f"user{number}@example.com", PASSWORD, "Someone", client=STRANGER)
+    with pytest.raises(RateLimited, match=r"^Too many new accounts from your network\. "):
+        backend.register("one.more@example.com", PASSWORD, "Someone", client=STRANGER)
+    backend.register("one.more@example.com", PASSWORD, "Someone", client=HOME)
+    clock.advance(minutes=1)
+    backend.register("and.another@example.com", PASSWORD, "Someone", client=STRANGER)
