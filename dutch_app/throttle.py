@@ -81,6 +81,20 @@ class Refusal:
         return max(1, math.ceil(self.wait.total_seconds()))
 
 
+def spell_wait(seconds: int) -> str:
+    """A wait in words: seconds below a minute, then whole minutes, then whole hours (up).
+
+    >>> [spell_wait(n) for n in (1, 45, 60, 61, 900, 7200, 86400)]
+    ['1 second', '45 seconds', '1 minute', '2 minutes', '15 minutes', '2 hours', '24 hours']
+    """
+    if seconds < 60:
+        return f"{seconds} second" + ("" if seconds == 1 else "s")
+    if seconds < 7200:
+        minutes = -(-seconds // 60)
+        return f"{minutes} minute" + ("" if minutes == 1 else "s")
+    return f"{-(-seconds // 3600)} hours"
+
+
 def as_utc(moment: datetime) -> datetime:
     """The same moment as an aware UTC datetime (SQLite hands back naive ones)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
@@ -238,5 +252,6 @@ __all__ = [
     "is_remembered",
     "now_and_then",
     "remember",
+    "spell_wait",
     "take_back",
 ]

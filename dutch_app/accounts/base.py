@@ -10,6 +10,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime
 
+from dutch_app.throttle import spell_wait
+
 
 @dataclass(frozen=True)
 class Account:
@@ -56,18 +58,6 @@ class AuthFailed(AccountError):
         self, message: str = "Email or password is incorrect.", field: str | None = None
     ) -> None:
         super().__init__(message, field)
-
-
-def spell_wait(seconds: int) -> str:
-    """A wait in words: seconds below a minute, whole minutes (rounded up) after.
-
-    >>> spell_wait(1), spell_wait(45), spell_wait(60), spell_wait(61), spell_wait(900)
-    ('1 second', '45 seconds', '1 minute', '2 minutes', '15 minutes')
-    """
-    if seconds < 60:
-        return f"{seconds} second" + ("" if seconds == 1 else "s")
-    minutes = -(-seconds // 60)
-    return f"{minutes} minute" + ("" if minutes == 1 else "s")
 
 
 class RateLimited(AccountError):

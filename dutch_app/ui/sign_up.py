@@ -8,9 +8,9 @@ from dutch_app.ui.flash import flash
 from dutch_app.ui.widgets import reset_on_next_run
 
 SIGN_UP_ANSWER = (
-    "Thank you. If this address had no account yet, it has one now: sign in on the Sign in tab with it "
-    "and the password you just chose. If it already had an account, sign in with that "
-    "account's password."
+    "Thank you. If this address had no account yet, it has one now: sign in on the "
+    "Sign in tab with it and the password you just chose. If it already had an account, "
+    "sign in with that account's password."
 )
 
 
