@@ -13,6 +13,8 @@ tests run without one. Keys (all optional)::
     auth_emulator_host = "localhost:9099"
     [firebase.credentials]               # a service account, as in its JSON file
     type = "service_account"
+    [limits]                             # see `Limits` and docs/limits.md
+    trusted_proxies = 1
 
 The environment variables are ``DUTCH_DATABASE_URL``, ``DUTCH_AUTH_BACKEND``,
 ``DUTCH_SESSION_DAYS``, ``DUTCH_SECRET_KEY``, ``DUTCH_FIREBASE_PROJECT_ID``,
