@@ -10,8 +10,14 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.base import Account, AccountBackend, AuthFailed, EmailTaken
-from dutch_app.accounts.ratelimit import admit_sign_up
+from dutch_app.accounts.base import (
+    Account,
+    AccountBackend,
+    AccountError,
+    AuthFailed,
+    EmailTaken,
+)
+from dutch_app.accounts.ratelimit import admit_sign_up, take_back_sign_up
 from dutch_app.accounts.tokens import (
     TokenClaims,
     end_sessions,
@@ -107,11 +113,16 @@ class DatabaseBackend(AccountBackend):
         # sign_up does the same slow work (the password hash, or the round trip to
         # Firebase) whether or not the address is taken, so the time tells nothing either.
         with writing(self._sessions) as session:
-            admit_sign_up(session, client, self._clock())
+            counted = admit_sign_up(session, client, self._clock())
         try:
             self.sign_up(email, password, display_name)
         except EmailTaken:
             log.info("sign-up for an address that already has an account")
+        except AccountError:
+            # Refused input, or a busy server: no account was made, nothing to count.
+            with writing(self._sessions) as session:
+                take_back_sign_up(session, counted)
+            raise
 
     def _on_sign_out(self, user: User) -> None:
         """A backend's extra work when a person signs out everywhere."""

@@ -60,6 +60,7 @@ __all__ = [
     "as_utc",
     "forget_attempts",
     "settle",
+    "take_back_sign_up",
 ]
 
 
@@ -114,13 +115,23 @@ def settle(session: Session, ticket: Ticket, now: datetime, succeeded: bool | No
         throttle.forget_expired(session, now)
 
 
-def admit_sign_up(session: Session, client: str | None, now: datetime) -> None:
-    """Count an account made from ``client`` (20 a day, then slower); `RateLimited` to wait."""
+def admit_sign_up(session: Session, client: str | None, now: datetime) -> tuple[Key, ...]:
+    """Count an account made from ``client`` (20 a day, then slower); `RateLimited` to wait.
+
+    Returns what was counted, for `take_back_sign_up` when no account was made after all.
+    """
     if client is None:
-        return
-    refusal = throttle.admit(session, (Key(SIGN_UPS, client),), now)
+        return ()
+    keys = (Key(SIGN_UPS, client),)
+    refusal = throttle.admit(session, keys, now)
     if refusal is not None:
         raise _refused(refusal)
+    return keys
+
+
+def take_back_sign_up(session: Session, counted: tuple[Key, ...]) -> None:
+    """Uncount a sign-up that was refused for its input or never ran (the server was busy)."""
+    throttle.take_back(session, counted)
 
 
 def forget_attempts(session: Session, email: str) -> None:

@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app import throttle
-from dutch_app.accounts import AuthFailed, HashingBusy, RateLimited
+from dutch_app.accounts import AuthFailed, HashingBusy, RateLimited, WeakPassword
 from dutch_app.accounts.local import LocalBackend
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.services.games import start_game
@@ -214,6 +214,45 @@ def test_a_stranger_hammering_an_address_does_not_lock_the_owner_out(servers, cl
     assert owner_server.sign_in("ann@example.com", PASSWORD, client=HOME).display_name == "Ann"
 
 
+def test_the_owner_signs_in_while_strangers_hammer_the_address_at_the_same_moment(servers):
+    """Four threads guess Ann's password from 200 networks through one server while Ann
+    signs in again and again from her usual network through the other."""
+    owner_server, stranger_server = servers
+    owner_server.sign_up("ann@example.com", PASSWORD, "Ann")
+    owner_server.sign_in("ann@example.com", PASSWORD, client=HOME)
+    done = threading.Event()
+
+    def hammer(thread: int) -> Callable[[], dict[str, int]]:
+        def job() -> dict[str, int]:
+            answers: list[object] = []
+            for attempt in range(50):
+                if done.is_set() and attempt > 10:
+                    break
+                try:
+                    client = f"192.0.{thread}.{attempt}"
+                    stranger_server.sign_in("ann@example.com", WRONG, client=client)
+                except (AuthFailed, RateLimited) as error:
+                    answers.append(error)
+            return kinds(answers)
+
+        return job
+
+    def owner() -> list[str]:
+        try:
+            return [
+                owner_server.sign_in("ann@example.com", PASSWORD, client=HOME).display_name
+                for _ in range(5)
+            ]
+        finally:
+            done.set()
+
+    outcomes = at_once([*(hammer(t) for t in range(4)), owner])
+    assert outcomes[-1] == ["Ann"] * 5
+    strangers_checked = sum(o.get("AuthFailed", 0) for o in outcomes[:-1])
+    assert strangers_checked == 20  # the address's ceiling for new networks, exactly
+    assert sum(o.get("RateLimited", 0) for o in outcomes[:-1]) > 0
+
+
 def test_a_known_network_is_forgotten_after_thirty_days_without_a_sign_in(backend, clock):
     backend.sign_up("ann@example.com", PASSWORD, "Ann")
     backend.sign_in("ann@example.com", PASSWORD, client=HOME)
@@ -377,6 +416,9 @@ def test_register_answers_alike_whether_or_not_the_address_has_an_account(backen
 
 
 def test_many_sign_ups_from_one_network_are_slowed(backend, clock):
+    for _ in range(25):  # refused input makes no account and is not counted
+        with pytest.raises(WeakPassword):
+            backend.register("ann@example.com", "short", "Ann", client=STRANGER)
     for number in range(20):
         backend.register(f"user{number}@example.com", PASSWORD, "Someone", client=STRANGER)
     with pytest.raises(RateLimited, match=r"^Too many new accounts from your network\. "):
