@@ -66,7 +66,7 @@ class Limits:
     """Demo groups one person can load in a day."""
     max_players_per_group: int = 300
     """Players in one group, merged ones included (each keeps its row)."""
-    hashing_slots: int = 2
+    hashing_slots: int = 1
     """Password checks or hashes one server process runs at the same time."""
     hashing_wait_seconds: float = 5.0
     """How long a sign-in waits for a free slot before it is told to try again."""

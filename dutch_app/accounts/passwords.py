@@ -29,7 +29,7 @@ class PasswordHashes:
     """
 
     def __init__(
-        self, hasher: PasswordHasher | None = None, slots: int = 2, wait_seconds: float = 5.0
+        self, hasher: PasswordHasher | None = None, slots: int = 1, wait_seconds: float = 5.0
     ) -> None:
         self._hasher = hasher or PasswordHasher()
         self._stand_in: str | None = None
