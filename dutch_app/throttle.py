@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from dutch_app.storage.models import ThrottleCounter
 
 CLEAN_UP_CHANCE = 1 / 64
+"""How often a counted try also deletes counters whose time is over."""
 
 
 @dataclass(frozen=True)
@@ -154,16 +155,18 @@ def admit(session: Session, keys: Sequence[Key], now: datetime) -> Refusal | Non
         for row in rows
         if row.blocked_until is not None and as_utc(row.blocked_until) > now
     ]
-    if waits:
-        return max(waits, key=lambda refusal: refusal.wait)
-    for row in rows:
-        rule = rules[(row.scope, row.key)]
-        row.failures += 1
-        wait = rule.wait_after(row.failures)
-        row.blocked_until = now + wait if wait else None
-        row.expires_at = max(now + rule.forget_after, row.blocked_until or now)
-    session.flush()
-    return None
+    if not waits:
+        for row in rows:
+            rule = rules[(row.scope, row.key)]
+            row.failures += 1
+            wait = rule.wait_after(row.failures)
+            row.blocked_until = now + wait if wait else None
+            row.expires_at = max(now + rule.forget_after, row.blocked_until or now)
+        session.flush()
+    if random.random() < CLEAN_UP_CHANCE:  # noqa: S311 - housekeeping, not security
+        # Last, once this try holds every lock it needs: it waits for nobody from here on.
+        forget_expired(session, now)
+    return max(waits, key=lambda refusal: refusal.wait) if waits else None
 
 
 def take_back(session: Session, keys: Sequence[Key]) -> None:
@@ -235,11 +238,6 @@ def forget_expired(session: Session, now: datetime) -> int:
     return result.rowcount or 0
 
 
-def now_and_then() -> bool:
-    """True for about one call in 64: when a caller also clears out old counters."""
-    return random.random() < CLEAN_UP_CHANCE  # noqa: S311 - housekeeping, not security
-
-
 __all__ = [
     "Key",
     "Refusal",
@@ -250,7 +248,6 @@ __all__ = [
     "forget_email",
     "forget_expired",
     "is_remembered",
-    "now_and_then",
     "remember",
     "spell_wait",
     "take_back",

@@ -111,8 +111,6 @@ def settle(session: Session, ticket: Ticket, now: datetime, succeeded: bool | No
         throttle.take_back(session, ticket.others)
         if not ticket.pair.value.endswith(f" {NO_CLIENT}"):
             throttle.remember(session, ticket.known, now, KNOWN_FOR)
-    if throttle.now_and_then():
-        throttle.forget_expired(session, now)
 
 
 def admit_sign_up(session: Session, client: str | None, now: datetime) -> tuple[Key, ...]:

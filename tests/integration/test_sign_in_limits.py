@@ -415,6 +415,23 @@ def test_register_answers_alike_whether_or_not_the_address_has_an_account(backen
     assert backend.sign_in("ann@example.com", PASSWORD, client=HOME).display_name == "Ann"
 
 
+def test_register_does_the_same_slow_work_whether_or_not_the_address_is_taken(sessions, clock):
+    """Both answers hash the password once and write nothing else slow, so the time of
+    the answer does not tell either (measured by the work done, not by a stopwatch)."""
+    hashed: list[str] = []
+
+    class Counting(PasswordHashes):
+        def hash(self, password: str) -> str:
+            hashed.append(password)
+            return super().hash(password)
+
+    hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    backend = LocalBackend(sessions, secret_key=KEY, clock=clock, hashes=Counting(hasher))
+    backend.register("ann@example.com", PASSWORD, "Ann", client=HOME)
+    backend.register("ann@example.com", "Impostor pass 9", "Eve", client=STRANGER)
+    assert hashed == [PASSWORD, "Impostor pass 9"]
+
+
 def test_many_sign_ups_from_one_network_are_slowed(backend, clock):
     for _ in range(25):  # refused input makes no account and is not counted
         with pytest.raises(WeakPassword):
@@ -426,3 +443,13 @@ def test_many_sign_ups_from_one_network_are_slowed(backend, clock):
     backend.register("one.more@example.com", PASSWORD, "Someone", client=HOME)
     clock.advance(minutes=1)
     backend.register("and.another@example.com", PASSWORD, "Someone", client=STRANGER)
+
+
+def test_counted_tries_now_and_then_delete_old_counters(backend, sessions, clock, monkeypatch):
+    fail(backend, "ann@example.com", STRANGER, 3)
+    clock.advance(days=2)
+    monkeypatch.setattr(throttle, "CLEAN_UP_CHANCE", 1.0)
+    fail(backend, "bob@example.com", HOME)
+    with sessions() as session:
+        keys = set(session.scalars(select(ThrottleCounter.key)))
+    assert keys == {"bob@example.com", "bob@example.com 203.0.113.10", HOME, "*"}
