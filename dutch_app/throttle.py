@@ -127,15 +127,19 @@ def _locked_rows(session: Session, keys: Sequence[Key], now: datetime) -> list[T
         }
         for (scope, value), key in ordered
     ]
-    session.execute(_insert(session).values(values).on_conflict_do_nothing())
     pairs = [pair for pair, _key in ordered]
-    rows = session.scalars(
-        select(ThrottleCounter)
-        .where(tuple_(ThrottleCounter.scope, ThrottleCounter.key).in_(pairs))
-        .order_by(ThrottleCounter.scope, ThrottleCounter.key)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ).all()
+    rows: Sequence[ThrottleCounter] = ()
+    for _attempt in range(3):  # a row deleted as stale between insert and lock is made again
+        session.execute(_insert(session).values(values).on_conflict_do_nothing())
+        rows = session.scalars(
+            select(ThrottleCounter)
+            .where(tuple_(ThrottleCounter.scope, ThrottleCounter.key).in_(pairs))
+            .order_by(ThrottleCounter.scope, ThrottleCounter.key)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).all()
+        if len(rows) == len(pairs):
+            break
     for row in rows:
         if as_utc(row.expires_at) <= now:  # long quiet: start from nothing
             row.failures, row.blocked_until = 0, None

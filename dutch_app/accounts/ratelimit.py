@@ -37,7 +37,7 @@ PAIR = Rule("signin_pair", 5, SECOND, 15 * MINUTE, DAY)
 ADDRESS = Rule("signin_address", 20, SECOND, 15 * MINUTE, DAY)
 CLIENT = Rule("signin_client", 30, SECOND, 15 * MINUTE, DAY)
 EVERYONE = Rule("signin_all", 1000, SECOND, MINUTE, timedelta(hours=1))
-KNOWN = Rule("signin_known", 0, SECOND, SECOND, DAY)
+KNOWN = Rule("signin_known", 0, SECOND, SECOND, DAY)  # a marker: only its expiry matters
 KNOWN_FOR = timedelta(days=30)
 SIGN_UPS = Rule("signup_client", 20, MINUTE, DAY, DAY)
 
@@ -104,13 +104,15 @@ def settle(session: Session, ticket: Ticket, now: datetime, succeeded: bool | No
     itself back from the others and makes the client known to the address; a try
     that was never checked (the server was busy) is taken back everywhere.
     """
+    # Rows are locked in the order of their scopes, as admit_sign_in locks them, so a
+    # try being settled and one being counted never wait for each other in a circle.
     if succeeded is None:
         throttle.take_back(session, (ticket.pair, *ticket.others))
     elif succeeded:
-        throttle.clear(session, ticket.pair)
         throttle.take_back(session, ticket.others)
         if not ticket.pair.value.endswith(f" {NO_CLIENT}"):
             throttle.remember(session, ticket.known, now, KNOWN_FOR)
+        throttle.clear(session, ticket.pair)
 
 
 def admit_sign_up(session: Session, client: str | None, now: datetime) -> tuple[Key, ...]:

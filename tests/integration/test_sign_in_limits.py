@@ -177,6 +177,22 @@ def test_parallel_guesses_from_one_client_are_counted_exactly(servers):
     assert kinds(at_once(jobs)) == {"AuthFailed": 5, "RateLimited": 35}
 
 
+def test_right_and_wrong_passwords_at_the_same_moment_never_deadlock(servers, clock):
+    """Settling a right password and counting a wrong one lock rows in the same order."""
+    servers[0].sign_up("ann@example.com", PASSWORD, "Ann")
+    for _round in range(3):
+        jobs = [
+            lambda i=i: servers[i % 2].sign_in(
+                "ann@example.com", PASSWORD if i % 3 else WRONG, client=HOME
+            )
+            for i in range(24)
+        ]
+        outcomes = at_once(jobs)
+        assert set(kinds(outcomes)) <= {"Account", "AuthFailed", "RateLimited"}, outcomes
+        assert "Account" in kinds(outcomes)
+        clock.advance(minutes=20)
+
+
 def test_parallel_guesses_from_many_clients_meet_the_address_ceiling_exactly(servers):
     """Forty clients guessing one address at once: twenty get a password checked."""
     servers[0].sign_up("ann@example.com", PASSWORD, "Ann")
