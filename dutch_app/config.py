@@ -22,6 +22,8 @@ tests run without one. Keys (all optional)::
     password = "..."
     from = "Dutch Scorer <scores@example.com>"
     tls = "starttls"                     # or "ssl", or "none" (a relay on this machine)
+    [limits]                             # see `Limits` and docs/limits.md
+    trusted_proxies = 1
 
 The environment variables are ``DUTCH_DATABASE_URL``, ``DUTCH_AUTH_BACKEND``,
 ``DUTCH_SESSION_DAYS``, ``DUTCH_SECRET_KEY``, ``DUTCH_HOSTED``, ``DUTCH_FIREBASE_PROJECT_ID``,
@@ -39,6 +41,7 @@ starting together on a fresh ``data/`` all read the same non-empty key).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets as token_source
 import sys
@@ -96,6 +99,29 @@ class SmtpSettings:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Caps and throttling knobs; the defaults are far beyond what a real group ever needs.
+
+    Read from the ``[limits]`` section of the secrets, or from ``DUTCH_<NAME>`` environment
+    variables (``DUTCH_MAX_PLAYERS_PER_GROUP=400``).
+    """
+
+    trusted_proxies: int = 0
+    """Reverse proxies in front of the app whose ``X-Forwarded-For`` entries are trusted
+    (0: throttle by the connection's own address, which a proxy would hide)."""
+    max_groups_per_person: int = 50
+    """Groups one person can belong to, made or joined."""
+    max_demo_groups_per_day: int = 3
+    """Demo groups one person can load in a day."""
+    max_players_per_group: int = 300
+    """Players in one group, merged ones included (each keeps its row)."""
+    hashing_slots: int = 1
+    """Password checks or hashes one server process runs at the same time."""
+    hashing_wait_seconds: float = 5.0
+    """How long a sign-in waits for a free slot before it is told to try again."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the app reads from its surroundings."""
 
@@ -108,6 +134,7 @@ class Settings:
     base_url: str = DEFAULT_BASE_URL
     """Where people open the app: the start of every link the app sends."""
     smtp: SmtpSettings = SmtpSettings()
+    limits: Limits = Limits()
 
 
 def default_database_url(project_root: Path = PROJECT_ROOT) -> str:
@@ -187,6 +214,7 @@ def load_settings(
         hosted=hosted,
         base_url=_base_url(pick("base_url", "DUTCH_BASE_URL", DEFAULT_BASE_URL)),
         smtp=_smtp_settings(secrets.get("smtp") or {}, environ),
+        limits=load_limits(secrets, environ),
     )
 
 
@@ -316,6 +344,41 @@ def _place_new_key(path: Path) -> None:
             os.link(draft, path)
     finally:
         draft.unlink(missing_ok=True)
+
+
+LIMIT_NAMES = tuple(Limits.__dataclass_fields__)
+
+
+def load_limits(
+    secrets: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> Limits:
+    """Read the limits; a value that is not a number of the right kind is named in the error."""
+    secrets = streamlit_secrets() if secrets is None else secrets
+    environ = os.environ if environ is None else environ
+    section = secrets.get("limits") or {}
+    values: dict[str, Any] = {}
+    for name in LIMIT_NAMES:
+        raw = section.get(name)
+        if raw is None or raw == "":
+            raw = environ.get(f"DUTCH_{name.upper()}", "")
+        if raw == "":
+            continue
+        default = getattr(Limits, name)
+        try:
+            value = type(default)(str(raw).strip())
+        except ValueError:
+            value = None
+        smallest = 0 if name == "trusted_proxies" else 1
+        if value is None or value < smallest:
+            raise ConfigError(f"limits.{name} must be a number of at least {smallest}, not {raw!r}")
+        values[name] = value
+    return Limits(**values)
+
+
+@functools.cache
+def limits() -> Limits:
+    """The limits in force in this process (read once; ``limits.cache_clear()`` rereads)."""
+    return load_limits()
 
 
 def main() -> int:

@@ -4,6 +4,7 @@ other groups to create or join, and leaving."""
 import streamlit as st
 
 from dutch_app.services import demo, groups, players
+from dutch_app.ui.client import client_address
 from dutch_app.ui.context import (
     active_group,
     call,
@@ -56,7 +57,7 @@ def join_group() -> None:
         submitted = st.form_submit_button("Join the group", icon=":material/login:")
     if submitted:
         with guarded():
-            group = call(groups.join_group, code)
+            group = call(groups.join_group, code, client=client_address())
             switch_to(group, f"You are a member of {md(group.name)}; it is now your active group.")
 
 

@@ -2,10 +2,13 @@
 
 import streamlit as st
 
+from dutch_app.ui.client import client_address
 from dutch_app.ui.context import accounts, start_session
+from dutch_app.ui.flash import show_flash
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.password_reset import forgot_password
 from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.sign_up import request_account
 
 ensure_routed()
 
@@ -15,6 +18,7 @@ st.write(
     "Dutch too early. Sign in or create an account to start."
 )
 
+show_flash("signin_top")
 sign_in_tab, sign_up_tab = st.tabs(["Sign in", "Create an account"])
 
 with sign_in_tab:
@@ -26,7 +30,7 @@ with sign_in_tab:
         submitted = st.form_submit_button("Sign in", type="primary")
     if submitted:
         with guarded():
-            start_session(accounts().sign_in(email, password))
+            start_session(accounts().sign_in(email, password, client=client_address()))
             st.rerun()
     forgot_password()
 
@@ -47,5 +51,4 @@ with sign_up_tab:
         created = st.form_submit_button("Create account", type="primary")
     if created:
         with guarded():
-            start_session(accounts().sign_up(new_email, new_password, new_name))
-            st.rerun()
+            request_account(new_email, new_password, new_name)

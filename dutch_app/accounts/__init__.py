@@ -12,6 +12,7 @@ from dutch_app.accounts.base import (
     AccountError,
     AuthFailed,
     EmailTaken,
+    HashingBusy,
     InvalidDisplayName,
     InvalidEmail,
     NotSupported,
@@ -29,6 +30,7 @@ __all__ = [
     "AccountError",
     "AuthFailed",
     "EmailTaken",
+    "HashingBusy",
     "InvalidDisplayName",
     "InvalidEmail",
     "NotSupported",
@@ -60,6 +62,9 @@ def make_backend(
 
         return FirebaseBackend(sessions, settings.firebase, **common)
     from dutch_app.accounts.local import LocalBackend
+    from dutch_app.accounts.passwords import PasswordHashes
 
+    hashing = settings.limits
+    hashes = PasswordHashes(slots=hashing.hashing_slots, wait_seconds=hashing.hashing_wait_seconds)
     resets = {"base_url": settings.base_url, "smtp": settings.smtp}
-    return LocalBackend(sessions, **common, resets=resets)
+    return LocalBackend(sessions, hashes=hashes, **common, resets=resets)

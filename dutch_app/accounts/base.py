@@ -10,6 +10,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime
 
+from dutch_app.throttle import spell_wait
+
 
 @dataclass(frozen=True)
 class Account:
@@ -59,16 +61,30 @@ class AuthFailed(AccountError):
 
 
 class RateLimited(AccountError):
-    """Too many failed sign-ins for one address; try again after a cooling-off time."""
+    """Too many failures lately; the next try has to wait ``seconds``.
+
+    ``template`` says whose failures (this address, this network, everyone) and has
+    a ``{wait}`` slot for the wait in words.
+    """
 
     field = "email"
 
-    def __init__(self, minutes: int) -> None:
-        unit = "minute" if minutes == 1 else "minutes"
-        super().__init__(
-            f"Too many failed sign-ins for this address. Try again in {minutes} {unit}."
-        )
-        self.minutes = minutes
+    def __init__(
+        self,
+        template: str = "Too many failed sign-ins for this address. Try again in {wait}.",
+        seconds: int = 60,
+    ) -> None:
+        super().__init__(template.format(wait=spell_wait(seconds)))
+        self.seconds = seconds
+
+
+class HashingBusy(AccountError):
+    """Every password-checking slot of this server is taken; nothing was checked or changed."""
+
+    def __init__(
+        self, message: str = "Signing in is busy right now. Please try again in a moment."
+    ) -> None:
+        super().__init__(message)
 
 
 class WeakPassword(AccountError):
@@ -125,8 +141,21 @@ class AccountBackend(ABC):
         """Create an account and return it, signed in. Nothing is stored on error."""
 
     @abstractmethod
-    def sign_in(self, email: str, password: str) -> Account:
-        """Check the password for this address; raise `AuthFailed` or `RateLimited`."""
+    def sign_in(self, email: str, password: str, *, client: str | None = None) -> Account:
+        """Check the password for this address; raise `AuthFailed` or `RateLimited`.
+
+        ``client`` is the network address the try comes from, for the rate limiter.
+        """
+
+    @abstractmethod
+    def register(
+        self, email: str, password: str, display_name: str, *, client: str | None = None
+    ) -> None:
+        """Make an account unless the address has one, answering the same either way.
+
+        Nothing tells the caller whether the address was free: the person signs in
+        next, with the password they chose. Invalid input is still refused.
+        """
 
     @abstractmethod
     def sign_out(self, user_id: int) -> None:

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.base import Account, AccountBackend, AuthFailed, EmailTaken
+from dutch_app.accounts.base import (
+    Account,
+    AccountBackend,
+    AccountError,
+    AuthFailed,
+    EmailTaken,
+)
+from dutch_app.accounts.ratelimit import admit_sign_up, take_back_sign_up
 from dutch_app.accounts.tokens import (
     TokenClaims,
     end_sessions,
@@ -18,6 +28,9 @@ from dutch_app.accounts.tokens import (
 )
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import User
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SessionFactory = Callable[[], Session]
 Clock = Callable[[], datetime]
@@ -45,6 +58,25 @@ def writing(sessions: SessionFactory) -> Iterator[Session]:
     with sessions() as session, session.begin():
         session.connection(execution_options={WRITE: True})
         yield session
+
+
+# PostgreSQL's answers when it chose this transaction to give way to a concurrent one.
+GIVE_WAY = {"40P01", "40001"}  # deadlock_detected, serialization_failure
+ATTEMPTS = 5
+
+
+def write_retrying(sessions: SessionFactory, work: Callable[[Session], T]) -> T:
+    """``work(session)`` in a write transaction of its own, run again from the start when
+    the database picked it to give way to a concurrent one (as PostgreSQL may do when
+    several sign-ins lock the same throttle counters at once)."""
+    for attempt in range(ATTEMPTS):
+        try:
+            with writing(sessions) as session:
+                return work(session)
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) not in GIVE_WAY or attempt == ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 class DatabaseBackend(AccountBackend):
@@ -103,6 +135,23 @@ class DatabaseBackend(AccountBackend):
             # Already loaded by resume_claims: no second query.
             user = session.get(User, account.user_id)
             return account if self._still_valid(user, claims) else None
+
+    def register(
+        self, email: str, password: str, display_name: str, *, client: str | None = None
+    ) -> None:
+        # sign_up does the same slow work (the password hash, or the round trip to
+        # Firebase) whether or not the address is taken, so the time tells nothing either.
+        with writing(self._sessions) as session:
+            counted = admit_sign_up(session, client, self._clock())
+        try:
+            self.sign_up(email, password, display_name)
+        except EmailTaken:
+            log.info("sign-up for an address that already has an account")
+        except AccountError:
+            # Refused input, or a busy server: no account was made, nothing to count.
+            with writing(self._sessions) as session:
+                take_back_sign_up(session, counted)
+            raise
 
     def _on_sign_out(self, user: User) -> None:
         """A backend's extra work when a person signs out everywhere."""

@@ -32,11 +32,12 @@ from dutch_app.accounts.common import (
     check_address_free,
     email_taken,
     utc_now,
+    write_retrying,
     writing,
 )
 from dutch_app.accounts.firebase_app import check_settings, firebase_app
 from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit, SignedIn
-from dutch_app.accounts.ratelimit import check_allowed, record_attempt
+from dutch_app.accounts.ratelimit import admit_sign_in, settle
 from dutch_app.accounts.removal import remove_user
 from dutch_app.accounts.tokens import TokenClaims, account_of
 from dutch_app.config import FirebaseSettings
@@ -119,8 +120,8 @@ class FirebaseBackend(DatabaseBackend):
         address = validation.check_email(email)
         name = validation.check_display_name(display_name)
         validation.check_password(password, address)
-        with self._sessions() as session:
-            check_address_free(session, address)
+        # No look-up of our own first: Firebase answers a taken address in the same
+        # round trip as a free one, so the answer time tells nothing.
         try:
             signed = self._rest.sign_up(address, password, name)
         except FirebaseRestError as error:
@@ -153,25 +154,32 @@ class FirebaseBackend(DatabaseBackend):
         log.warning("Firebase sign-up failed with %s", error.code)
         return ServiceUnavailable()
 
-    def _password_check(self, address: str, password: str) -> SignedIn | None:
-        """Ask Firebase whether the password fits, under our rate limit; record the attempt."""
+    def _password_check(
+        self, address: str, password: str, client: str | None = None
+    ) -> SignedIn | None:
+        """Ask Firebase whether the password fits, under our rate limit.
+
+        The try is counted in one short transaction before Firebase is asked (so
+        parallel guesses are counted exactly), and its outcome recorded in another.
+        """
         now = self._clock()
-        with self._sessions() as session:
-            check_allowed(session, address, now)
+        ticket = write_retrying(
+            self._sessions, lambda session: admit_sign_in(session, address, client, now)
+        )
         try:
             signed = self._rest.sign_in(address, password)
         except FirebaseRestError as error:
             if error.code not in WRONG_CREDENTIALS:
                 log.warning("Firebase sign-in failed with %s", error.code)
+                write_retrying(self._sessions, lambda session: settle(session, ticket, now, None))
                 raise ServiceUnavailable() from None
-            signed = None
-        with writing(self._sessions) as session:
-            record_attempt(session, address, signed is not None, now)
+            return None
+        write_retrying(self._sessions, lambda session: settle(session, ticket, now, True))
         return signed
 
-    def sign_in(self, email: str, password: str) -> Account:
+    def sign_in(self, email: str, password: str, *, client: str | None = None) -> Account:
         address = validation.check_email(email)
-        signed = self._password_check(address, password)
+        signed = self._password_check(address, password, client)
         if signed is None:
             raise AuthFailed()
         uid = self._verified_uid(signed)

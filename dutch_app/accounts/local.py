@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.base import Account, AuthFailed
+from dutch_app.accounts.base import Account, AuthFailed, HashingBusy
 from dutch_app.accounts.common import (
     Clock,
     DatabaseBackend,
@@ -19,10 +18,11 @@ from dutch_app.accounts.common import (
     check_address_free,
     email_taken,
     utc_now,
+    write_retrying,
     writing,
 )
 from dutch_app.accounts.passwords import PasswordHashes
-from dutch_app.accounts.ratelimit import check_allowed, record_attempt
+from dutch_app.accounts.ratelimit import admit_sign_in, settle
 from dutch_app.accounts.removal import remove_user
 from dutch_app.accounts.reset import ResetLinks
 from dutch_app.accounts.tokens import account_of, end_sessions
@@ -83,28 +83,60 @@ class LocalBackend(DatabaseBackend):
         log.info("local account %s created", account.user_id)
         return account
 
-    def _password_ok(self, session: Session, address: str, password: str, now: datetime) -> bool:
-        """Check a password under the rate limit and record the attempt; rehash if due."""
-        check_allowed(session, address, now)
-        credential = session.scalar(
-            select(LocalCredential)
-            .join(User, User.id == LocalCredential.user_id)
-            .where(User.email == address, User.auth_provider == self.provider)
-        )
-        stored = None if credential is None else credential.password_hash
-        ok = self._hashes.matches(stored, password)
-        record_attempt(session, address, ok, now)
-        if ok and credential is not None and self._hashes.needs_rehash(credential.password_hash):
-            credential.password_hash = self._hashes.hash(password)
-            credential.updated_at = now
-        return ok
+    def _checked_password(
+        self, address: str, password: str, client: str | None
+    ) -> tuple[bool, int | None]:
+        """Check a password under the rate limit: (right?, the user id when right).
 
-    def sign_in(self, email: str, password: str) -> Account:
+        Three short steps, none of them slow while holding the database: count the
+        try (one transaction), hash outside any transaction (in a bounded slot), and
+        record the outcome (another transaction, only when it was right or never ran).
+        """
+        now = self._clock()
+
+        def count(session: Session):
+            ticket = admit_sign_in(session, address, client, now)
+            found = session.execute(
+                select(LocalCredential.user_id, LocalCredential.password_hash)
+                .join(User, User.id == LocalCredential.user_id)
+                .where(User.email == address, User.auth_provider == self.provider)
+            ).first()
+            return ticket, found
+
+        ticket, found = write_retrying(self._sessions, count)
+        user_id, stored = (None, None) if found is None else found
+        try:
+            ok = self._hashes.matches(stored, password)
+            due = ok and self._hashes.needs_rehash(stored)
+            fresh = self._hashes.hash(password) if due else None
+        except HashingBusy:
+            write_retrying(self._sessions, lambda session: settle(session, ticket, now, None))
+            raise
+        if ok:
+
+            def record(session: Session) -> None:
+                settle(session, ticket, now, True)
+                if fresh is not None:
+                    session.execute(
+                        update(LocalCredential)
+                        .where(
+                            LocalCredential.user_id == user_id,
+                            LocalCredential.password_hash == stored,
+                        )
+                        .values(password_hash=fresh, updated_at=now)
+                    )
+
+            write_retrying(self._sessions, record)
+        return ok, user_id if ok else None
+
+    def sign_in(self, email: str, password: str, *, client: str | None = None) -> Account:
         address = check_email(email)
-        with writing(self._sessions) as session:
-            ok = self._password_ok(session, address, password, self._clock())
-            user = session.scalar(select(User).where(User.email == address)) if ok else None
-            account = None if user is None else account_of(user)
+        ok, user_id = self._checked_password(address, password, client)
+        account = None
+        if ok:
+            with self._sessions() as session:
+                user = session.get(User, user_id)
+                account = None if user is None else account_of(user)
         if account is None:
             log.info("sign-in refused")
             raise AuthFailed()
@@ -118,30 +150,31 @@ class LocalBackend(DatabaseBackend):
             return account_of(user)
 
     def change_password(self, user_id: int, current_password: str, new_password: str) -> Account:
-        now = self._clock()
-        with writing(self._sessions) as session:
-            user = self._user(session, user_id)
-            check_password(new_password, user.email)
-            ok = self._password_ok(session, user.email, current_password, now)
-            if ok:
-                credential = session.get(LocalCredential, user_id)
-                credential.password_hash = self._hashes.hash(new_password)
-                credential.updated_at = now
-                end_sessions(session, user_id)
-            account = account_of(user)
+        with self._sessions() as session:
+            address = self._user(session, user_id).email
+        check_password(new_password, address)
+        ok, _ = self._checked_password(address, current_password, None)
         if not ok:
             raise AuthFailed("Current password: this is not your password.", "current_password")
+        new_hash = self._hashes.hash(new_password)
+        with writing(self._sessions) as session:
+            user = self._user(session, user_id)
+            credential = session.get(LocalCredential, user_id)
+            credential.password_hash = new_hash
+            credential.updated_at = self._clock()
+            end_sessions(session, user_id)
+            account = account_of(user)
         log.info("password changed for user %s", user_id)
         return account
 
     def delete_account(self, user_id: int, password: str) -> None:
-        with writing(self._sessions) as session:
-            user = self._user(session, user_id)
-            ok = self._password_ok(session, user.email, password or "", self._clock())
-            if ok:
-                remove_user(session, user)
+        with self._sessions() as session:
+            address = self._user(session, user_id).email
+        ok, _ = self._checked_password(address, password or "", None)
         if not ok:
             raise AuthFailed("Password: this is not your password.", "password")
+        with writing(self._sessions) as session:
+            remove_user(session, self._user(session, user_id))
         log.info("local account %s deleted", user_id)
 
     # Password reset by a one-time link: see dutch_app.accounts.reset.

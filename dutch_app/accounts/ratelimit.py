@@ -1,64 +1,141 @@
-"""Slow down password guessing: a cooling-off time after repeated failed sign-ins.
+"""Slow down password guessing without letting a stranger lock the owner out.
 
-Five failures for one address within 15 minutes lock that address for 15 minutes
-counted from the fifth failure. A successful sign-in starts the count afresh. The
-attempts are kept in ``login_attempts`` for a day, then forgotten.
+Following OWASP's advice on authentication and credential stuffing, failures are
+counted on four keys at once, each with its own free allowance after which the
+next try waits, the wait doubling from one second with each further failure:
+
+- the address *from one client* (network address): 5 free, waits up to 15 minutes;
+  a successful sign-in clears it, so the owner's own typos never pile up;
+- the address alone, from every client that has not signed in to it lately:
+  20 free, waits up to 15 minutes, a looser ceiling against guessing from many places;
+- the client alone, whatever the address: 30 free, waits up to 15 minutes, so one
+  password tried over many addresses (spraying) is slowed too;
+- the whole server: 1,000 free, waits up to a minute, against a flood from everywhere.
+
+A client that signed in to an address in the last 30 days is *known* to it: its tries
+count only against their own pair. So a stranger hammering someone's address from
+elsewhere slows the stranger, never the owner on a device they used before. Counters
+are forgotten after a day without failure (the server's after an hour), and each try
+is counted *before* its password is checked (see `dutch_app.throttle`), so parallel
+guesses get no further than guesses one after another.
 """
 
 from __future__ import annotations
 
-import math
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from dutch_app import throttle
 from dutch_app.accounts.base import RateLimited
-from dutch_app.storage.models import LoginAttempt
+from dutch_app.throttle import Key, Rule, as_utc
 
-MAX_FAILURES = 5
-WINDOW = timedelta(minutes=15)
-COOLING_OFF = timedelta(minutes=15)
-KEEP_ATTEMPTS = timedelta(days=1)
+SECOND, MINUTE, DAY = timedelta(seconds=1), timedelta(minutes=1), timedelta(days=1)
 
+PAIR = Rule("signin_pair", 5, SECOND, 15 * MINUTE, DAY)
+ADDRESS = Rule("signin_address", 20, SECOND, 15 * MINUTE, DAY)
+CLIENT = Rule("signin_client", 30, SECOND, 15 * MINUTE, DAY)
+EVERYONE = Rule("signin_all", 1000, SECOND, MINUTE, timedelta(hours=1))
+KNOWN = Rule("signin_known", 0, SECOND, SECOND, DAY)  # a marker: only its expiry matters
+KNOWN_FOR = timedelta(days=30)
+SIGN_UPS = Rule("signup_client", 20, MINUTE, DAY, DAY)
 
-def as_utc(moment: datetime) -> datetime:
-    """The same moment as an aware UTC datetime (SQLite hands back naive ones)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+NO_CLIENT = "-"
+REASONS = {
+    PAIR.scope: "Too many failed sign-ins for this address. Try again in {wait}.",
+    ADDRESS.scope: (
+        "Too many failed sign-ins for this address from new places. Sign in from a network "
+        "you signed in from before, or try again in {wait}."
+    ),
+    CLIENT.scope: "Too many failed sign-ins from your network. Try again in {wait}.",
+    EVERYONE.scope: "Too many failed sign-ins right now. Try again in {wait}.",
+    SIGN_UPS.scope: "Too many new accounts from your network. Try again in {wait}.",
+}
 
-
-def locked_until(session: Session, email: str, now: datetime) -> datetime | None:
-    """When the current lock on ``email`` ends, or None if it may try now."""
-    since = now - WINDOW - COOLING_OFF
-    rows = session.execute(
-        select(LoginAttempt.attempted_at, LoginAttempt.succeeded)
-        .where(LoginAttempt.email == email, LoginAttempt.attempted_at >= since)
-        .order_by(LoginAttempt.attempted_at)
-    ).all()
-    failures: list[datetime] = []
-    for attempted_at, succeeded in rows:
-        failures = [] if succeeded else [*failures, as_utc(attempted_at)]
-    until = None
-    for first, fifth in zip(failures, failures[MAX_FAILURES - 1 :], strict=False):
-        if fifth - first < WINDOW and now < fifth + COOLING_OFF:
-            until = fifth + COOLING_OFF
-    return until
-
-
-def check_allowed(session: Session, email: str, now: datetime) -> None:
-    """Raise `RateLimited` (with whole minutes left, at least 1) while ``email`` is locked."""
-    until = locked_until(session, email, as_utc(now))
-    if until is not None:
-        raise RateLimited(max(1, math.ceil((until - as_utc(now)).total_seconds() / 60)))
+__all__ = [
+    "Ticket",
+    "admit_sign_in",
+    "admit_sign_up",
+    "as_utc",
+    "forget_attempts",
+    "settle",
+    "take_back_sign_up",
+]
 
 
-def record_attempt(session: Session, email: str, succeeded: bool, now: datetime) -> None:
-    """Remember one sign-in attempt for ``email`` and forget attempts older than a day."""
-    now = as_utc(now)
-    session.execute(delete(LoginAttempt).where(LoginAttempt.attempted_at < now - KEEP_ATTEMPTS))
-    session.add(LoginAttempt(email=email, attempted_at=now, succeeded=succeeded))
+@dataclass(frozen=True)
+class Ticket:
+    """A sign-in try that was counted and may now check its password."""
+
+    pair: Key
+    others: tuple[Key, ...]
+    known: Key
+
+
+def _refused(refusal: throttle.Refusal) -> RateLimited:
+    return RateLimited(REASONS[refusal.scope], refusal.seconds)
+
+
+def admit_sign_in(session: Session, address: str, client: str | None, now: datetime) -> Ticket:
+    """Count a sign-in try for ``address`` from ``client``; `RateLimited` while it must wait.
+
+    ``client`` is the network address the try comes from (None when unknown: then
+    only the address and the server are counted). Commit before checking the password.
+    """
+    source = client or NO_CLIENT
+    pair = Key(PAIR, f"{address} {source}", email=address)
+    known = Key(KNOWN, f"{address} {source}", email=address)
+    others: tuple[Key, ...] = ()
+    if client is None or not throttle.is_remembered(session, known, now):
+        others = (Key(ADDRESS, address, email=address), Key(EVERYONE, "*"))
+        if client is not None:
+            others += (Key(CLIENT, client),)
+    refusal = throttle.admit(session, (pair, *others), now)
+    if refusal is not None:
+        raise _refused(refusal)
+    return Ticket(pair, others, known)
+
+
+def settle(session: Session, ticket: Ticket, now: datetime, succeeded: bool | None) -> None:
+    """Record how a counted try ended: True (right password), False, or None (never checked).
+
+    A failure stays counted. A success clears its address-and-client counter, takes
+    itself back from the others and makes the client known to the address; a try
+    that was never checked (the server was busy) is taken back everywhere.
+    """
+    # Every row this step touches is locked first, in one go and in the order admit_sign_in
+    # locks them, so a try being settled and one being counted never wait in a circle.
+    if succeeded is None:
+        throttle.lock(session, (ticket.pair, *ticket.others), now)
+        throttle.take_back(session, (ticket.pair, *ticket.others))
+    elif succeeded:
+        throttle.lock(session, (ticket.pair, ticket.known, *ticket.others), now)
+        throttle.take_back(session, ticket.others)
+        if not ticket.pair.value.endswith(f" {NO_CLIENT}"):
+            throttle.remember(session, ticket.known, now, KNOWN_FOR)
+        throttle.clear(session, ticket.pair)
+
+
+def admit_sign_up(session: Session, client: str | None, now: datetime) -> tuple[Key, ...]:
+    """Count an account made from ``client`` (20 a day, then slower); `RateLimited` to wait.
+
+    Returns what was counted, for `take_back_sign_up` when no account was made after all.
+    """
+    if client is None:
+        return ()
+    keys = (Key(SIGN_UPS, client),)
+    refusal = throttle.admit(session, keys, now)
+    if refusal is not None:
+        raise _refused(refusal)
+    return keys
+
+
+def take_back_sign_up(session: Session, counted: tuple[Key, ...]) -> None:
+    """Uncount a sign-up that was refused for its input or never ran (the server was busy)."""
+    throttle.take_back(session, counted)
 
 
 def forget_attempts(session: Session, email: str) -> None:
-    """Drop every remembered attempt for ``email`` (used when the account is deleted)."""
-    session.execute(delete(LoginAttempt).where(LoginAttempt.email == email))
+    """Drop every counter about ``email`` (used when the account is deleted)."""
+    throttle.forget_email(session, email)

@@ -32,15 +32,16 @@ from email.message import EmailMessage
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.base import Account, AccountError, RateLimited
+from dutch_app import throttle
+from dutch_app.accounts.base import Account, AccountError
 from dutch_app.accounts.common import Clock, SessionFactory, utc_now, writing
 from dutch_app.accounts.mail import changed_message, reset_message, send_mail
 from dutch_app.accounts.passwords import PasswordHashes
-from dutch_app.accounts.ratelimit import as_utc, check_allowed, record_attempt
 from dutch_app.accounts.tokens import account_of, end_sessions
 from dutch_app.accounts.validation import check_email, check_password
 from dutch_app.config import DEFAULT_BASE_URL, SmtpSettings
 from dutch_app.storage.models import LocalCredential, PasswordReset, User
+from dutch_app.throttle import as_utc
 
 log = logging.getLogger(__name__)
 
@@ -90,18 +91,22 @@ def reset_link(base_url: str, token: str) -> str:
     return f"{base_url.rstrip('/')}/?{QUERY_PARAMETER}={token}"
 
 
+RESET_REQUESTS = throttle.Rule(
+    "reset_address", 5, timedelta(minutes=15), timedelta(hours=4), timedelta(days=1)
+)
+"""Five links an address, then a wait of 15 minutes that doubles with each further ask."""
+
+
 def throttle_reset_requests(session: Session, address: str, now: datetime) -> None:
     """Count one reset request for ``address``; `ResetRequestsLimited` when there were too many.
 
-    The one place reset requests meet the sign-in limiter (under a key of their own,
-    so asking for links never locks the address's sign-in).
+    Reset requests have a counter of their own in the shared limiter, so asking for
+    links never slows the address's sign-in.
     """
-    key = f"reset:{address}"
-    try:
-        check_allowed(session, key, now)
-    except RateLimited as limited:
-        raise ResetRequestsLimited(limited.minutes) from None
-    record_attempt(session, key, False, now)
+    key = throttle.Key(RESET_REQUESTS, address, email=address)
+    refusal = throttle.admit(session, [key], now)
+    if refusal is not None:
+        raise ResetRequestsLimited(-(-refusal.seconds // 60))
 
 
 def create_reset(session: Session, user_id: int, now: datetime) -> str:

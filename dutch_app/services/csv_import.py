@@ -24,6 +24,7 @@ from dutch_app.csv_io import (
     parse_rounds_csv,
 )
 from dutch_app.services._access import bump_group, membership
+from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._scoring import (
     Table,
@@ -83,6 +84,7 @@ def _players(session: Session, group_id: int, names: list[str]) -> tuple[dict, l
         )
     }
     created = []
+    check_room_for_players(session, group_id, len(set(wanted) - set(found)))
     for key, name in wanted.items():
         if key not in found:
             found[key] = Player(group_id=group_id, name=name, name_key=key)

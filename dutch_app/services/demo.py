@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app.services._access import acting_user, bump_group
 from dutch_app.services._bulk import write_games
+from dutch_app.services._caps import check_room_for_a_group, count_demo_group
 from dutch_app.services._input import as_utc, new_invite_code
 from dutch_app.services._present import group_view
 from dutch_app.services._simulation import full_deck, play_round
@@ -206,8 +207,13 @@ def generate_history(
 
 @writing
 def load_demo_group(session: Session, user_id: int) -> GroupView:
-    """Create a demo group owned by the user, with a few hundred rows of history."""
+    """Create a demo group owned by the user, with a few hundred rows of history.
+
+    Refused beyond the day's allowance of demo groups and the cap on groups per person.
+    """
     acting_user(session, user_id)
+    count_demo_group(session, user_id)
+    check_room_for_a_group(session, user_id)
     group = Group(name="Demo group", invite_code=new_invite_code(), created_by=user_id)
     session.add(group)
     session.flush()

@@ -45,3 +45,14 @@ class ValidationError(ServiceError, ValueError):
     def __init__(self, field: str, message: str) -> None:
         self.field = field
         super().__init__(message)
+
+
+class LimitReached(ServiceError):
+    """A cap or a throttle refuses the request: too many groups, players, or wrong codes.
+
+    ``field`` names the form field the message belongs next to, when there is one.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        self.field = field
+        super().__init__(message)

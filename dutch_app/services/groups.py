@@ -3,9 +3,12 @@ for UI caches."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from dutch_app import throttle
 from dutch_app.services._access import (
     acting_user,
     bump_group,
@@ -13,6 +16,7 @@ from dutch_app.services._access import (
     membership,
     owner_membership,
 )
+from dutch_app.services._caps import check_room_for_a_group
 from dutch_app.services._input import (
     check_id,
     clean_name,
@@ -21,17 +25,20 @@ from dutch_app.services._input import (
 )
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
-from dutch_app.services.errors import Conflict, NotFound
+from dutch_app.services.errors import Conflict, LimitReached, NotFound
 from dutch_app.services.views import GroupView, stamp
-from dutch_app.storage.models import Group, Membership
+from dutch_app.storage.models import Group, Membership, utcnow
+from dutch_app.throttle import Key, Rule
 
 GROUP_NAME_LENGTH = 80
+DAY = timedelta(days=1)
 
 
 @writing
 def create_group(session: Session, user_id: int, name: str) -> GroupView:
-    """Create a group owned by the user."""
+    """Create a group owned by the user (refused when they are in the most groups allowed)."""
     acting_user(session, user_id)
+    check_room_for_a_group(session, user_id)
     group = Group(
         name=clean_name("name", name, GROUP_NAME_LENGTH),
         invite_code=new_invite_code(),
@@ -93,16 +100,48 @@ def rotate_invite_code(session: Session, user_id: int, group_id: int) -> GroupVi
     return group_view(session, group, mine)
 
 
-@writing
-def join_group(session: Session, user_id: int, invite_code: str) -> GroupView:
-    """Join the group whose invite code this is (joining twice changes nothing)."""
-    acting_user(session, user_id)
+INVITE_GUESSES = Rule("invite_user", 10, timedelta(seconds=1), timedelta(minutes=15), DAY)
+INVITE_GUESSES_FROM = Rule("invite_client", 30, timedelta(seconds=1), timedelta(minutes=15), DAY)
+
+
+def join_group(
+    session: Session, user_id: int, invite_code: str, *, client: str | None = None
+) -> GroupView:
+    """Join the group whose invite code this is (joining twice changes nothing).
+
+    Wrong codes are throttled like passwords, per person and per ``client`` network
+    address: 10 (30 from one network) are free, then each further try waits twice as
+    long as the one before, up to 15 minutes. The try is counted in a transaction of
+    its own before the code is looked up, so parallel guesses are counted exactly.
+    """
     code = normalise_invite_code(invite_code)
+    keys = [Key(INVITE_GUESSES, str(check_id("user_id", user_id)))]
+    if client is not None:
+        keys.append(Key(INVITE_GUESSES_FROM, client))
+    _count_invite_try(session, user_id, keys)
+    return _join(session, user_id, code, invite_code, keys)
+
+
+@writing
+def _count_invite_try(session: Session, user_id: int, keys: list[Key]) -> None:
+    acting_user(session, user_id)
+    refusal = throttle.admit(session, keys, utcnow())
+    if refusal is not None:
+        raise LimitReached(
+            f"Too many wrong invite codes. Try again in {throttle.spell_wait(refusal.seconds)}.",
+            "invite_code",
+        )
+
+
+@writing
+def _join(session: Session, user_id: int, code: str, as_typed: str, keys: list[Key]) -> GroupView:
     group = session.scalars(select(Group).where(Group.invite_code == code)).one_or_none()
     if group is None:
-        raise NotFound("group", invite_code, key="invite code")
+        raise NotFound("group", as_typed, key="invite code")
+    throttle.take_back(session, keys)
     mine = session.get(Membership, (group.id, user_id))
     if mine is None:
+        check_room_for_a_group(session, user_id)
         mine = Membership(group_id=group.id, user_id=user_id, role="member")
         session.add(mine)
         session.flush()

@@ -6,6 +6,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import bump_group, membership, player_for
+from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import check_id, clean_name, name_key
 from dutch_app.services._present import player_view
 from dutch_app.services._transaction import reading, writing
@@ -39,10 +40,14 @@ def _check_link(session: Session, group_id: int, link_user_id: object, keep: int
 def add_player(
     session: Session, user_id: int, group_id: int, name: str, link_user_id: int | None = None
 ) -> PlayerView:
-    """Add a player to the group; names are unique in a group, whatever their case."""
+    """Add a player to the group; names are unique in a group, whatever their case.
+
+    Refused once the group has the most players allowed (``max_players_per_group``).
+    """
     membership(session, user_id, group_id)
     name = clean_name("name", name, PLAYER_NAME_LENGTH)
     _check_name_free(session, group_id, name)
+    check_room_for_players(session, group_id)
     if link_user_id is not None:
         _check_link(session, group_id, link_user_id, keep=None)
     player = Player(group_id=group_id, name=name, name_key=name_key(name), user_id=link_user_id)

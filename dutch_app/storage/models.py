@@ -118,16 +118,27 @@ class PasswordReset(Base):
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-class LoginAttempt(Base):
-    """One sign-in attempt for an address, kept briefly to slow down guessing."""
+class ThrottleCounter(Base):
+    """How many failures one key (an address, a client, an address from one client, …)
+    has had lately, and until when its next try must wait.
 
-    __tablename__ = "login_attempts"
-    __table_args__ = (Index("ix_login_attempts_email_time", "email", "attempted_at"), NEVER_REUSED)
+    ``scope`` says what the key is (``signin_pair``, ``invite_user``, ``signin_known``, …);
+    a row is meaningless once ``expires_at`` has passed and is then deleted. ``email`` is
+    set on rows about one address, so that deleting the account forgets them.
+    """
 
-    id: Mapped[int] = surrogate_key()
-    email: Mapped[str] = mapped_column(String(320))
-    attempted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    succeeded: Mapped[bool] = mapped_column(default=False)
+    __tablename__ = "throttle_counters"
+    __table_args__ = (
+        Index("ix_throttle_counters_expires_at", "expires_at"),
+        Index("ix_throttle_counters_email", "email"),
+    )
+
+    scope: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(400), primary_key=True)
+    email: Mapped[str | None] = mapped_column(String(320))
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Group(Base):

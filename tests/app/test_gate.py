@@ -1,15 +1,28 @@
 """The sign-in gate: what a visitor sees before and after signing in."""
 
+from dataclasses import replace
+
+from dutch_app.accounts import ratelimit
+from dutch_app.ui.sign_up import SIGN_UP_ANSWER
 from tests.app.apptools import messages, open_app
 
 
-def sign_up(password: str):
-    """Fill in and send the create-account form as Ann."""
-    at = open_app()
-    at.text_input(key="signup_name").input("Ann")
-    at.text_input(key="signup_email").input("ann@example.com")
+def sign_up(password: str, email: str = "ann@example.com", name: str = "Ann", at=None):
+    """Fill in and send the create-account form."""
+    at = at or open_app()
+    at.text_input(key="signup_name").input(name)
+    at.text_input(key="signup_email").input(email)
     at.text_input(key="signup_password").input(password)
     at.button(key="FormSubmitter:signup_form-Create account").click()
+    at.run()
+    assert not at.exception
+    return at
+
+
+def sign_in(at, email: str, password: str):
+    at.text_input(key="signin_email").input(email)
+    at.text_input(key="signin_password").input(password)
+    at.button(key="FormSubmitter:signin_form-Sign in").click()
     at.run()
     assert not at.exception
     return at
@@ -21,25 +34,49 @@ def test_a_visitor_sees_only_the_public_pages(app_resources):
     assert at.text_input(key="signin_email") is not None
 
 
-def test_signing_up_signs_the_person_in(app_resources):
+def test_signing_up_then_signing_in_with_the_new_password_works(app_resources):
     at = sign_up("correct horse 42")
+    assert messages(at) == [SIGN_UP_ANSWER]
+    assert "account" not in at.session_state
+    assert at.text_input(key="signin_email").value == "ann@example.com"
+    sign_in(at, "ann@example.com", "correct horse 42")
     assert at.session_state["account"].display_name == "Ann"
 
 
+def test_signing_up_with_a_taken_address_gets_the_same_answer_and_takes_nothing(table):
+    """The answer for an address that has an account is word for word the answer for a
+    new one, and the impostor's password does not open the account."""
+    at = sign_up("another horse 99", email="ANN@example.com", name="Impostor")
+    assert messages(at) == [SIGN_UP_ANSWER]
+    assert "account" not in at.session_state
+    sign_in(at, "ann@example.com", "another horse 99")
+    assert messages(at) == ["Email or password is incorrect."]
+    assert "account" not in at.session_state
+
+
 def test_a_wrong_password_gets_one_message_that_reveals_nothing(table):
-    at = open_app()
-    at.text_input(key="signin_email").input("ann@example.com")
-    at.text_input(key="signin_password").input("wrong password 1")
-    at.button(key="FormSubmitter:signin_form-Sign in").click()
-    at.run()
-    assert not at.exception
+    at = sign_in(open_app(), "ann@example.com", "wrong password 1")
     assert "Email or password is incorrect." in messages(at)
+    assert "account" not in at.session_state
+
+
+def test_repeated_wrong_passwords_are_told_to_wait(table, monkeypatch):
+    # The first wait at its longest, so that it cannot run out while the page reruns.
+    pair = ratelimit.PAIR
+    monkeypatch.setattr(ratelimit, "PAIR", replace(pair, first_wait=pair.longest_wait))
+    at = open_app()
+    for _ in range(5):
+        sign_in(at, "ann@example.com", "wrong password 1")
+    sign_in(at, "ann@example.com", "correct horse 42")
+    [shown] = messages(at)
+    assert shown == "Too many failed sign-ins for this address. Try again in 15 minutes."
     assert "account" not in at.session_state
 
 
 def test_a_weak_password_is_refused_with_a_clear_message(app_resources):
     at = sign_up("short")
     assert any("assword" in text for text in messages(at))
+    assert SIGN_UP_ANSWER not in messages(at)
     assert "account" not in at.session_state
 
 

@@ -69,8 +69,10 @@ def save_round(page: Page) -> None:
     press(page.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
 
 
-def test_sign_up_signs_the_new_person_in(app_server, page, screenshot):
-    """Creating an account opens the Play page signed in and sets the session cookie."""
+def test_sign_up_then_sign_in_opens_the_play_page(app_server, page, screenshot):
+    """Creating an account answers without saying whether the address was free; signing
+    in with the new password (the address is already filled in) opens the Play page
+    and sets the session cookie."""
     page.goto(app_server.url)
     expect_title(page, "Dutch Scorer")
     take_picture(page, screenshot, "sign-in")
@@ -80,6 +82,12 @@ def test_sign_up_signs_the_new_person_in(app_server, page, screenshot):
     fill(page, "signup_email", EMAIL)
     fill(page, "signup_password", PASSWORD)
     press(page.get_by_role("button", name="Create account"))
+    expect(page.get_by_text("If this address had no account yet, it has one now")).to_be_visible()
+
+    page.get_by_role("tab", name="Sign in").click()
+    expect(page.locator(".st-key-signin_email input")).to_have_value(EMAIL)
+    fill(page, "signin_password", PASSWORD)
+    press(page.get_by_role("button", name="Sign in", exact=True))
 
     expect_title(page, "Play")
     sidebar = page.get_by_test_id("stSidebar")

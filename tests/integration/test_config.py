@@ -313,3 +313,18 @@ def test_hosted_true_alone_also_needs_a_key_of_its_own(tmp_path):
     """A server marked as hosted signs cookies that must hold on every server: no made-up key."""
     with pytest.raises(ConfigError, match=r"^secret_key: a hosted set-up"):
         load_settings(secrets={}, environ={"DUTCH_HOSTED": "true"}, project_root=tmp_path)
+
+
+def test_limits_come_from_the_secrets_or_the_environment_and_bad_ones_are_named():
+    from dutch_app.config import Limits, load_limits
+
+    assert load_limits({}, {}) == Limits()
+    read = load_limits(
+        {"limits": {"trusted_proxies": 1, "hashing_wait_seconds": "2.5"}},
+        {"DUTCH_MAX_PLAYERS_PER_GROUP": "400", "DUTCH_TRUSTED_PROXIES": "3"},
+    )
+    assert (read.trusted_proxies, read.hashing_wait_seconds) == (1, 2.5)
+    assert read.max_players_per_group == 400
+    for bad in ("many", "0", "-1", "2.5"):
+        with pytest.raises(ConfigError, match=r"^limits\.max_groups_per_person must be"):
+            load_limits({}, {"DUTCH_MAX_GROUPS_PER_PERSON": bad})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -16,6 +17,7 @@ from dutch_app.accounts import (
     AuthFailed,
     EmailTaken,
     NotSupported,
+    RateLimited,
     ServiceUnavailable,
     make_backend,
 )
@@ -262,3 +264,42 @@ def test_reprs_show_no_key_or_token(backend, rest):
     shown = " ".join(map(repr, (backend, rest, signed)))
     assert "demo-api-key" not in shown
     assert signed.id_token not in shown and signed.refresh_token not in shown
+
+
+def test_parallel_guesses_reach_firebase_only_as_often_as_the_limit_allows(sessions, settings):
+    """Twelve guesses at the same moment through two servers: Firebase checks exactly five."""
+    servers = [FirebaseBackend(sessions, settings, secret_key=KEY) for _ in range(2)]
+    servers[0].sign_up("ann@example.com", PASSWORD, "Ann")
+    barrier = threading.Barrier(12)
+    outcomes: list[str] = []
+
+    def guess(server: FirebaseBackend) -> None:
+        barrier.wait(timeout=30)
+        try:
+            server.sign_in("ann@example.com", NEW_PASSWORD, client="198.51.100.66")
+        except (AuthFailed, RateLimited) as error:
+            outcomes.append(type(error).__name__)
+
+    threads = [threading.Thread(target=guess, args=(servers[i % 2],)) for i in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sorted(outcomes) == ["AuthFailed"] * 5 + ["RateLimited"] * 7
+
+
+def test_a_failing_firebase_does_not_count_as_a_wrong_password(sessions, settings):
+    dead = IdentityToolkit(settings.api_key, "127.0.0.1:9")  # nothing listens on port 9
+    backend = FirebaseBackend(sessions, settings, secret_key=KEY, rest=dead)
+    for _ in range(8):
+        with pytest.raises(ServiceUnavailable):
+            backend.sign_in("ann@example.com", PASSWORD, client="198.51.100.66")
+
+
+def test_register_answers_alike_for_an_address_firebase_already_has(backend, app, sessions):
+    auth.create_user(email="ann@example.com", password=PASSWORD, app=app)
+    assert backend.register("ann@example.com", NEW_PASSWORD, "Eve", client="198.51.100.66") is None
+    with sessions() as session:
+        assert session.scalars(select(User)).all() == []
+    assert backend.register("bob@example.com", PASSWORD, "Bob") is None
+    assert backend.sign_in("bob@example.com", PASSWORD).display_name == "Bob"

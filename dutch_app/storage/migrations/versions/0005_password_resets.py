@@ -1,7 +1,7 @@
 """One-time password-reset links for local accounts (only a hash of each token is kept).
 
 Revision ID: 0005_password_resets
-Revises: 0003_never_reused_ids
+Revises: 0004_sign_in_throttle
 """
 
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_password_resets"
-down_revision: str | Sequence[str] | None = "0003_never_reused_ids"
+down_revision: str | Sequence[str] | None = "0004_sign_in_throttle"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
