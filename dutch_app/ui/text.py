@@ -1,27 +1,68 @@
 """Showing people's own words (names, notes) safely.
 
-Streamlit never renders raw HTML from ``st.markdown`` unless told to, but
-Markdown itself would still turn ``*``, ``_``, ``[link](...)`` or ``<img ...>``
-written in a player's name into formatting. :func:`md` escapes every Markdown
-character so user text always appears literally.
+Most of Streamlit renders text as Markdown: ``st.markdown`` and ``st.caption``, the
+alerts (``st.error``, ``st.warning``, ``st.info``, ``st.success``), ``st.toast``,
+headings, and the labels of widgets, buttons and expanders. A name typed as
+``**bold**``, ``[a](http://…)``, ``![](http://…)``, ``:red[x]``, ``:smile:``,
+``:material/home:`` or ``$x$`` would come out formatted, as a link, or as an image the
+browser fetches. :func:`md` turns user text into Markdown that shows exactly that text.
+
+It works in two layers, because Streamlit's Markdown has two:
+
+- the parser (CommonMark, tables, strikethrough, math, ``:name[...]`` directives, raw
+  HTML): every ASCII punctuation character gets a backslash, which CommonMark defines
+  as "this character, literally", so no construct can start;
+- the passes over the parsed text (emoji ``:smile:``, icons ``:material/x:``, the logo
+  ``:streamlit:``, bare URLs and e-mail addresses made links, ``->`` made an arrow):
+  these run on each text node after escapes are resolved, so each punctuation
+  character is also fenced off into a text node of its own by an empty
+  ``:small[]`` directive, which draws an empty ``<span>`` and nothing else.
+
+Every message that embeds user text builds it with :func:`md` (or :func:`say`),
+whatever element shows it. Plain-text elements (``st.text``, ``st.code``, data frame
+cells, select-box options, chart tooltips) show text as it is and take it unescaped.
 """
 
 from __future__ import annotations
 
-import re
+import string
 
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+_PUNCTUATION = frozenset(string.punctuation)
+_FENCE = ":small[]"
+"""An empty directive: ends the current text node and renders as an empty span."""
 
 
 def md(text: object) -> str:
-    r"""Escape user text for use inside Markdown.
+    r"""User text as Markdown that Streamlit shows exactly as typed.
 
-    >>> md("<img src=x onerror=alert(1)>")
-    '\\<img src=x onerror=alert\\(1\\)\\>'
+    Line breaks stay line breaks; as everywhere in a web page, a run of spaces
+    shows as one space and spaces at the ends of a line do not show (names are
+    stored with their spaces tidied, so they show exactly).
+
+    >>> md("Ann")
+    'Ann'
     >>> md("**Ann**")
-    '\\*\\*Ann\\*\\*'
+    ':small[]\\*:small[]:small[]\\*:small[]Ann:small[]\\*:small[]:small[]\\*:small[]'
     """
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
+    lines = str(text).strip().splitlines()  # a break ending the text would show as "\\"
+    return "\\\n".join(_escape_line(line) for line in lines)
+
+
+def _escape_line(line: str) -> str:
+    line = line.strip()
+    return "".join(f"{_FENCE}\\{char}{_FENCE}" if char in _PUNCTUATION else char for char in line)
+
+
+def say(template: str, *values: object) -> str:
+    """A message with user text in it: ``template`` is the app's own Markdown, each
+    ``{}`` is filled with one of ``values`` passed through :func:`md`.
+
+    >>> say("**{}** wins with {} points!", "Ann", 12)
+    '**Ann** wins with 12 points!'
+    >>> say("{} joined", "_Bo_")
+    ':small[]\\\\_:small[]Bo:small[]\\\\_:small[] joined'
+    """
+    return template.format(*(md(value) for value in values))
 
 
 def distinct_labels(labels: dict[int, str]) -> dict[int, str]:
