@@ -169,6 +169,7 @@ def test_neutralising_text_is_undone_exactly(text):
 
 # A carriage return never reaches a file (names and cards refuse control characters), and
 # Python's csv writer would leave it unquoted; the property above covers it.
+@settings(deadline=None)
 @given(
     st.sampled_from([sign for sign in FORMULA_SIGNS if sign != "\r"]),
     st.text(st.characters(categories=["L", "N", "P"])),
