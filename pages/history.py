@@ -47,7 +47,7 @@ from dutch_core.errors import DutchError
 ensure_routed()
 
 EDIT_FORM = "history_edit"
-TZ = zone(st.context.timezone)
+TZ = zone(st.context.timezone, st.context.timezone_offset)
 
 
 def read_filters(group: GroupView) -> Filters:

@@ -44,9 +44,13 @@ def make_table(res: Resources, email: str = "ann@example.com", name: str = "Ann"
     return Table(account, group.id, ids, res)
 
 
-def open_app(account: Account | None = None, page: str | None = None) -> AppTest:
-    """Run app.py (signed in as ``account`` when given) and switch to ``page``."""
+def open_app(
+    account: Account | None = None, page: str | None = None, context: dict | None = None
+) -> AppTest:
+    """Run app.py (signed in as ``account`` when given) and switch to ``page``; ``context``
+    is what the browser tells (``{"timezone": "Europe/Berlin"}``)."""
     at = AppTest.from_file(APP, default_timeout=60)
+    at.context.update(context or {})
     if account is not None:
         at.session_state["account"] = account
         at.session_state["cookie_checked"] = True

@@ -391,3 +391,23 @@ def test_switching_groups_shows_the_other_groups_games(table, two_rounds):
     assert at.selectbox(key="history_filter_player").value is None
     assert listed_games(at) == ["Eve 1 · Finn 5"]
     assert at.text_input(key=f"{EDIT}_hand_1").value == "5"
+
+
+@pytest.mark.parametrize(
+    ("browser", "shown"),
+    [
+        ({"timezone": "Europe/Berlin", "timezone_offset": -120}, "10 May 2025, 20:30"),
+        ({"timezone": "America", "timezone_offset": 240}, "10 May 2025, 14:30"),
+        ({"timezone": "Europe", "timezone_offset": None}, "10 May 2025, 18:30"),
+        ({"timezone": "../../etc/passwd", "timezone_offset": 99_999}, "10 May 2025, 18:30"),
+        ({"timezone": "localtime"}, "10 May 2025, 18:30"),
+    ],
+)
+def test_an_odd_browser_time_zone_falls_back_to_its_offset_or_utc(table, browser, shown):
+    """A time zone the browser names only by region (``America``) or not at all uses the
+    browser's offset from UTC, else UTC; the page never fails."""
+    started = datetime(2025, 5, 10, 18, 30, tzinfo=UTC)
+    play(table, ["Ann", "Ben"], [(("3", "10"), "Ann", None)], started_at=started)
+    at = open_app(table.account, PAGE, context=browser)
+    assert not at.exception
+    assert any(shown in subheader.value for subheader in at.subheader)
