@@ -4,6 +4,7 @@ import streamlit as st
 
 from dutch_app.ui.context import accounts, start_session
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.password_rules import replacement_form, sign_in_or_ask
 from dutch_app.ui.routing import ensure_routed
 
 ensure_routed()
@@ -25,8 +26,14 @@ with sign_in_tab:
         submitted = st.form_submit_button("Sign in", type="primary")
     if submitted:
         with guarded():
-            start_session(accounts().sign_in(email, password))
-            st.rerun()
+            signed_in = sign_in_or_ask(email, password)
+            if signed_in is not None:
+                start_session(signed_in)
+                st.rerun()
+    replaced = replacement_form()
+    if replaced is not None:
+        start_session(replaced)
+        st.rerun()
     if accounts().password_reset_by_email:
         with st.expander("Forgot your password?"), st.form("signin_reset_form"):
             reset_email = st.text_input("Email", key="signin_reset_email")
