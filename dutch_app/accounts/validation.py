@@ -118,6 +118,9 @@ def check_password(password: str, email: str) -> None:
         raise WeakPassword(f"Password: use at least {MIN_PASSWORD_LENGTH} characters.")
     if len(password) > MAX_PASSWORD_LENGTH:
         raise WeakPassword(f"Password: use at most {MAX_PASSWORD_LENGTH} characters.")
+    if any(unicodedata.category(char) == "Cs" for char in password):
+        # Half of a character cannot be encoded, so it could never be checked again.
+        raise WeakPassword("Password: it contains half of a character; type it again.")
     if _character_classes(password) < 2:
         raise WeakPassword(
             "Password: mix at least two kinds of characters "

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import logging
+import re
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -202,6 +203,7 @@ def test_a_successful_sign_in_starts_the_count_afresh(backend):
         ("onlylowercaseletters", "mix at least two kinds"),
         ("ann.smith@example.com", "must not be your email"),
         ("Qwerty1234", "too common"),
+        ("Correct horse \ud83d 42", "half of a character"),
     ],
 )
 def test_weak_passwords_are_refused_and_nothing_is_stored(backend, sessions, password, complaint):
@@ -598,3 +600,25 @@ def test_no_password_hash_or_token_reaches_a_log_or_the_download(backend, sessio
         assert all(secret not in text for text in texts)
     assert all("eyJ" not in text for text in texts)  # no Firebase ID or refresh token either
     assert "password" not in repr(ann).lower()
+
+
+@both_databases
+@pytest.mark.parametrize(
+    ("display_name", "complaint"),
+    [
+        ("Ann\x00", "control character (U+0000)"),
+        ("Ann \ud83d", "half of a character (U+D83D"),
+        ("A" * 81, "at most 80 characters"),
+    ],
+)
+def test_display_names_a_database_cannot_store_are_refused(
+    backend, sessions, display_name, complaint
+):
+    with pytest.raises(InvalidDisplayName, match=re.escape(complaint)) as refused:
+        backend.sign_up("ann@example.com", PASSWORD, display_name)
+    assert refused.value.field == "display_name"
+    assert stored_emails(backend, sessions) == set()
+    ann = backend.sign_up("ann@example.com", PASSWORD, "Ann   Marie")
+    assert ann.display_name == "Ann Marie"
+    with pytest.raises(InvalidDisplayName, match=re.escape(complaint)):
+        backend.change_display_name(ann.user_id, display_name)
