@@ -18,8 +18,8 @@ It works in two layers, because Streamlit's Markdown has two:
   character is also fenced off into a text node of its own by an empty
   ``:small[]`` directive, which draws an empty ``<span>`` and nothing else.
 
-Every message that embeds user text builds it with :func:`md` (or :func:`say`),
-whatever element shows it. Plain-text elements (``st.text``, ``st.code``, data frame
+Every message that embeds user text builds it with :func:`md`, whatever element shows
+it. Plain-text elements (``st.text``, ``st.code``, data frame
 cells, select-box options, chart tooltips) show text as it is and take it unescaped.
 """
 
@@ -51,18 +51,6 @@ def md(text: object) -> str:
 def _escape_line(line: str) -> str:
     line = line.strip()
     return "".join(f"{_FENCE}\\{char}{_FENCE}" if char in _PUNCTUATION else char for char in line)
-
-
-def say(template: str, *values: object) -> str:
-    """A message with user text in it: ``template`` is the app's own Markdown, each
-    ``{}`` is filled with one of ``values`` passed through :func:`md`.
-
-    >>> say("**{}** wins with {} points!", "Ann", 12)
-    '**Ann** wins with 12 points!'
-    >>> say("{} joined", "_Bo_")
-    ':small[]\\\\_:small[]Bo:small[]\\\\_:small[] joined'
-    """
-    return template.format(*(md(value) for value in values))
 
 
 def distinct_labels(labels: dict[int, str]) -> dict[int, str]:

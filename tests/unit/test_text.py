@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dutch_app.ui.text import md, say
+from dutch_app.ui.text import md
 from tests.rendering import as_shown, render
 
 # Every construct of CommonMark, GitHub's tables and strikethrough, and Streamlit's own.
@@ -98,10 +98,3 @@ def test_any_text_renders_as_itself(text):
     shown, formatting = render(md(text))
     assert formatting == []
     assert shown == as_shown(text)
-
-
-def test_say_escapes_only_the_values():
-    message = say("**{}** wins with {} points!", "*Ann*", 12)
-    shown, formatting = render(message)
-    assert shown == "*Ann* wins with 12 points!"
-    assert formatting == ["strong_open", "strong_close"]
