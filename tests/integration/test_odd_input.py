@@ -4,7 +4,11 @@ database column can hold."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.errors import NotFound, ValidationError
@@ -98,3 +102,38 @@ def test_an_id_beyond_64_bits_is_not_found_like_any_missing_id(
             rounds.add_round(session, owner, game.id, bad_hands, caller, "dutch")
         session.rollback()
     assert count_rows() == before
+
+
+ANY_TEXT = st.text(st.characters(codec=None), max_size=80) | st.text(
+    st.sampled_from(["\x00", "\ud83d", "\u202e", "\u200d", "\n", " ", "A", "é", "👨"]), max_size=8
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=ANY_TEXT, notes=ANY_TEXT)
+def test_any_text_is_stored_exactly_or_refused_with_the_projects_error(
+    session, owner, group, seated, name, notes
+):
+    """Whatever the Unicode, a name or notes either come back as stored, or are refused
+    with a ValidationError naming the field; never a database or encoding error."""
+    try:
+        player = players.add_player(session, owner, group.id, name)
+    except ValidationError as refused:
+        assert refused.field == "name"
+    else:
+        assert player.name == " ".join(unicodedata.normalize("NFC", name).split())
+        listed = {
+            listed.id: listed.name for listed in players.list_players(session, owner, group.id)
+        }
+        assert listed[player.id] == player.name
+    session.rollback()
+    try:
+        game = games.start_game(session, owner, group.id, ids(seated), PRESETS["classic"], notes)
+    except ValidationError as refused:
+        assert refused.field == "notes"
+    else:
+        stored = games.get_game(session, owner, game.id).notes
+        assert stored == unicodedata.normalize("NFC", notes.strip())
+    session.rollback()
