@@ -1,7 +1,7 @@
 """What Streamlit shows for a piece of Markdown, without a browser.
 
 A real CommonMark parser (markdown-it) with the extensions Streamlit's Markdown adds:
-tables, strikethrough, math, bare links, ``:name[...]`` directives, and Streamlit's
+tables, strikethrough, math, ``:name[...]`` directives, and Streamlit's
 passes over each parsed text (emoji, icons, the logo, arrows, bare URLs and e-mail
 addresses), their patterns copied from Streamlit's front end. The browser test
 ``tests/e2e/test_user_text.py`` checks the real thing.
@@ -45,8 +45,10 @@ def _directive(state: StateInline, silent: bool) -> bool:
 
 
 def _parser() -> MarkdownIt:
-    parser = MarkdownIt("commonmark", {"linkify": True, "html": True})
-    parser.enable(["table", "strikethrough", "linkify"]).use(dollarmath_plugin)
+    # Bare links are found as GitHub's Markdown finds them, by TEXT_PASSES on each text
+    # (markdown-it's own linkify would also take "example.com" for a link).
+    parser = MarkdownIt("commonmark", {"html": True})
+    parser.enable(["table", "strikethrough"]).use(dollarmath_plugin)
     parser.inline.ruler.before("text", "directive", _directive)
     return parser
 

@@ -10,13 +10,16 @@ browser fetches. :func:`md` turns user text into Markdown that shows exactly tha
 It works in two layers, because Streamlit's Markdown has two:
 
 - the parser (CommonMark, tables, strikethrough, math, ``:name[...]`` directives, raw
-  HTML): every ASCII punctuation character gets a backslash, which CommonMark defines
-  as "this character, literally", so no construct can start;
+  HTML): each character that could start a construct gets a backslash, which
+  CommonMark defines as "this character, literally";
 - the passes over the parsed text (emoji ``:smile:``, icons ``:material/x:``, the logo
   ``:streamlit:``, bare URLs and e-mail addresses made links, ``->`` made an arrow):
-  these run on each text node after escapes are resolved, so each punctuation
-  character is also fenced off into a text node of its own by an empty
+  these run on each text node after escapes are resolved, so the characters such a
+  pattern needs are also fenced off into text nodes of their own by an empty
   ``:small[]`` directive, which draws an empty ``<span>`` and nothing else.
+
+Plain sentence punctuation (``. , ' " ? ( ) /`` and a colon before a space) stays as
+it is, so messages read the same in the page's source as on the screen.
 
 Every message that embeds user text builds it with :func:`md`, whatever element shows
 it. Plain-text elements (``st.text``, ``st.code``, data frame
@@ -25,9 +28,13 @@ cells, select-box options, chart tooltips) show text as it is and take it unesca
 
 from __future__ import annotations
 
-import string
+import re
 
-_PUNCTUATION = frozenset(string.punctuation)
+_ALWAYS = frozenset("\\`*_[]<>~$|&{}#@")
+"""Characters escaped and fenced wherever they are."""
+_LINE_START = frozenset("+-=")
+"""Characters that start a list, a rule or a heading underline at the start of a line."""
+_ORDERED_ITEM = re.compile(r"\d+[.)]")
 _FENCE = ":small[]"
 """An empty directive: ends the current text node and renders as an empty span."""
 
@@ -39,8 +46,8 @@ def md(text: object) -> str:
     shows as one space and spaces at the ends of a line do not show (names are
     stored with their spaces tidied, so they show exactly).
 
-    >>> md("Ann")
-    'Ann'
+    >>> md("Ann-Marie O'Brien (J.R.): 12.5")
+    "Ann-Marie O'Brien (J.R.): 12.5"
     >>> md("**Ann**")
     ':small[]\\*:small[]:small[]\\*:small[]Ann:small[]\\*:small[]:small[]\\*:small[]'
     """
@@ -48,9 +55,36 @@ def md(text: object) -> str:
     return "\\\n".join(_escape_line(line) for line in lines)
 
 
+def _fenced(line: str) -> list[bool]:
+    """Which characters of ``line`` get a backslash and a text node of their own."""
+    fenced = []
+    for at, char in enumerate(line):
+        before = line[at - 1] if at else ""
+        after = line[at + 1] if at + 1 < len(line) else ""
+        fenced.append(
+            char in _ALWAYS
+            or (char == ":" and (after.isalnum() or after in "_+-/"))  # :x: :x[ ://
+            or (char == "." and before in "wW")  # www.
+            or (char == "-" and (after in "->" or before == "-"))  # -> --
+            or (at == 0 and char in _LINE_START)
+        )
+    if ordered := _ORDERED_ITEM.match(line):
+        fenced[ordered.end() - 1] = True  # "1." or "1)"
+    return fenced
+
+
 def _escape_line(line: str) -> str:
     line = line.strip()
-    return "".join(f"{_FENCE}\\{char}{_FENCE}" if char in _PUNCTUATION else char for char in line)
+    fenced = _fenced(line)
+    out = []
+    for at, char in enumerate(line):
+        if fenced[at]:
+            out.append(f"{_FENCE}\\{char}{_FENCE}")
+        elif char == ":" and at + 1 < len(line) and fenced[at + 1]:
+            out.append("\\:")  # a directive may follow a colon only when it is escaped
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def distinct_labels(labels: dict[int, str]) -> dict[int, str]:
