@@ -68,3 +68,39 @@ def test_markdown_names_show_literally_in_labels_alerts_and_toasts(requests_made
     expect_clean_page(page)
     expect_no_markup(page)
     assert [url for url in requests_made if "t.invalid" in url] == []
+
+
+TWELVE = [
+    "www.t.invalid/w",
+    "https://t.invalid/h",
+    "eve@t.invalid",
+    ":smile: :+1:",
+    ":material/home:",
+    ":streamlit:",
+    ":blue-badge[b]",
+    "$x^2$ $$y$$",
+    "a -> b <- c -- d >= e",
+    "<img src=http://t.invalid/i.png>",
+    "&amp; &#65; ~~s~~",
+    "# 1. > - | x |",
+]
+
+
+def test_twelve_risky_names_show_as_typed_in_the_round_form(app_server, make_table, browser_page):
+    """Bare links, addresses, emoji and icon codes, directives, math, arrows, HTML,
+    entities and block syntax: each of twelve players' names labels its hand field
+    exactly as typed, and nothing is fetched."""
+    table = make_table("Cy", "cy@example.com", "Risky names", TWELVE)
+    seats = [table.player_ids[name] for name in TWELVE]
+    table.call(games.start_game, table.group_id, seats, PRESETS["classic"])
+    made: list[str] = []
+    browser_page.on("request", lambda request: made.append(request.url))
+    browser_page.context.add_cookies([table.session_cookie(app_server.url)])
+    browser_page.goto(app_server.url)
+    expect_title(browser_page, "Play")
+    for seat, name in enumerate(TWELVE):
+        label = widget(browser_page, f"play_round_hand_{seat}").get_by_test_id("stWidgetLabel")
+        expect(label).to_have_text(name)
+    expect_no_markup(browser_page)
+    expect(browser_page.get_by_test_id("stMain").locator("img")).to_have_count(0)
+    assert [url for url in made if "t.invalid" in url] == []
