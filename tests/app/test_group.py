@@ -279,3 +279,18 @@ def test_user_text_appears_literally(table):
         )
         text = no_markup_from_user_text(text)
         assert "bold" not in text or "**bold**" in text
+
+
+def test_service_errors_and_flashes_quote_markdown_names_literally(table):
+    """A service's error (through the page's guard) and the success message after an
+    action both show a Markdown name exactly as typed."""
+    name = "**Eve** [x](http://t.invalid) :red[y] www.t.invalid"
+    at = open_app(table.account, PAGE)
+    at.text_input(key="group_add_player_name").input(name)
+    submit(at, "group_add_player_form", "Add the player")
+    (added,) = at.success
+    assert literal(added.value) == f"{name} was added to the players."
+    at.text_input(key="group_add_player_name").input(name)
+    submit(at, "group_add_player_form", "Add the player")
+    (refused,) = at.error
+    assert literal(refused.value) == f"The group already has a player called {name!r}."
