@@ -47,7 +47,7 @@ from dutch_core.errors import DutchError
 ensure_routed()
 
 EDIT_FORM = "history_edit"
-TZ = zone(st.context.timezone)
+TZ = zone(st.context.timezone, st.context.timezone_offset)
 
 
 def read_filters(group: GroupView) -> Filters:
@@ -134,7 +134,7 @@ def correct_round(game) -> None:
         EDIT_FORM, names, game.rules, submit_label="Save the correction", initial=target.initial
     )
     if message := conflict():
-        st.error(message)
+        st.error(md(message))
         if st.button("Load the round as it is now", key="history_reload_round"):
             reload_target(EDIT_FORM)
             st.rerun()

@@ -90,7 +90,8 @@ def enter_round(game) -> None:
         set_round_errors("play_round", {"round": str(error)})
         return
     st.session_state[LAST_ROUND_KEY] = (game.id, stored.id, stored.version, stored.number)
-    st.session_state["play_saved"] = f"Round {stored.number} saved. {call_summary(check.result)}"
+    summary = md(call_summary(check.result))
+    st.session_state["play_saved"] = f"Round {stored.number} saved. {summary}"
     clear_round_form("play_round")
     st.rerun()
 

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from dutch_app.ui.client import client_address
-from dutch_app.ui.context import accounts, start_session
+from dutch_app.ui.context import start_session
 from dutch_app.ui.flash import show_flash
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.password_reset import forgot_password
+from dutch_app.ui.password_rules import replacement_form, sign_in_or_ask
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.sign_up import request_account
 
@@ -30,8 +30,14 @@ with sign_in_tab:
         submitted = st.form_submit_button("Sign in", type="primary")
     if submitted:
         with guarded():
-            start_session(accounts().sign_in(email, password, client=client_address()))
-            st.rerun()
+            signed_in = sign_in_or_ask(email, password)
+            if signed_in is not None:
+                start_session(signed_in)
+                st.rerun()
+    replaced = replacement_form()
+    if replaced is not None:
+        start_session(replaced)
+        st.rerun()
     forgot_password()
 
 with sign_up_tab:

@@ -93,6 +93,21 @@ class WeakPassword(AccountError):
     field = "password"
 
 
+class PasswordChangeRequired(AccountError):
+    """The password is right but does not meet the app's rules (the account was made
+    outside the app, e.g. through Firebase's public sign-up): the person chooses a new
+    one with `AccountBackend.replace_weak_password` before they are signed in."""
+
+    field = "password"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"Your password is right, but it does not meet this app's rules: {reason} "
+            "Choose a new one to continue."
+        )
+        self.reason = reason
+
+
 class InvalidEmail(AccountError):
     """The email address is malformed."""
 
@@ -184,6 +199,13 @@ class AccountBackend(ABC):
     def change_password(self, user_id: int, current_password: str, new_password: str) -> Account:
         """Replace the password; every existing session of the person ends."""
         raise NotSupported("Passwords are changed through the reset email.", "password")
+
+    def replace_weak_password(
+        self, email: str, current_password: str, new_password: str, *, client: str | None = None
+    ) -> Account:
+        """After `PasswordChangeRequired`: check the current password, set the new one (which
+        must meet the rules) and return the account, signed in."""
+        raise NotSupported("Every password here already meets the rules.", "password")
 
     def send_password_reset(self, email: str) -> None:
         """Email the person a link to choose a new password (silent for unknown addresses)."""

@@ -3,7 +3,8 @@
 The ZIP holds ``profile.json`` (email, display name, how they sign in),
 ``groups.json`` (each of their groups with its members' display names) and one
 CSV per table of what those groups hold: players, games, seats, rounds and hands.
-No password, hash, session token or invite code is ever written.
+No password, hash, session token or invite code is ever written. Text cells of the
+CSV files are neutralised against spreadsheet formulas as the history's CSV files are.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.ratelimit import as_utc
+from dutch_app.csv_io.format import neutralise_text
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -41,14 +43,20 @@ games.csv          the games of your groups, with the house rules they used
 game_players.csv   who sat where in each game
 rounds.csv         every round: who called, how it ended, the penalty cards
 round_hands.csv    every hand: the cards as entered, the total and the score
+
+In the CSV files, a text that starts with = + - @ (or a tab, or a quote) has one
+extra single quote in front, so that a spreadsheet shows it instead of running it.
 """
 
 
 def _text(value: Any) -> Any:
+    """A value as a CSV cell: times in ISO 8601, JSON for structures, text made formula-safe."""
     if isinstance(value, datetime):
         return as_utc(value).isoformat()
     if isinstance(value, dict | list):
-        return json.dumps(value, sort_keys=True)
+        value = json.dumps(value, sort_keys=True)
+    if isinstance(value, str):
+        return neutralise_text(value)
     return value
 
 

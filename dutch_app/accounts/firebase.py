@@ -21,7 +21,9 @@ from dutch_app.accounts.base import (
     Account,
     AuthFailed,
     EmailTaken,
+    InvalidDisplayName,
     InvalidEmail,
+    PasswordChangeRequired,
     ServiceUnavailable,
     WeakPassword,
 )
@@ -97,15 +99,14 @@ class FirebaseBackend(DatabaseBackend):
         user = session.scalar(
             select(User).where(User.auth_provider == self.provider, User.auth_subject == uid)
         )
-        name = name.strip()[: validation.MAX_DISPLAY_NAME_LENGTH]
+        name = usable_display_name(name)
         if user is None:
             check_address_free(session, address)
             user = User(
                 auth_provider=self.provider,
                 auth_subject=uid,
                 email=address,
-                display_name=name
-                or address.partition("@")[0][: validation.MAX_DISPLAY_NAME_LENGTH],
+                display_name=name or stand_in_name(address),
                 created_at=self._clock(),
                 session_epoch=0,
             )
@@ -183,6 +184,7 @@ class FirebaseBackend(DatabaseBackend):
         if signed is None:
             raise AuthFailed()
         uid = self._verified_uid(signed)
+        require_app_password_rules(password, address)
         try:
             record = auth.get_user(uid, app=self._app)
         except FirebaseError as error:
@@ -190,6 +192,22 @@ class FirebaseBackend(DatabaseBackend):
         address = validation.normalize_email(record.email or address)
         with writing(self._sessions) as session:
             return account_of(self._keep_user(session, uid, address, record.display_name or ""))
+
+    def replace_weak_password(
+        self, email: str, current_password: str, new_password: str, *, client: str | None = None
+    ) -> Account:
+        address = validation.check_email(email)
+        validation.check_password(new_password, address)
+        signed = self._password_check(address, current_password, client)
+        if signed is None:
+            raise AuthFailed("Current password: this is not your password.", "current_password")
+        uid = self._verified_uid(signed)
+        try:
+            auth.update_user(uid, password=new_password, app=self._app)
+        except FirebaseError as error:
+            raise ServiceUnavailable() from error
+        log.info("Firebase password of %s replaced to meet the rules", uid)
+        return self.sign_in(address, new_password, client=client)
 
     def _still_valid(self, user: User, claims: TokenClaims) -> bool:
         """Firebase must still know the user, enabled, with no revocation since the token."""
@@ -246,3 +264,38 @@ class FirebaseBackend(DatabaseBackend):
             except FirebaseError as error:
                 raise ServiceUnavailable() from error
         log.info("Firebase account %s deleted", user_id)
+
+
+# Accounts can be made straight through Firebase's public sign-up endpoint with the web
+# API key, skipping this app's rules; the app applies them when such an account signs in.
+
+
+def require_app_password_rules(password: str, address: str) -> None:
+    """Raise `PasswordChangeRequired` when a right password does not meet the app's rules."""
+    try:
+        validation.check_password(password, address)
+    except WeakPassword as weak:
+        raise PasswordChangeRequired(weak.message.removeprefix("Password: ")) from None
+
+
+def usable_display_name(name: str) -> str:
+    r"""A display name from Firebase when it meets the app's rules, else "" (not usable).
+
+    >>> usable_display_name("  Ann   Marie "), usable_display_name("Ann\x00")
+    ('Ann Marie', '')
+    """
+    try:
+        return validation.check_display_name(name)
+    except InvalidDisplayName:
+        return ""
+
+
+def stand_in_name(address: str) -> str:
+    r"""The name a new account gets when Firebase holds none the app can use: the part of
+    the address before the @, or "Player" when even that is not usable.
+
+    >>> stand_in_name("ann.b@example.com"), stand_in_name("\u202e@example.com")
+    ('ann.b', 'Player')
+    """
+    local = address.partition("@")[0][: validation.MAX_DISPLAY_NAME_LENGTH]
+    return usable_display_name(local) or "Player"

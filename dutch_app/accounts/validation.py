@@ -9,6 +9,7 @@ import re
 import unicodedata
 
 from dutch_app.accounts.base import InvalidDisplayName, InvalidEmail, WeakPassword
+from dutch_app.text_input import text_problem
 
 MIN_PASSWORD_LENGTH = 10
 MAX_PASSWORD_LENGTH = 256
@@ -71,13 +72,16 @@ def check_email(email: str) -> str:
     return address
 
 
-def check_display_name(display_name: str) -> str:
-    """Return the trimmed display name, or raise `InvalidDisplayName`.
+def check_display_name(display_name: object) -> str:
+    """Return the display name with its spaces tidied (as player names are), or raise
+    `InvalidDisplayName`.
 
-    >>> check_display_name("  Ann  ")
-    'Ann'
+    >>> check_display_name("  Ann   Marie ")
+    'Ann Marie'
     """
-    name = display_name.strip()
+    if not isinstance(display_name, str):
+        raise InvalidDisplayName("Display name: please enter a name.")
+    name = " ".join(display_name.split())
     if not name:
         raise InvalidDisplayName("Display name: please enter a name.")
     if len(name) > MAX_DISPLAY_NAME_LENGTH:
@@ -85,9 +89,10 @@ def check_display_name(display_name: str) -> str:
             f"Display name: use at most {MAX_DISPLAY_NAME_LENGTH} characters "
             f"(this one has {len(name)})."
         )
-    if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
-        raise InvalidDisplayName(f"Display name: {name!r} contains control characters.")
-    return name
+    problem = text_problem(name, MAX_DISPLAY_NAME_LENGTH)
+    if problem is not None:
+        raise InvalidDisplayName(f"Display name: {problem}.")
+    return unicodedata.normalize("NFC", name)
 
 
 def _character_classes(password: str) -> int:
@@ -113,6 +118,9 @@ def check_password(password: str, email: str) -> None:
         raise WeakPassword(f"Password: use at least {MIN_PASSWORD_LENGTH} characters.")
     if len(password) > MAX_PASSWORD_LENGTH:
         raise WeakPassword(f"Password: use at most {MAX_PASSWORD_LENGTH} characters.")
+    if any(unicodedata.category(char) == "Cs" for char in password):
+        # Half of a character cannot be encoded, so it could never be checked again.
+        raise WeakPassword("Password: it contains half of a character; type it again.")
     if _character_classes(password) < 2:
         raise WeakPassword(
             "Password: mix at least two kinds of characters "

@@ -1,7 +1,9 @@
 """The CSV formats: columns, cell formatting shared by export and import, and the errors.
 
 Text cells that a spreadsheet could take for a formula are neutralised with a
-leading single quote; :func:`restore_text` undoes that exactly.
+leading single quote; :func:`restore_text` undoes that exactly. Every file the app
+writes for people to open (these CSV files and the personal-data ZIP) goes through
+:func:`neutralise_text` or its column form.
 
 >>> neutralise_text("=SUM(A1)"), restore_text("'=SUM(A1)")
 ("'=SUM(A1)", '=SUM(A1)')
@@ -58,7 +60,10 @@ TEXT_COLUMNS = frozenset(
 )
 """Columns holding text, the only ones neutralised against formulas."""
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""What a cell a spreadsheet would run starts with: the formula signs, a tab or a carriage
+return, and the full-width forms of the four signs, which some spreadsheets read as the
+plain ones."""
 QUOTE = "'"
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -68,7 +73,11 @@ MAX_ROWS = 1_000_000
 
 
 def neutralise_text(text: str) -> str:
-    """``text`` with a quote in front if it starts like a formula (or with a quote)."""
+    """``text`` with a quote in front if it starts like a formula (or with a quote).
+
+    >>> neutralise_text("\uff1dHYPERLINK(1)") == "'\uff1dHYPERLINK(1)", neutralise_text("Ann")
+    (True, 'Ann')
+    """
     return QUOTE + text if text.startswith((*FORMULA_STARTS, QUOTE)) else text
 
 
@@ -78,7 +87,8 @@ def restore_text(text: str) -> str:
 
 
 def neutralise_column(cells: pd.Series) -> pd.Series:
-    """:func:`neutralise_text` on a column of text (missing cells become empty)."""
+    """:func:`neutralise_text` on a column of text (missing cells become empty), at column
+    speed."""
     text = cells.astype("string").fillna("")
     risky = text.str.startswith((*FORMULA_STARTS, QUOTE)).to_numpy(dtype=bool)
     return text.where(~risky, QUOTE + text)

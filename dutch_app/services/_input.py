@@ -7,36 +7,70 @@ import unicodedata
 from datetime import UTC, date, datetime, time, timedelta
 
 from dutch_app.services.errors import ValidationError
+from dutch_app.text_input import text_problem
+
+SMALLEST_ID, LARGEST_ID = -(2**63), 2**63 - 1
+"""What an id column holds (64-bit integers on every database)."""
+NO_SUCH_ID = -1
+"""An id no row has: what an id too large for any column is looked up as."""
 
 
 def check_id(field: str, value: object) -> int:
     """``value`` as an id, or a ValidationError naming ``field``.
 
+    An id beyond 64 bits cannot be stored, so no row has it: it becomes
+    :data:`NO_SUCH_ID`, and the lookup answers as for any other missing id.
+
     >>> check_id("game_id", "7")
     Traceback (most recent call last):
     dutch_app.services.errors.ValidationError: game_id must be a whole number, not '7'.
+    >>> check_id("game_id", 2**64)
+    -1
     """
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError(field, f"{field} must be a whole number, not {value!r}.")
+    if not SMALLEST_ID <= value <= LARGEST_ID:
+        return NO_SUCH_ID
     return value
 
 
+def clean_text(field: str, value: object, longest: int, *, lines: bool = False) -> str:
+    r"""Typed text as stored (trimmed, NFC), or a ValidationError naming ``field``.
+
+    >>> clean_text("notes", " Cup final ", 500)
+    'Cup final'
+    >>> try:
+    ...     clean_text("notes", "Cup\x00", 500)
+    ... except ValidationError as error:
+    ...     print(error)
+    Notes: contains a control character (U+0000) at position 4.
+    """
+    if not isinstance(value, str):
+        raise ValidationError(field, f"{field} must be text, not {value!r}.")
+    text = value.strip()
+    problem = text_problem(text, longest, lines=lines)
+    if problem is not None:
+        label = field.replace("_", " ").capitalize()
+        raise ValidationError(field, f"{label}: {problem}.")
+    return unicodedata.normalize("NFC", text)
+
+
 def clean_name(field: str, value: object, longest: int) -> str:
-    """A display name with spaces tidied; refused when empty, too long or not text.
+    """A name with spaces tidied; refused when empty, too long, not text, or holding what
+    :func:`~dutch_app.text_input.text_problem` refuses.
 
     >>> clean_name("name", "  Ann   Marie ", 60)
     'Ann Marie'
     """
     if not isinstance(value, str):
         raise ValidationError(field, f"{field} must be text, not {value!r}.")
-    name = " ".join(unicodedata.normalize("NFC", value).split())
+    name = " ".join(value.split())
     if not name:
         raise ValidationError(field, f"The {field} cannot be empty.")
     if len(name) > longest:
-        raise ValidationError(field, f"The {field} {name!r} is longer than {longest} characters.")
-    if any(unicodedata.category(char).startswith("C") for char in name):
-        raise ValidationError(field, f"The {field} {name!r} contains control characters.")
-    return name
+        shown = name if len(name) <= 2 * longest else name[:longest] + "…"
+        raise ValidationError(field, f"The {field} {shown!r} is longer than {longest} characters.")
+    return clean_text(field, name, longest)
 
 
 def name_key(name: str) -> str:

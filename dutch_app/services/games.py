@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app.services._access import bump_group, game_for, membership, player_for
 from dutch_app.services._filters import started_between, with_status
-from dutch_app.services._input import as_utc, check_id, moment
+from dutch_app.services._input import as_utc, check_id, clean_text, moment
 from dutch_app.services._present import game_view
 from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading, writing
@@ -21,14 +21,6 @@ from dutch_core import Game as CoreGame
 from dutch_core import HouseRules
 
 NOTES_LENGTH = 2000
-
-
-def _check_notes(notes: object) -> str:
-    if not isinstance(notes, str):
-        raise ValidationError("notes", f"notes must be text, not {notes!r}.")
-    if len(notes) > NOTES_LENGTH:
-        raise ValidationError("notes", f"Notes are limited to {NOTES_LENGTH} characters.")
-    return notes.strip()
 
 
 def _seated_players(session: Session, group_id: int, player_ids: object) -> list[Player]:
@@ -74,6 +66,7 @@ def start_game(
     membership(session, user_id, group_id)
     if not isinstance(rules, HouseRules):
         raise ValidationError("rules", f"rules must be house rules, not {rules!r}.")
+    notes = clean_text("notes", notes, NOTES_LENGTH, lines=True)
     seated = _seated_players(session, group_id, player_ids)
     CoreGame.start([player.name for player in seated], rules)
     if import_key is not None:
@@ -87,7 +80,7 @@ def start_game(
         rules=rules.to_dict(),
         status="active",
         started_at=as_utc(moment("started_at", started_at)) or utcnow(),
-        notes=_check_notes(notes),
+        notes=notes,
         created_by=user_id,
         version=1,
         import_key=import_key,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dutch_app.services.views import PlayerView
+from dutch_app.ui.text import md
 from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
 from dutch_core.errors import RulesError
 from dutch_core.rules import PRESET_LABELS, PRESETS
@@ -113,7 +114,7 @@ def house_rules_picker(key: str) -> HouseRules | None:
             end=end,
         )
     except RulesError as error:
-        st.error(f"House rules: {error}")
+        st.error(f"House rules: {md(error)}")
         return None
 
 

@@ -1,8 +1,9 @@
 """Keep tracebacks off the page.
 
 The project's own errors (bad input, missing objects, conflicts) are shown as
-plain messages. Anything else is a bug: it is logged with a short id and the
-page shows only that id, so a person can report it and we can find the log.
+plain messages, exactly as worded (they quote names and cards as typed). Anything
+else is a bug: it is logged with a short id and the page shows only that id, so a
+person can report it and we can find the log.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from dutch_app.ui.text import md
 from dutch_core.errors import DutchError
 
 log = logging.getLogger("dutch_app")
@@ -57,7 +59,7 @@ def guarded(where: st.delta_generator.DeltaGenerator = st) -> Iterator[None]:
     try:
         yield
     except user_error_types() as error:
-        where.error(str(error))
+        where.error(md(str(error)))
     except Exception as error:
         report_unexpected(error, where)
 

@@ -7,10 +7,11 @@ is rendered by ``st.dataframe`` or escaped by the page.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import pandas as pd
 
@@ -63,14 +64,38 @@ def date_range(value: object) -> tuple[date | None, date | None]:
     return first, last
 
 
-def zone(name: str | None) -> tzinfo:
-    """The browser's time zone by name, or UTC when unknown."""
-    if not name:
-        return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return UTC
+NOT_BROWSER_ZONES = frozenset({"localtime", "posixrules", "Factory"})
+"""Names in the time-zone database that are not places: the server's own zone and
+placeholders, never a browser's."""
+
+
+@functools.cache
+def _zone_names() -> frozenset[str]:
+    return frozenset(available_timezones()) - NOT_BROWSER_ZONES
+
+
+def zone(name: object, offset: object = None) -> tzinfo:
+    """The browser's time zone: by its name when that names a zone (``Europe/Berlin``),
+    else by its offset (minutes behind UTC, as browsers give it), else UTC.
+
+    A region alone (``America``), a path or any other odd name never reaches the
+    time-zone files.
+
+    >>> zone("Europe/Berlin")
+    zoneinfo.ZoneInfo(key='Europe/Berlin')
+    >>> zone("America", -120)
+    datetime.timezone(datetime.timedelta(seconds=7200))
+    >>> zone("Europe")
+    datetime.timezone.utc
+    """
+    if isinstance(name, str) and name in _zone_names():
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            pass
+    if isinstance(offset, int) and not isinstance(offset, bool) and abs(offset) < 24 * 60:
+        return timezone(timedelta(minutes=-offset)) if offset else UTC
+    return UTC
 
 
 def when(moment: datetime, tz: tzinfo = UTC) -> str:

@@ -105,7 +105,7 @@ def round_form(
                         placeholder="cards like 7 KH Q, or a total like 23",
                     )
                     if player in errors:
-                        st.error(errors[player])
+                        st.error(md(errors[player]))
         caller_choice = st.selectbox("Who ended the round?", options, key=f"{key}_caller")
         call_choice = st.radio(
             "How?",
@@ -115,16 +115,16 @@ def round_form(
             key=f"{key}_call_type",
         )
         if CALLER in errors:
-            st.error(errors[CALLER])
+            st.error(md(errors[CALLER]))
         penalty_text = st.text_input(
             "Penalty cards the caller drew (only when the call was tied or beaten)",
             key=f"{key}_penalty",
             placeholder="e.g. 4S KD, or their total",
         )
         if PENALTY in errors:
-            st.error(errors[PENALTY])
+            st.error(md(errors[PENALTY]))
         if ROUND in errors:
-            st.error(errors[ROUND])
+            st.error(md(errors[ROUND]))
         submitted = st.form_submit_button(submit_label, type="primary")
     if not submitted:
         return None

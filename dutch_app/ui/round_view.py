@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dutch_app.ui.text import md
 from dutch_core.scoring import CallType, Outcome, RoundResult
 
 CALL_NAMES = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch"}
@@ -15,7 +16,8 @@ def _players(count: int) -> str:
 
 
 def call_summary(result: RoundResult) -> str:
-    """One sentence saying how the caller fared and what it cost."""
+    """One sentence saying how the caller fared and what it cost (plain text: pass it
+    through :func:`~dutch_app.ui.text.md` to show it as Markdown)."""
     if result.caller is None:
         return "Nobody called: every player scores their hand."
     call = CALL_NAMES[result.call_type]
@@ -52,7 +54,7 @@ def round_scores_frame(result: RoundResult) -> pd.DataFrame:
 def show_round_result(result: RoundResult) -> None:
     """Render the call sentence and the score table."""
     if result.outcome is Outcome.LOWEST or result.caller is None:
-        st.success(call_summary(result))
+        st.success(md(call_summary(result)))
     else:
-        st.warning(call_summary(result))
+        st.warning(md(call_summary(result)))
     st.dataframe(round_scores_frame(result), hide_index=True, width="stretch")

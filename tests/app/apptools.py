@@ -11,6 +11,7 @@ from streamlit.util import calc_hash
 from dutch_app.accounts import Account
 from dutch_app.services import groups, players
 from dutch_app.ui.context import Resources, resources
+from tests.rendering import render
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -50,9 +51,13 @@ def sign_in_tab(at: AppTest, account: Account) -> None:
     at.session_state["cookie_checked"] = True
 
 
-def open_app(account: Account | None = None, page: str | None = None) -> AppTest:
-    """Run app.py (signed in as ``account`` when given) and switch to ``page``."""
+def open_app(
+    account: Account | None = None, page: str | None = None, context: dict | None = None
+) -> AppTest:
+    """Run app.py (signed in as ``account`` when given) and switch to ``page``; ``context``
+    is what the browser tells (``{"timezone": "Europe/Berlin"}``)."""
     at = AppTest.from_file(APP, default_timeout=60)
+    at.context.update(context or {})
     if account is not None:
         sign_in_tab(at, account)
     at.run()
@@ -76,6 +81,40 @@ def linked_pages(at: AppTest) -> list[str]:
     ]
 
 
+def shown(markdown: str) -> str:
+    """The text a person sees for Markdown the app wrote (as ``tests.rendering`` renders
+    it, so user text in it comes back exactly as typed)."""
+    return render(markdown)[0]
+
+
+def literal(markdown: str) -> str:
+    """The text shown for Markdown that must hold no formatting at all (checked)."""
+    text, formatting = render(markdown)
+    assert formatting == [], (markdown, formatting)
+    return text
+
+
+UNSAFE = {"link_open", "image", "html_inline", "html_block", "code_inline", "math_inline"}
+
+
+def no_markup_from_user_text(markdown: str) -> str:
+    """The text shown for Markdown of the app's own, checked to make no link, image, HTML,
+    code or math (the app's own Markdown never does)."""
+    text, formatting = render(markdown)
+    assert not UNSAFE & set(formatting), (markdown, formatting)
+    return text
+
+
+def shown_all(elements) -> list[str]:
+    """The text shown by each of these Markdown elements (``at.error``, ``at.caption`` …)."""
+    return [shown(element.value) for element in elements]
+
+
 def messages(at: AppTest) -> list[str]:
-    """Every error, warning, success and info text on the page."""
-    return [e.value for e in (*at.error, *at.warning, *at.success, *at.info)]
+    """Every error, warning, success and info text on the page, as shown."""
+    return [shown(e.value) for e in (*at.error, *at.warning, *at.success, *at.info)]
+
+
+def toasts(at: AppTest) -> list[str]:
+    """Every toast of the last run, as shown."""
+    return [shown(toast.value) for toast in at.toast]

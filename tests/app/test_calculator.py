@@ -4,6 +4,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.apptools import shown
+
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "calculator.py")
 
 
@@ -43,7 +45,7 @@ def test_a_beaten_call_asks_for_the_penalty_cards_then_adds_them():
     at = _calculator()
     _fill(at, ["12", "4", "12", "30"], "Ann")
     assert not at.dataframe
-    assert any("3 penalty cards" in error.value for error in at.error)
+    assert any("3 penalty cards" in shown(error.value) for error in at.error)
     at.text_input(key="calc_round_penalty").input("QC 3D KS")
     at.button[0].click()
     at.run()
@@ -55,7 +57,7 @@ def test_a_bare_king_is_refused_next_to_its_player():
     at = _calculator()
     _fill(at, ["K 2", "4", "6", "8"], "Ann")
     assert not at.dataframe
-    messages = [error.value for error in at.error]
+    messages = [shown(error.value) for error in at.error]
     assert any("'K'" in message and "Ann" in message for message in messages)
 
 
@@ -64,7 +66,7 @@ def test_penalty_cards_of_the_wrong_count_are_refused():
     at = _calculator()
     _fill(at, ["5", "5", "9", "5"], "Ann", penalty="4S")
     assert not at.dataframe
-    assert any("2" in error.value and "penalty" in error.value for error in at.error)
+    assert any("2" in error.value and "penalty" in shown(error.value) for error in at.error)
 
 
 def test_auto_dutch_with_cards_left_is_refused():
@@ -72,7 +74,7 @@ def test_auto_dutch_with_cards_left_is_refused():
     at = _calculator()
     _fill(at, ["3", "", "6", "2"], "Ann", call="auto_dutch")
     assert not at.dataframe
-    assert any("Auto Dutch" in error.value for error in at.error)
+    assert any("Auto Dutch" in shown(error.value) for error in at.error)
 
 
 def test_too_few_players_are_explained():

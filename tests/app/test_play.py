@@ -1,8 +1,8 @@
 """The Play page: set up a game, enter rounds, undo, and finish — driven with AppTest."""
 
-from dutch_app.services import games, groups, rounds
+from dutch_app.services import games, groups, players, rounds
 from dutch_core import PRESETS, EndCondition, HouseRules
-from tests.app.apptools import make_table, messages, open_app
+from tests.app.apptools import literal, make_table, messages, open_app, shown
 
 PLAY = "pages/play.py"
 
@@ -107,7 +107,7 @@ def test_a_bad_hand_is_shown_next_to_it_and_nothing_is_stored(table):
     game = _start(table)
     at = open_app(table.account, PLAY)
     _enter(at, ["K 2", "10", "7", "99999"], "Ann")
-    texts = [e.value for e in at.error]
+    texts = [shown(e.value) for e in at.error]
     assert any(t.startswith("Ann") and "'K'" in t for t in texts)
     assert any("Dan" in t for t in texts)
     assert table.call(games.get_game, game.id).rounds == ()
@@ -118,7 +118,7 @@ def test_an_impossible_round_is_refused(table):
     at = open_app(table.account, PLAY)
     _enter(at, ["A A", "A A", "A", "3"], "Dan")
     assert any(
-        "Ace" in text or "'A'" in text or "A" in text for text in (e.value for e in at.error)
+        "Ace" in text or "'A'" in text or "A" in text for text in (shown(e.value) for e in at.error)
     )
     assert table.call(games.get_game, game.id).rounds == ()
 
@@ -140,7 +140,7 @@ def test_reaching_the_score_limit_shows_the_winner(table):
     at = open_app(table.account, PLAY)
     _enter(at, ["3", "25"], "Ann")
     assert not at.exception
-    assert any("Ann" in s.value and "wins" in s.value for s in at.success)
+    assert any("Ann" in s.value and "wins" in shown(s.value) for s in at.success)
     assert at.button(key="play_rematch") is not None
 
 
@@ -184,5 +184,25 @@ def test_a_player_name_with_markup_appears_literally(table):
     )
     at = open_app(table.account, PLAY)
     assert "<img src=x onerror=alert(1)>" in list(at.dataframe[0].value["Player"])
-    label = at.text_input(key="play_round_hand_1").label
-    assert "onerror" in label and "<img" not in label.replace("\\<img", "")
+    assert literal(at.text_input(key="play_round_hand_1").label) == "<img src=x onerror=alert(1)>"
+
+
+MARKDOWN_NAMES = ("**B** `c` :red[x] :smile: $1$", "[a](http://t.example) ![](http://t.example/p)")
+
+
+def test_toasts_and_alerts_show_markdown_names_exactly(table):
+    for player, name in zip(("Ann", "Ben"), MARKDOWN_NAMES, strict=True):
+        table.call(players.rename_player, table.player_ids[player], name)
+    game = _start(table, seats=("Ann", "Ben"))
+    at = open_app(table.account, PLAY)
+    _enter(at, ["K 2", "9"], MARKDOWN_NAMES[1])
+    (alert,) = at.error
+    assert literal(alert.value) == f"{MARKDOWN_NAMES[0]}: 'K' needs a colour: " + (
+        "KH/KD (red, 0) or KS/KC (black, 13)"
+    )
+    _enter(at, ["9", "3"], MARKDOWN_NAMES[1])
+    (toast,) = at.toast
+    assert literal(toast.value) == (
+        f"Round 1 saved. {MARKDOWN_NAMES[1]} called Dutch and had the lowest hand: no penalty."
+    )
+    assert len(table.call(games.get_game, game.id).rounds) == 1

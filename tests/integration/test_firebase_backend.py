@@ -17,13 +17,16 @@ from dutch_app.accounts import (
     AuthFailed,
     EmailTaken,
     NotSupported,
+    PasswordChangeRequired,
     RateLimited,
     ServiceUnavailable,
+    WeakPassword,
     make_backend,
 )
 from dutch_app.accounts.firebase import FirebaseBackend
 from dutch_app.accounts.firebase_app import check_settings, firebase_app
 from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit
+from dutch_app.accounts.local import LocalBackend
 from dutch_app.config import ConfigError, FirebaseSettings, Settings
 from dutch_app.storage.db import make_engine, make_session_factory
 from dutch_app.storage.models import LocalCredential, User
@@ -303,3 +306,64 @@ def test_register_answers_alike_for_an_address_firebase_already_has(backend, app
         assert session.scalars(select(User)).all() == []
     assert backend.register("bob@example.com", PASSWORD, "Bob") is None
     assert backend.sign_in("bob@example.com", PASSWORD).display_name == "Bob"
+
+
+# --- Accounts made outside the app -----------------------------------------------------------
+
+
+def public_sign_up(emulator, email: str, password: str, display_name: str) -> None:
+    """Make an account as anyone can with the web API key: Firebase's public sign-up,
+    bypassing the app and its rules."""
+    url = f"{emulator.base_url}/identitytoolkit.googleapis.com/v1/accounts:signUp"
+    body = {"email": email, "password": password, "displayName": display_name}
+    answer = requests.post(url, params={"key": "demo-api-key"}, json=body, timeout=10)
+    assert answer.ok, answer.text
+
+
+def local_users(sessions) -> list[User]:
+    with sessions() as session:
+        return list(session.scalars(select(User)))
+
+
+def test_a_weak_password_made_outside_the_app_must_be_replaced_before_signing_in(
+    emulator, backend, sessions
+):
+    public_sign_up(emulator, "weak@example.com", "abcdef", "Wendy")
+    with pytest.raises(PasswordChangeRequired) as required:
+        backend.sign_in("weak@example.com", "abcdef")
+    assert "use at least 10 characters" in required.value.message
+    assert local_users(sessions) == []  # not signed in, nothing kept yet
+    with pytest.raises(WeakPassword):
+        backend.replace_weak_password("weak@example.com", "abcdef", "abcdefgh")
+    with pytest.raises(AuthFailed):
+        backend.replace_weak_password("weak@example.com", "wrong one", NEW_PASSWORD)
+
+    account = backend.replace_weak_password("weak@example.com", "abcdef", NEW_PASSWORD)
+    assert (account.email, account.display_name) == ("weak@example.com", "Wendy")
+    assert backend.sign_in("weak@example.com", NEW_PASSWORD).user_id == account.user_id
+    with pytest.raises(AuthFailed):
+        backend.sign_in("weak@example.com", "abcdef")
+
+
+def test_a_local_account_never_needs_the_replacement(backend, sessions):
+    local = LocalBackend(sessions, secret_key=KEY)
+    with pytest.raises(NotSupported):
+        local.replace_weak_password("ann@example.com", PASSWORD, NEW_PASSWORD)
+
+
+@pytest.mark.parametrize(
+    "display_name",
+    ["", "Eve\x00", "Eve\u202egnirts", "E" * 200, "\ud83d", "Eve\nNewline"],
+    ids=["empty", "nul", "direction-override", "too-long", "lone-surrogate", "newline"],
+)
+def test_a_display_name_made_outside_the_app_is_replaced_before_use(
+    emulator, backend, sessions, display_name
+):
+    public_sign_up(emulator, "eve.b@example.com", PASSWORD, display_name)
+    account = backend.sign_in("eve.b@example.com", PASSWORD)
+    expected = "Eve Newline" if display_name == "Eve\nNewline" else "eve.b"
+    assert account.display_name == expected
+    assert [user.display_name for user in local_users(sessions)] == [expected]
+    # Renamed in the app, the name holds at the next sign-in.
+    backend.change_display_name(account.user_id, "Eve")
+    assert backend.sign_in("eve.b@example.com", PASSWORD).display_name == "Eve"

@@ -234,3 +234,24 @@ def test_round_scores_stand_side_by_side_per_player():
     assert long.columns.tolist() == ["player", "rounds", "measure", "score"]
     assert long["measure"].tolist() == ["Average", "Average", "Median", "Median"]
     assert long["score"].tolist() == [6.625, 5.375, 5.5, 5.5]
+
+
+HOSTILE = "**Ann** <img src=x> :red[x] datum.x ${1} 'a\"b"
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_player_names_reach_a_chart_only_as_data(name):
+    """A name is a value in the chart's data, drawn and shown in tooltips as text: never a
+    field name, an expression, a link (``href``), or one of the tooltip keys that the
+    tooltip draws as a heading or an image (``title``, ``image``)."""
+    kind, table = KINDS[name]
+    original = table()
+    frame = original.replace({"Ann": HOSTILE})
+    spec = kind.chart(frame).to_dict()
+    data = spec.pop("datasets")
+    named = not frame.equals(original)  # the table of calls by hand total names nobody
+    assert named == any(HOSTILE in row.values() for rows in data.values() for row in rows)
+    assert HOSTILE not in repr(spec)
+    assert "href" not in spec["encoding"]
+    titles = {tip.get("title") for tip in spec["encoding"]["tooltip"]}
+    assert not titles & {"title", "image"}

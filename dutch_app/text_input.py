@@ -1,0 +1,48 @@
+"""The one check of typed text that services and accounts share: names, notes,
+group names and display names.
+
+Databases refuse some text that Python happily holds: PostgreSQL stores no NUL
+character, and a lone surrogate (half of an emoji, left by a broken copy or a
+hand-made request) cannot be written as UTF-8 at all. Such text is refused here,
+with a message saying which field and what is wrong, before anything is written.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+LINE_BREAKS = frozenset("\n")
+"""The one control character that multi-line text (notes) may hold."""
+JOINERS = frozenset("\u200c\u200d")
+"""Invisible characters that belong in text: the zero-width (non-)joiner of emoji
+sequences such as a family, and of Persian and Indic writing."""
+
+
+def text_problem(text: str, longest: int, *, lines: bool = False) -> str | None:
+    """What is wrong with ``text`` (as the end of a sentence), or None when it is fine.
+
+    Refused: more than ``longest`` characters, a lone surrogate, and control or
+    format characters (NUL, tabs, zero-width spaces, direction overrides), except
+    the joiners of emoji and scripts, and line breaks when ``lines`` is set.
+
+    >>> text_problem("Ann", 80) is None
+    True
+    >>> text_problem("A\\x00nn", 80)
+    'contains a control character (U+0000) at position 2'
+    >>> text_problem("\\ud83d", 80)
+    'contains half of a character (U+D83D at position 1), which cannot be stored'
+    >>> text_problem("Ann" * 30, 80)
+    'is longer than 80 characters (this one has 90)'
+    """
+    if len(text) > longest:
+        return f"is longer than {longest} characters (this one has {len(text)})"
+    for position, char in enumerate(text, start=1):
+        kind = unicodedata.category(char)
+        if kind == "Cs":
+            return (
+                f"contains half of a character (U+{ord(char):04X} at position {position}), "
+                "which cannot be stored"
+            )
+        if kind in ("Cc", "Cf") and char not in JOINERS and not (lines and char in LINE_BREAKS):
+            return f"contains a control character (U+{ord(char):04X}) at position {position}"
+    return None
