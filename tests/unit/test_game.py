@@ -1,6 +1,7 @@
 """Games: totals, standings, the end of a game, and corrections that every total follows."""
 
 import dataclasses
+import itertools
 
 import pytest
 
@@ -227,7 +228,7 @@ def test_games_are_immutable():
 def test_the_deal_moves_one_seat_on_each_round_and_comes_round_again(players):
     seats = [dealer_seat(number, players) for number in range(1, 2 * players + 2)]
     assert seats[0] == 0
-    assert all((b - a) % players == 1 for a, b in zip(seats, seats[1:], strict=False))
+    assert all((b - a) % players == 1 for a, b in itertools.pairwise(seats))
     assert seats[players] == 0
 
 
