@@ -35,7 +35,7 @@ rules = st.Page("pages/rules.py", title="Rules", icon=":material/menu_book:")
 privacy = st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:")
 
 
-PRIVATE_PATHS = ("play", "history", "stats", "group", "account")
+PRIVATE_PATHS = ("play", "table", "history", "stats", "group", "account")
 
 
 def signed_out_pages() -> dict[str, list]:
@@ -52,12 +52,13 @@ def signed_out_pages() -> dict[str, list]:
 def signed_in_pages() -> dict[str, list]:
     """The navigation once someone is signed in."""
     play = st.Page("pages/play.py", title="Play", icon=":material/playing_cards:", default=True)
+    table = st.Page("pages/table.py", title="Table view", icon=":material/tv:")
     history = st.Page("pages/history.py", title="History", icon=":material/history:")
     stats = st.Page("pages/stats.py", title="Stats", icon=":material/insights:")
     group = st.Page("pages/group.py", title="Group", icon=":material/group:")
     account = st.Page("pages/account.py", title="Account", icon=":material/person:")
     return {
-        "Scores": [play, history, stats],
+        "Scores": [play, table, history, stats],
         "You": [group, account],
         "Tools": [calculator],
         "About": [rules, privacy],

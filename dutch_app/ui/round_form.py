@@ -19,6 +19,9 @@ from dutch_core.rules import HouseRules
 from dutch_core.scoring import CallType
 
 NOBODY = "Nobody (the deck ran out)"
+# The caller box's value for "nobody called": no player's name can hold a control character,
+# so a player who happens to be called "Nobody (the deck ran out)" is still a caller.
+NO_CALLER = "\x00no caller"
 CALL_LABELS = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch (no cards left)"}
 
 
@@ -35,8 +38,12 @@ class RoundFields:
 def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
     options = list(players)
     if rules.allow_no_caller:
-        options.append(NOBODY)
+        options.append(NO_CALLER)
     return options
+
+
+def _caller_label(option: str) -> str:
+    return NOBODY if option == NO_CALLER else option
 
 
 def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None) -> None:
@@ -49,7 +56,7 @@ def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None
         st.session_state[f"{key}_hand_{seat}"] = fields.hand_texts.get(player, "") if fields else ""
     st.session_state[f"{key}_penalty"] = fields.penalty_text if fields else ""
     if fields is not None:
-        st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NOBODY
+        st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NO_CALLER
         st.session_state[f"{key}_call_type"] = fields.call_type or CallType.DUTCH
     st.session_state[f"{key}_players"] = tuple(players)
     st.session_state.pop(f"{key}_errors", None)
@@ -106,7 +113,9 @@ def round_form(
                     )
                     if player in errors:
                         st.error(errors[player])
-        caller_choice = st.selectbox("Who ended the round?", options, key=f"{key}_caller")
+        caller_choice = st.selectbox(
+            "Who ended the round?", options, format_func=_caller_label, key=f"{key}_caller"
+        )
         call_choice = st.radio(
             "How?",
             list(CALL_LABELS),
@@ -128,7 +137,7 @@ def round_form(
         submitted = st.form_submit_button(submit_label, type="primary")
     if not submitted:
         return None
-    caller = None if caller_choice == NOBODY else caller_choice
+    caller = None if caller_choice == NO_CALLER else caller_choice
     fields = RoundFields(
         hand_texts=hand_texts,
         caller=caller,
