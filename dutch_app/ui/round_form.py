@@ -42,8 +42,13 @@ def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
     return options
 
 
-def _caller_label(option: str) -> str:
-    return NOBODY if option == NO_CALLER else option
+def _no_caller_label(players: Sequence[str]) -> str:
+    """How "nobody called" is shown: never the same as a player's name, since the
+    browser hands the choice back by its label."""
+    label = NOBODY
+    while label in players:
+        label = f"{label} (no caller)"
+    return label
 
 
 def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None) -> None:
@@ -113,8 +118,12 @@ def round_form(
                     )
                     if player in errors:
                         st.error(errors[player])
+        nobody = _no_caller_label(players)
         caller_choice = st.selectbox(
-            "Who ended the round?", options, format_func=_caller_label, key=f"{key}_caller"
+            "Who ended the round?",
+            options,
+            format_func=lambda option: nobody if option == NO_CALLER else option,
+            key=f"{key}_caller",
         )
         call_choice = st.radio(
             "How?",
