@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -74,8 +75,9 @@ def _open_play(browser: Browser, url: str, token: str) -> Page:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     context.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": url}])
     page = context.new_page()
-    page.goto(url)
-    page.get_by_role("heading", name="Standings").wait_for(timeout=PAGE_TIMEOUT_MS)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
+    page.goto(url, wait_until="commit")
+    page.get_by_role("heading", name="Standings").wait_for()
     return page
 
 
@@ -129,6 +131,7 @@ def _delays(url: str, database: BenchDatabase, game_id: int, ids, tokens, count:
                     saved = time.monotonic()
                     heading.wait_for(timeout=PAGE_TIMEOUT_MS)
                     delays.append(time.monotonic() - saved)
+                    print(f"  round {number}: {delays[-1]:.2f} s", file=sys.stderr, flush=True)
             finally:
                 engine.dispose()
             return delays
@@ -146,8 +149,10 @@ def _idle_costs(database: BenchDatabase, tokens: list[str], seconds: float) -> d
         try:
             pages = [_open_play(browser, url, tokens[0])]
             costs["1 page"] = _idle_minute(pid, seconds)
+            print(f"  idle: {costs}", file=sys.stderr, flush=True)
             pages.extend(_open_play(browser, url, token) for token in tokens[1:])
             costs[f"{len(tokens)} pages"] = _idle_minute(pid, seconds)
+            print(f"  idle: {costs}", file=sys.stderr, flush=True)
         finally:
             browser.close()
     return costs

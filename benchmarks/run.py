@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     # Stopped with a signal, the working copies are still removed on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    for leftover in databases.remove_leftovers(args.databases):
+    for leftover in databases.remove_leftovers(args.databases if args.live != "only" else []):
         _log(f"removed {leftover}, left by a run that was stopped")
     for kind in args.databases if args.live != "only" else ():
         for rows in args.sizes:

@@ -180,7 +180,7 @@ def round_notice(game, group: GroupView, basis: int) -> None:
         keep, drop = st.columns(2)
         keep.button(
             f"Keep it for round {following}",
-            key="play_keep_entry",
+            key=f"play_keep_entry_{following}",  # a stale tap never keeps it for another
             on_click=keep_for,
             args=(game.id, following),
         )
@@ -201,7 +201,7 @@ def round_notice(game, group: GroupView, basis: int) -> None:
     elif game.status != "ended" and not game.is_over:
         again.button(
             f"Save it as round {following}",
-            key="play_save_as_next",
+            key=f"play_save_as_next_{following}",
             type="primary",
             on_click=store_round,
             args=(game.id, refused.fields, following),

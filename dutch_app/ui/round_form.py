@@ -74,8 +74,11 @@ def clear_round_form(key: str) -> None:
 
 def _prepare(
     key: str, players: Sequence[str], options: list[str], initial: RoundFields | None
-) -> None:
-    """Empty the form when asked to or when the players changed; seed it the first time."""
+) -> bool:
+    """Empty the form when asked to or when the players changed; seed it the first time.
+
+    Whether it was emptied because a round was just stored (see :func:`clear_round_form`).
+    """
     cleared = st.session_state.pop(f"{key}_clear", False)
     if cleared or st.session_state.get(f"{key}_players") != tuple(players):
         fill_round_form(key, players, None if cleared else initial)
@@ -83,6 +86,7 @@ def _prepare(
         st.session_state[f"{key}_caller"] = options[0]
     if st.session_state.get(f"{key}_call_type") not in CALL_LABELS:
         st.session_state[f"{key}_call_type"] = CallType.DUTCH
+    return cleared
 
 
 def round_form(
@@ -100,7 +104,7 @@ def round_form(
     never clash. ``initial`` fills a fresh form (see also :func:`fill_round_form`).
     """
     options = _caller_options(players, rules)
-    _prepare(key, players, options, initial)
+    cleared = _prepare(key, players, options, initial)
     errors: dict[str, str] = st.session_state.get(f"{key}_errors", {})
     with st.form(key=f"{key}_form", clear_on_submit=False, enter_to_submit=True):
         hand_texts: dict[str, str] = {}
@@ -144,7 +148,9 @@ def round_form(
         if ROUND in errors:
             st.error(errors[ROUND])
         submitted = st.form_submit_button(submit_label, type="primary")
-    if not submitted:
+    if not submitted or cleared:
+        # A submission in the run that empties the form after a stored round is a second
+        # tap on the same Save: that round is stored already.
         return None
     caller = None if caller_choice == NO_CALLER else caller_choice
     fields = RoundFields(

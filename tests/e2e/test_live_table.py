@@ -246,3 +246,17 @@ def test_the_table_view_follows_the_game_in_large_type(table_of_two):
     assert size >= 28  # readable from across the table
     expect(phone_b.get_by_test_id("stForm")).to_have_count(0)
     expect_clean_page(phone_b)
+
+
+def test_a_double_tap_on_save_stores_one_round(table_of_two):
+    ann, game_id, phone_a, _, _ = table_of_two
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    wait_until_idle(phone_a)
+    save = phone_a.get_by_test_id("stForm").get_by_role("button", name="Save the round")
+    save.evaluate("button => { button.click(); button.click(); }")
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(phone_a.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect_clean_page(phone_a)
+    expect(phone_a.get_by_test_id("stAlertContentError")).to_have_count(0)
+    expect(phone_a.get_by_text("already saved")).to_have_count(0)
+    assert len(stored_rounds(ann, game_id)) == 1
