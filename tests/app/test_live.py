@@ -191,3 +191,21 @@ def test_the_table_view_without_a_game_points_to_play(app_resources):
     someone = make_table(app_resources, "zed@example.com", "Zed")
     at = open_app(someone.account, TABLE)
     assert any("No game is in progress" in m for m in messages(at))
+
+
+def test_a_second_tap_that_arrives_as_the_form_empties_stores_nothing(table, game):
+    at = open_app(table.account, PLAY)
+    type_round(at, ["3", "9", "7"])
+    at.button(key=SAVE).click()
+    at.run()
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    # The second tap of a double tap reaches the server in the run that empties the form
+    # after the first one was stored, carrying the same hands.
+    at.session_state["play_round_clear"] = True
+    type_round(at, ["3", "9", "7"])
+    at.button(key=SAVE).click()
+    at.run()
+    assert not at.exception
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    assert not [e.value for e in at.error]
+    assert at.subheader[0].value == "Round 2"

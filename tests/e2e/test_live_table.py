@@ -27,6 +27,7 @@ from tests.e2e.streamlit_ui import (
     fill,
     fill_round,
     press,
+    take_picture,
     wait_until_idle,
     widget,
 )
@@ -229,7 +230,7 @@ def test_undo_on_a_stale_page_does_not_take_back_the_wrong_round(table_of_two):
     expect_clean_page(phone_b)
 
 
-def test_the_table_view_follows_the_game_in_large_type(table_of_two):
+def test_the_table_view_follows_the_game_in_large_type(table_of_two, screenshot):
     _, _, phone_a, phone_b, _ = table_of_two
     press(phone_b.get_by_test_id("stMain").get_by_role("link", name="Table view"))
     expect_title(phone_b, "Table view")
@@ -246,6 +247,7 @@ def test_the_table_view_follows_the_game_in_large_type(table_of_two):
     assert size >= 28  # readable from across the table
     expect(phone_b.get_by_test_id("stForm")).to_have_count(0)
     expect_clean_page(phone_b)
+    take_picture(phone_b, screenshot, "table-view", hide_toasts=True)
 
 
 def test_a_double_tap_on_save_stores_one_round(table_of_two):
