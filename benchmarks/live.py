@@ -26,10 +26,11 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from sqlalchemy.orm import Session
 
 from benchmarks.databases import BenchDatabase
-from benchmarks.memory import CHROMIUM, CHROMIUM_ARGS, app_server, member_tokens
+from benchmarks.memory import CHROMIUM, CHROMIUM_ARGS, RELOADS, app_server, member_tokens
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.storage.db import get_engine
 from dutch_app.storage.models import User
@@ -76,8 +77,14 @@ def _open_play(browser: Browser, url: str, token: str) -> Page:
     context.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": url}])
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
-    page.goto(url, wait_until="commit")
-    page.get_by_role("heading", name="Standings").wait_for()
+    for attempt in range(RELOADS + 1):
+        try:
+            page.goto(url, wait_until="commit")
+            page.get_by_role("heading", name="Standings").wait_for()
+            return page
+        except PlaywrightTimeout:
+            if attempt == RELOADS:
+                raise
     return page
 
 

@@ -174,7 +174,7 @@ def round_notice(game, group: GroupView, basis: int) -> None:
         refused = None
     if refused is None and basis == following:
         return
-    kept = "What you typed is still in the form."
+    kept = "Anything you typed is still in the form."
     if refused is None:
         st.warning(f"{moved_on(game, group, basis)} {kept}", icon=":material/sync:")
         keep, drop = st.columns(2)

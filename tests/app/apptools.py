@@ -57,7 +57,17 @@ def open_app(account: Account | None = None, page: str | None = None) -> AppTest
     return at
 
 
-PAGE_PATHS = ("play", "history", "stats", "group", "account", "calculator", "rules", "privacy")
+PAGE_PATHS = (
+    "play",
+    "table",
+    "history",
+    "stats",
+    "group",
+    "account",
+    "calculator",
+    "rules",
+    "privacy",
+)
 
 
 def linked_pages(at: AppTest) -> list[str]:
