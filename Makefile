@@ -49,6 +49,7 @@ lint: $(DEV_STAMP)
 #              the 1,000,000-row histories take minutes to build the first time, then are kept
 #              in benchmarks/.cache/ and on the PostgreSQL server). Narrow it with BENCH_ARGS:
 #              make bench BENCH_ARGS="--sizes 10000 --databases sqlite"
+#              make bench BENCH_ARGS="--live only"   (just the live table: delay and idle cost)
 BENCH_ARGS ?= --sizes 10000,100000,1000000 --databases sqlite,postgresql --out benchmarks/results/latest.json
 
 .PHONY: bench

@@ -44,7 +44,7 @@ reset_password = st.Page(
 )
 
 
-PRIVATE_PATHS = ("play", "history", "stats", "group", "account")
+PRIVATE_PATHS = ("play", "table", "history", "stats", "group", "account")
 
 
 def signed_out_pages() -> dict[str, list]:
@@ -74,12 +74,13 @@ def signed_in_pages() -> dict[str, list]:
     play_address = st.Page(
         partial(st.switch_page, play), title="Play", url_path="play", visibility="hidden"
     )
+    table = st.Page("pages/table.py", title="Table view", icon=":material/tv:")
     history = st.Page("pages/history.py", title="History", icon=":material/history:")
     stats = st.Page("pages/stats.py", title="Stats", icon=":material/insights:")
     group = st.Page("pages/group.py", title="Group", icon=":material/group:")
     account = st.Page("pages/account.py", title="Account", icon=":material/person:")
     return {
-        "Scores": [play, history, stats, play_address],
+        "Scores": [play, table, history, stats, play_address],
         "You": [group, account],
         "Tools": [calculator],
         "About": [rules, privacy],

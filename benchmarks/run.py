@@ -26,7 +26,7 @@ from pathlib import Path
 
 from streamlit import logger as streamlit_logger
 
-from benchmarks import databases, memory, pages, report, service_ratios
+from benchmarks import databases, live, memory, pages, report, service_ratios
 from benchmarks.timing import Comparison
 
 MEASURING_ORDER = ("1", "2", "5", "4", "3", "6", "7")
@@ -105,6 +105,14 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, help="timed turns per ratio (default by size)")
     parser.add_argument("--sessions", type=int, default=20, help="browser sessions for ratio 7")
     parser.add_argument("--memory-repeats", type=int, default=2, help="server pairs for ratio 7")
+    parser.add_argument(
+        "--live",
+        choices=("also", "only", "skip"),
+        default="also",
+        help="the live table's delay and idle cost: with the ratios, alone, or not at all",
+    )
+    parser.add_argument("--live-rounds", type=int, default=20, help="rounds timed for the delay")
+    parser.add_argument("--live-pages", type=int, default=50, help="idle pages open at once")
     args = parser.parse_args(argv)
     for kind in args.databases:
         if kind not in ("sqlite", "postgresql"):
@@ -136,14 +144,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     # Stopped with a signal, the working copies are still removed on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    for leftover in databases.remove_leftovers(args.databases):
+    for leftover in databases.remove_leftovers(args.databases if args.live != "only" else []):
         _log(f"removed {leftover}, left by a run that was stopped")
-    for kind in args.databases:
+    for kind in args.databases if args.live != "only" else ():
         for rows in args.sizes:
             document["runs"].append(measure_size(kind, rows, args))
             document["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
             report.write_json(args.out, document)
-    print(report.text_table(document["runs"]))
+    if args.live != "skip":
+        _log(f"live table: {args.live_rounds} rounds, then {args.live_pages} idle pages")
+        document["live"] = live.live_table(args.live_rounds, args.live_pages)
+        document["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        report.write_json(args.out, document)
+        print(live.text_report(document["live"]))
+    if document["runs"]:
+        print(report.text_table(document["runs"]))
     if args.markdown:
-        args.markdown.write_text(report.markdown_report(document), encoding="utf-8")
+        text = report.markdown_report(document) if document["runs"] else "# Benchmark results\n"
+        if "live" in document:
+            text += "\n## The live table\n\n" + live.text_report(document["live"]) + "\n"
+        args.markdown.write_text(text, encoding="utf-8")
     return 0

@@ -24,7 +24,7 @@ from dutch_core.errors import (
     RoundError,
     RulesError,
 )
-from dutch_core.game import Game, Standing
+from dutch_core.game import Game, Standing, dealer_seat
 from dutch_core.hand import MAX_TOTAL, Hand, Penalty
 from dutch_core.round_input import MAX_PLAYERS, MIN_PLAYERS, CallType, RoundInput
 from dutch_core.rules import (
@@ -77,6 +77,7 @@ __all__ = [
     "Suit",
     "caller_outcome",
     "check_deck",
+    "dealer_seat",
     "format_cards",
     "parse_cards",
     "penalty_cards_due",

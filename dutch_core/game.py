@@ -19,7 +19,22 @@ from dutch_core.round_input import RoundInput, check_players
 from dutch_core.rules import PRESETS, EndKind, HouseRules
 from dutch_core.scoring import RoundResult, score_round
 
-__all__ = ["Game", "Standing"]
+__all__ = ["Game", "Standing", "dealer_seat"]
+
+
+def dealer_seat(round_number: int, players: int) -> int:
+    """The seat (0-based) that deals round ``round_number`` (1-based) of a game.
+
+    Seat 0 deals the first round and the deal moves one seat on each round, in
+    seat order (clockwise round the table), back to seat 0 after the last seat.
+
+    >>> [dealer_seat(number, 3) for number in range(1, 6)]
+    [0, 1, 2, 0, 1]
+    """
+    for name, value, low in (("round_number", round_number, 1), ("players", players, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise GameError(f"{name} must be a whole number of at least {low}, got {value!r}")
+    return (round_number - 1) % players
 
 
 @dataclass(frozen=True)
@@ -113,6 +128,11 @@ class Game:
     def rounds_played(self) -> int:
         """How many rounds have been scored."""
         return len(self.rounds)
+
+    @property
+    def dealer(self) -> str:
+        """Who deals the next round (the one after the rounds played so far)."""
+        return self.players[dealer_seat(self.rounds_played + 1, len(self.players))]
 
     def running_totals(self) -> list[dict[str, int]]:
         """Game totals after each round, in seat order.

@@ -4,7 +4,7 @@ import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS
 from dutch_app.services import demo, games, rounds, setup
-from dutch_app.services.errors import ServiceError
+from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import show_chart
@@ -13,8 +13,9 @@ from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import service_input
-from dutch_app.ui.round_form import clear_round_form, round_form, set_round_errors
-from dutch_app.ui.round_view import call_summary
+from dutch_app.ui.live import follow_game, follow_group
+from dutch_app.ui.live_round import form_basis, refuse, round_notice, saved, undo_last_round
+from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 
@@ -22,7 +23,8 @@ ensure_routed()
 
 GAME_KEY = "play_game_id"
 SETUP_KEY = "play_setting_up"
-LAST_ROUND_KEY = "play_last_round"
+SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
+DEAL_HELP = "The deal moves one seat on, clockwise, every round."
 
 
 def no_group_yet() -> None:
@@ -76,38 +78,29 @@ def set_up_game(group: GroupView) -> None:
             st.rerun()
 
 
-def enter_round(game) -> None:
-    """The round form; a stored round clears it and can be undone."""
+def enter_round(game, group: GroupView) -> None:
+    """The round form, for the round its entry was begun for; a stored round clears it."""
     names = [player.name for player in game.players]
-    st.subheader(f"Round {game.core.rounds_played + 1}")
+    following = game.core.rounds_played + 1
+    st.subheader(f"Round {following}")
+    st.caption(f"{md(game.core.dealer)} deals.", help=DEAL_HELP)
+    basis = form_basis(game)
+    with st.container():  # always here, so the form below keeps its place (and its text)
+        round_notice(game, group, basis)
     submitted = round_form("play_round", names, game.rules, submit_label="Save the round")
     if submitted is None:
         return
     fields, check = submitted
     try:
-        stored = call(rounds.add_round, game.id, *service_input(game, fields))
+        stored = call(rounds.add_round, game.id, *service_input(game, fields), for_round=basis)
+    except (StaleRound, GameEnded) as error:
+        refuse(game.id, error, fields)
+        st.rerun()
     except ServiceError as error:
         set_round_errors("play_round", {"round": str(error)})
         return
-    st.session_state[LAST_ROUND_KEY] = (game.id, stored.id, stored.version, stored.number)
-    summary = md(call_summary(check.result))
-    st.session_state["play_saved"] = f"Round {stored.number} saved. {summary}"
-    clear_round_form("play_round")
+    saved(game.id, stored, check.result)
     st.rerun()
-
-
-def undo_last_round(game) -> None:
-    """Offer to take back the round this person just entered."""
-    last = st.session_state.get(LAST_ROUND_KEY)
-    if not last or last[0] != game.id:
-        return
-    _, round_id, version, number = last
-    if st.button(f"Undo round {number}", key="play_undo", icon=":material/undo:"):
-        with guarded():
-            call(rounds.delete_round, round_id, version)
-            st.session_state.pop(LAST_ROUND_KEY, None)
-            st.session_state["play_saved"] = f"Round {number} was taken back."
-            st.rerun()
 
 
 def show_standings(game) -> None:
@@ -120,16 +113,21 @@ def show_standings(game) -> None:
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")
 
 
-def game_over(game, just_finished: bool) -> None:
-    """The end-of-game screen: the winner, the final standings, what next."""
+def winner_line(game) -> str:
+    """``**Ann** wins with 40 points!`` (Markdown, names escaped)."""
     total = game.core.totals()[game.winners[0]]
     winners = " and ".join(md(name) for name in game.winners)
     verb = "share the win" if len(game.winners) > 1 else "wins"
-    st.success(f"🏆 **{winners}** {verb} with {total} points!")
+    return f"🏆 **{winners}** {verb} with {total} points!"
+
+
+def game_over(game, group: GroupView, just_finished: bool) -> None:
+    """The end-of-game screen: the winner, the final standings, what next."""
+    st.success(winner_line(game))
     if just_finished:
         st.balloons()
     show_standings(game)
-    undo_last_round(game)
+    undo_last_round(game, group)
     again, reopen, new = st.columns(3)
     if again.button("Rematch: same players and rules", key="play_rematch", type="primary"):
         with guarded():
@@ -147,32 +145,61 @@ def game_over(game, just_finished: bool) -> None:
         st.rerun()
 
 
-def show_game(game_id: int) -> None:
-    """A game in progress (or just finished)."""
+def ended_elsewhere(game) -> None:
+    """The game ended on another phone while this one had the form open: say who won,
+    and leave the form (and what was typed in it) where it is."""
+    st.info(f"The game was just ended on another phone. {winner_line(game)}")
+    reopen, result = st.columns(2)
+    if game.status == "ended" and reopen.button("Reopen the game", key="play_reopen_here"):
+        with guarded():
+            call(games.reopen_game, game.id)
+            st.rerun()
+    if result.button("Show the final result", key="play_show_result", type="primary"):
+        st.session_state[SEEN_KEY] = (game.id, "ended")
+        st.rerun()
+
+
+def show_game(game_id: int, group: GroupView) -> None:
+    """A game in progress (or just finished), followed live."""
     game = call(games.get_game, game_id)
     st.caption(" · ".join(md(line) for line in game.rules.describe()))
-    saved = st.session_state.pop("play_saved", None)
-    if saved:
-        st.toast(saved)
-    if game.status == "ended" or game.is_over:
-        game_over(game, just_finished=bool(saved))
+    saved_now = st.session_state.pop("play_saved", None)
+    if saved_now:
+        st.toast(saved_now)
+    over = game.status == "ended" or game.is_over
+    seen = st.session_state.get(SEEN_KEY)
+    # The form stays while the game ends under it; the final result comes when asked for,
+    # or straight away when this tab saw the game end (or came to it ended).
+    form_open = seen == (game.id, "active") and not saved_now
+    if over and not form_open:
+        st.session_state[SEEN_KEY] = (game.id, "ended")
+        game_over(game, group, just_finished=bool(saved_now))
+        follow_game(game.id, game.version)
         return
+    st.session_state[SEEN_KEY] = (game.id, "active")
+    notice = st.container()  # always here, so the columns below keep their place
+    if over:
+        with notice:
+            ended_elsewhere(game)
     entry, standings = st.columns([3, 2])  # on a phone the entry form comes first
     with entry:
-        enter_round(game)
-        undo_last_round(game)
+        enter_round(game, group)
+        undo_last_round(game, group)
     with standings:
         st.subheader("Standings")
         show_standings(game)
+        st.page_link("pages/table.py", label="Table view", icon=":material/tv:")
         left, right = st.columns(2)
         if left.button("New game", key="play_new_game", icon=":material/add:"):
             st.session_state[SETUP_KEY] = True
             st.rerun()
-        if right.button("End this game now", key="play_end_game"):
+        if not over and right.button("End this game now", key="play_end_game"):
             with guarded():
                 call(games.end_game, game.id)
+                st.session_state[SEEN_KEY] = (game.id, "ended")
                 st.session_state["play_saved"] = "The game has ended."
                 st.rerun()
+    follow_game(game.id, game.version)
 
 
 st.title("Play")
@@ -185,9 +212,12 @@ st.caption(f"Group: {md(group.name)}")
 game_id = None if st.session_state.get(SETUP_KEY) else choose_game(group.id)
 if game_id is None:
     set_up_game(group)
-    if st.session_state.get(SETUP_KEY) and st.button("Back to the game", key="play_cancel_setup"):
-        st.session_state[SETUP_KEY] = False
-        st.rerun()
+    if st.session_state.get(SETUP_KEY):
+        if st.button("Back to the game", key="play_cancel_setup"):
+            st.session_state[SETUP_KEY] = False
+            st.rerun()
+    else:
+        follow_group(group)  # a game started on another phone shows up here
 else:
     with guarded():
-        show_game(game_id)
+        show_game(game_id, group)

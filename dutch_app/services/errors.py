@@ -56,3 +56,29 @@ class LimitReached(ServiceError):
     def __init__(self, message: str, field: str | None = None) -> None:
         self.field = field
         super().__init__(message)
+
+
+class StaleRound(Conflict):
+    """A round written against a round number the game has moved past (or back from).
+
+    ``next_number`` is the number the next round gets now; ``latest`` is the
+    number of the game's latest round (0 before the first) and ``latest_by`` who
+    entered it (a display name, or None when unknown).
+    """
+
+    def __init__(
+        self, message: str, *, next_number: int, latest: int, latest_by: str | None
+    ) -> None:
+        self.next_number = next_number
+        self.latest = latest
+        self.latest_by = latest_by
+        super().__init__(message)
+
+
+class GameEnded(Conflict):
+    """A round written into a game that has ended; ``winners`` and ``total`` say who won."""
+
+    def __init__(self, message: str, *, winners: tuple[str, ...], total: int | None) -> None:
+        self.winners = winners
+        self.total = total
+        super().__init__(message)

@@ -16,7 +16,15 @@ from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
 from dutch_app.services.views import GameSummary, GameView
-from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand, utcnow
+from dutch_app.storage.models import (
+    Game,
+    GamePlayer,
+    Membership,
+    Player,
+    Round,
+    RoundHand,
+    utcnow,
+)
 from dutch_core import Game as CoreGame
 from dutch_core import HouseRules
 
@@ -94,6 +102,30 @@ def start_game(
     session.flush()
     bump_group(session, group_id)
     return game_view(session, game)
+
+
+def game_version(session: Session, user_id: int, game_id: int) -> int:
+    """The game's version, which every change to the game or its rounds bumps.
+
+    What an open Play page asks every couple of seconds to notice a change made
+    on another phone: one query on the game's primary key and the membership's,
+    nothing else read and nothing written. Run in a transaction of its own, ended
+    afterwards.
+    """
+    check_id("user_id", user_id)
+    query = select(Game.version).where(
+        Game.id == check_id("game_id", game_id),
+        select(Membership.group_id)
+        .where(Membership.group_id == Game.group_id, Membership.user_id == user_id)
+        .exists(),
+    )
+    try:
+        version = session.scalar(query)
+    finally:
+        session.rollback()
+    if version is None:
+        raise NotFound("game", game_id)
+    return version
 
 
 @reading

@@ -6,6 +6,13 @@ time), so the next round number (MAX + 1 on the game's index) is never handed
 out twice; if it ever is, the unique (game_id, number) key refuses it and the
 whole call is retried. Edits and deletions carry the version the user saw and
 are refused with :class:`Conflict` when someone changed the round since.
+
+Writes from the Play page say which state of the game they were made against:
+a new round names the round number it is for (``for_round``) and is refused
+with :class:`StaleRound` once another phone saved that round (or took the one
+before it back), or with :class:`GameEnded` once the game ended; an undo names
+the round and its version and is refused unless that round is still the latest.
+A refused write stores nothing.
 """
 
 from __future__ import annotations
@@ -31,9 +38,9 @@ from dutch_app.services._scoring import (
     table_of,
 )
 from dutch_app.services._transaction import reading, writing
-from dutch_app.services.errors import Conflict
+from dutch_app.services.errors import Conflict, GameEnded, StaleRound, ValidationError
 from dutch_app.services.views import RoundView
-from dutch_app.storage.models import Game, Round, RoundHand, utcnow
+from dutch_app.storage.models import Game, Round, RoundHand, User, utcnow
 from dutch_core import CallType
 from dutch_core import penalty_cards_due as core_penalty_cards_due
 
@@ -47,6 +54,62 @@ def _finish(session: Session, game: Game, is_over: bool) -> None:
     bump_group(session, game.group_id)
 
 
+def _latest(session: Session, game_id: int) -> int:
+    """The number of the game's latest round (0 before the first), on the game's index."""
+    return session.scalar(select(func.max(Round.number)).where(Round.game_id == game_id)) or 0
+
+
+def _entered_by(session: Session, game_id: int, number: int) -> str | None:
+    """The display name of whoever entered round ``number`` of the game, if known."""
+    return session.scalar(
+        select(User.display_name)
+        .join(Round, Round.entered_by == User.id)
+        .where(Round.game_id == game_id, Round.number == number)
+    )
+
+
+def _refuse_ended(session: Session, game: Game) -> None:
+    """Refuse a round for an ended game, saying who won."""
+    table = table_of(session, game.id)
+    core = core_game(game, table, rounds_of(session, game.id))
+    if not core.rounds:
+        raise GameEnded("This game has ended; reopen it to add a round.", winners=(), total=None)
+    winners = core.winners()
+    total = core.totals()[winners[0]]
+    verb = "share the win" if len(winners) > 1 else "won"
+    raise GameEnded(
+        f"This game has ended: {' and '.join(winners)} {verb} with {total} points. "
+        "Nothing was saved; reopen it to add this round.",
+        winners=winners,
+        total=total,
+    )
+
+
+def _check_round_number(session: Session, game: Game, for_round: object) -> int:
+    """The next round number, refused (StaleRound) unless it is ``for_round``."""
+    latest = _latest(session, game.id)
+    if for_round is None:
+        return latest + 1
+    wanted = check_id("for_round", for_round)
+    if wanted < 1:
+        raise ValidationError("for_round", f"for_round must be 1 or more, not {wanted}.")
+    if wanted == latest + 1:
+        return wanted
+    if wanted <= latest:
+        by = _entered_by(session, game.id, wanted)
+        message = (
+            f"Round {wanted} was already saved{f' by {by}' if by else ''} on another phone, "
+            f"so nothing was saved. The next round is round {latest + 1}."
+        )
+    else:
+        by = _entered_by(session, game.id, latest) if latest else None
+        message = (
+            f"Round {latest + 1} was taken back on another phone, so the next round is "
+            f"round {latest + 1}, not {wanted}; nothing was saved."
+        )
+    raise StaleRound(message, next_number=latest + 1, latest=latest, latest_by=by)
+
+
 @writing
 def add_round(
     session: Session,
@@ -57,25 +120,30 @@ def add_round(
     call_type: CallType | str | None,
     penalty_text: str | None = None,
     *,
+    for_round: int | None = None,
     entered_at: datetime | None = None,
 ) -> RoundView:
     """Score and store the next round of an active game.
 
     ``hands`` maps every player id of the game to the hand as typed (cards such
     as ``"7 KH Q"``, or a total such as ``"23"``); ``penalty_text`` gives the
-    caller's penalty cards or their total when some are due.
+    caller's penalty cards or their total when some are due. ``for_round`` is
+    the round number the entry was made for (the Play page always gives it): a
+    game that has moved on since is refused with :class:`StaleRound`, so the
+    same round saved twice (two phones, or a double tap) is stored once. An
+    ended game refuses every round with :class:`GameEnded`.
     """
     game = game_for(session, user_id, game_id, lock=True)
     if game.status != "active":
-        raise Conflict("This game has ended; reopen it to add a round.")
+        _refuse_ended(session, game)
+    number = _check_round_number(session, game, for_round)
     table = table_of(session, game.id)
     round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
     after = core_game(game, table, rounds_of(session, game.id)).add_round(round_input)
     result = after.rounds[-1]
-    last = session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id))
     stored = Round(
         game_id=game.id,
-        number=(last or 0) + 1,
+        number=number,
         entered_by=user_id,
         entered_at=moment("entered_at", entered_at) or utcnow(),
         version=1,
@@ -158,6 +226,44 @@ def delete_round(session: Session, user_id: int, round_id: int, expected_version
     session.expire_all()
     after = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
     _finish(session, game, after.is_over)
+
+
+@writing
+def undo_round(
+    session: Session, user_id: int, game_id: int, round_id: int, expected_version: int
+) -> int:
+    """Take back the game's latest round, the one the person saw; its number.
+
+    Refused (Conflict, nothing deleted) when that round was taken back already,
+    changed since ``expected_version``, or is no longer the latest round; older
+    rounds are corrected on the History page instead.
+    """
+    check_id("round_id", round_id)
+    check_id("expected_version", expected_version)
+    game = game_for(session, user_id, game_id, lock=True)
+    stored = session.get(Round, round_id, populate_existing=True)
+    if stored is None or stored.game_id != game.id:
+        raise Conflict("That round was already taken back on another phone; nothing was undone.")
+    if stored.version != expected_version:
+        raise Conflict(
+            f"Round {stored.number} was corrected on another phone since you saw it, so it "
+            "was not taken back. Check it in the rounds below and undo again if need be."
+        )
+    latest = _latest(session, game.id)
+    if stored.number != latest:
+        by = _entered_by(session, game.id, latest)
+        raise Conflict(
+            f"Round {stored.number} is no longer the latest round: round {latest} was saved "
+            f"since{f' by {by}' if by else ''}, so nothing was undone. Only the latest round "
+            "can be taken back here; correct older rounds on the History page."
+        )
+    number = stored.number
+    session.execute(delete(Round).where(Round.id == stored.id))
+    session.expunge(stored)
+    session.expire_all()
+    after = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
+    _finish(session, game, after.is_over)
+    return number
 
 
 @reading

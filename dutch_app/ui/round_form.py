@@ -19,6 +19,9 @@ from dutch_core.rules import HouseRules
 from dutch_core.scoring import CallType
 
 NOBODY = "Nobody (the deck ran out)"
+# The caller box's value for "nobody called": no player's name can hold a control character,
+# so a player who happens to be called "Nobody (the deck ran out)" is still a caller.
+NO_CALLER = "\x00no caller"
 CALL_LABELS = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch (no cards left)"}
 
 
@@ -35,8 +38,17 @@ class RoundFields:
 def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
     options = list(players)
     if rules.allow_no_caller:
-        options.append(NOBODY)
+        options.append(NO_CALLER)
     return options
+
+
+def _no_caller_label(players: Sequence[str]) -> str:
+    """How "nobody called" is shown: never the same as a player's name, since the
+    browser hands the choice back by its label."""
+    label = NOBODY
+    while label in players:
+        label = f"{label} (no caller)"
+    return label
 
 
 def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None) -> None:
@@ -49,7 +61,7 @@ def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None
         st.session_state[f"{key}_hand_{seat}"] = fields.hand_texts.get(player, "") if fields else ""
     st.session_state[f"{key}_penalty"] = fields.penalty_text if fields else ""
     if fields is not None:
-        st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NOBODY
+        st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NO_CALLER
         st.session_state[f"{key}_call_type"] = fields.call_type or CallType.DUTCH
     st.session_state[f"{key}_players"] = tuple(players)
     st.session_state.pop(f"{key}_errors", None)
@@ -62,8 +74,11 @@ def clear_round_form(key: str) -> None:
 
 def _prepare(
     key: str, players: Sequence[str], options: list[str], initial: RoundFields | None
-) -> None:
-    """Empty the form when asked to or when the players changed; seed it the first time."""
+) -> bool:
+    """Empty the form when asked to or when the players changed; seed it the first time.
+
+    Whether it was emptied because a round was just stored (see :func:`clear_round_form`).
+    """
     cleared = st.session_state.pop(f"{key}_clear", False)
     if cleared or st.session_state.get(f"{key}_players") != tuple(players):
         fill_round_form(key, players, None if cleared else initial)
@@ -71,6 +86,7 @@ def _prepare(
         st.session_state[f"{key}_caller"] = options[0]
     if st.session_state.get(f"{key}_call_type") not in CALL_LABELS:
         st.session_state[f"{key}_call_type"] = CallType.DUTCH
+    return cleared
 
 
 def round_form(
@@ -88,7 +104,7 @@ def round_form(
     never clash. ``initial`` fills a fresh form (see also :func:`fill_round_form`).
     """
     options = _caller_options(players, rules)
-    _prepare(key, players, options, initial)
+    cleared = _prepare(key, players, options, initial)
     errors: dict[str, str] = st.session_state.get(f"{key}_errors", {})
     with st.form(key=f"{key}_form", clear_on_submit=False, enter_to_submit=True):
         hand_texts: dict[str, str] = {}
@@ -106,7 +122,13 @@ def round_form(
                     )
                     if player in errors:
                         st.error(md(errors[player]))
-        caller_choice = st.selectbox("Who ended the round?", options, key=f"{key}_caller")
+        nobody = _no_caller_label(players)
+        caller_choice = st.selectbox(
+            "Who ended the round?",
+            options,
+            format_func=lambda option: nobody if option == NO_CALLER else option,
+            key=f"{key}_caller",
+        )
         call_choice = st.radio(
             "How?",
             list(CALL_LABELS),
@@ -126,9 +148,11 @@ def round_form(
         if ROUND in errors:
             st.error(md(errors[ROUND]))
         submitted = st.form_submit_button(submit_label, type="primary")
-    if not submitted:
+    if not submitted or cleared:
+        # A submission in the run that empties the form after a stored round is a second
+        # tap on the same Save: that round is stored already.
         return None
-    caller = None if caller_choice == NOBODY else caller_choice
+    caller = None if caller_choice == NO_CALLER else caller_choice
     fields = RoundFields(
         hand_texts=hand_texts,
         caller=caller,

@@ -68,7 +68,17 @@ def open_app(
     return at
 
 
-PAGE_PATHS = ("play", "history", "stats", "group", "account", "calculator", "rules", "privacy")
+PAGE_PATHS = (
+    "play",
+    "table",
+    "history",
+    "stats",
+    "group",
+    "account",
+    "calculator",
+    "rules",
+    "privacy",
+)
 
 
 def linked_pages(at: AppTest) -> list[str]:

@@ -128,7 +128,9 @@ def test_the_round_just_entered_can_be_undone(table):
     at = open_app(table.account, PLAY)
     _enter(at, ["3", "10", "7", "25"], "Ann")
     assert len(table.call(games.get_game, game.id).rounds) == 1
-    at.button(key="play_undo").click()
+    (undo,) = [b for b in at.button if b.key and b.key.startswith("play_undo_")]
+    assert undo.label == "Undo round 1 (saved by Ann)"
+    undo.click()
     at.run()
     assert not at.exception
     assert table.call(games.get_game, game.id).rounds == ()

@@ -101,6 +101,7 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
         ),
     ),
     "games.get_game": ("game", "game", lambda s, u, i, w: games.get_game(s, u, i)),
+    "games.game_version": ("game", "game", lambda s, u, i, w: games.game_version(s, u, i)),
     "games.list_games": ("group", "group", lambda s, u, i, w: games.list_games(s, u, i)),
     "games.end_game": ("game", "game", lambda s, u, i, w: games.end_game(s, u, i)),
     "games.reopen_game": ("game", "game", lambda s, u, i, w: games.reopen_game(s, u, i)),
@@ -117,6 +118,9 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     ),
     "rounds.delete_round": (
         "round", "round", lambda s, u, i, w: rounds.delete_round(s, u, i, w.round_version)
+    ),
+    "rounds.undo_round": (
+        "game", "game", lambda s, u, i, w: rounds.undo_round(s, u, i, w.round, w.round_version)
     ),
     "rounds.penalty_due": (
         "game", "game", lambda s, u, i, w: rounds.penalty_due(s, u, i, hands(w), w.player)

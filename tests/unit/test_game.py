@@ -1,6 +1,7 @@
 """Games: totals, standings, the end of a game, and corrections that every total follows."""
 
 import dataclasses
+import itertools
 
 import pytest
 
@@ -14,6 +15,7 @@ from dutch_core import (
     RoundInput,
     RulesError,
     Standing,
+    dealer_seat,
 )
 
 PLAYERS = ("Ann", "Bo", "Cy")
@@ -220,3 +222,27 @@ def test_games_are_immutable():
         game.rounds = ()
     game.add_round(lowest_call(1, 2, 3))
     assert game.rounds_played == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 12])
+def test_the_deal_moves_one_seat_on_each_round_and_comes_round_again(players):
+    seats = [dealer_seat(number, players) for number in range(1, 2 * players + 2)]
+    assert seats[0] == 0
+    assert all((b - a) % players == 1 for a, b in itertools.pairwise(seats))
+    assert seats[players] == 0
+
+
+@pytest.mark.parametrize(("number", "players"), [(0, 3), (-1, 3), (1, 0), (True, 3), (1.0, 3)])
+def test_a_dealer_needs_a_round_number_and_players(number, players):
+    with pytest.raises(GameError, match="whole number"):
+        dealer_seat(number, players)
+
+
+def test_the_game_names_who_deals_the_next_round():
+    game = Game.start(PLAYERS, OPEN)
+    assert game.dealer == "Ann"
+    game = game.add_round(lowest_call(1, 2, 3))
+    assert game.dealer == "Bo"
+    game = game.add_round(lowest_call(1, 2, 3)).add_round(lowest_call(1, 2, 3))
+    assert game.dealer == "Ann"
+    assert game.delete_round(1).dealer == "Cy"

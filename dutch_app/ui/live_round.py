@@ -1,0 +1,198 @@
+"""Entering rounds on a game that other phones change at the same time.
+
+The Play page's round form is for one round number, its *basis*: the next round
+when the form was last emptied. The basis stays put while other phones save
+rounds, so a half-typed entry is never stored under a number it was not meant
+for; the page says what happened and the person keeps the entry for the next
+round or discards it. Every save names its basis (``for_round``) and the
+service refuses a stale one; the refused entry is kept here with the message,
+so the page can offer to save it as the next round (or reopen an ended game
+and save it). Undo names the round and version on show and is refused unless
+that round is still the latest.
+
+Buttons act through callbacks whose arguments are those of the run that drew
+them, and whose keys name the round they offer, so a tap on a button the page
+has since replaced never acts on another round.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import streamlit as st
+
+from dutch_app.services import games, rounds
+from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
+from dutch_app.services.views import GroupView
+from dutch_app.ui.context import call
+from dutch_app.ui.history_view import service_input
+from dutch_app.ui.live import member_name
+from dutch_app.ui.round_form import RoundFields, clear_round_form
+from dutch_app.ui.round_view import call_summary
+from dutch_app.ui.text import md
+from dutch_core.errors import DutchError
+
+FORM = "play_round"  # the round form's key prefix
+BASIS_KEY = "play_round_basis"  # (game id, the round number the form's entry is for)
+REFUSED_KEY = "play_refused"  # a Refused save, kept with its entry
+UNDO_KEY = "play_undo_refused"  # (game id, why an undo was refused)
+SAVED_KEY = "play_saved"  # a message for the next run's toast
+
+
+class Refused(NamedTuple):
+    """A save the game refused because it had moved on: what happened, and the entry."""
+
+    game_id: int
+    kind: str  # "stale" (the round number was taken), "ended" or "error"
+    message: str
+    fields: RoundFields
+    next_number: int | None
+
+
+def form_basis(game) -> int:
+    """The round number the form's entry is for: the next round when the form was emptied.
+
+    It stays put while other phones save rounds, so a half-typed entry is never
+    stored under a number it was not meant for; the person moves it on.
+    """
+    basis = st.session_state.get(BASIS_KEY)
+    if basis is None or basis[0] != game.id:
+        basis = (game.id, game.core.rounds_played + 1)
+        st.session_state[BASIS_KEY] = basis
+    return basis[1]
+
+
+def set_basis(game_id: int, number: int, clear: bool = False) -> None:
+    """The form is now for round ``number``; ``clear`` empties it on the next run too."""
+    st.session_state[BASIS_KEY] = (game_id, number)
+    st.session_state.pop(REFUSED_KEY, None)
+    if clear:
+        clear_round_form(FORM)
+
+
+def saved(game_id: int, stored, result=None) -> None:
+    """After a round was stored: say so, empty the form and make it the next round's."""
+    summary = f" {md(call_summary(result))}" if result is not None else ""
+    st.session_state[SAVED_KEY] = f"Round {stored.number} saved.{summary}"
+    set_basis(game_id, stored.number + 1, clear=True)
+
+
+def store_round(game_id: int, fields: RoundFields, number: int, reopen: bool = False) -> None:
+    """Save a kept entry as round ``number`` (a button's callback); reopen the game first."""
+    try:
+        game = call(games.get_game, game_id)
+        if reopen:
+            call(games.reopen_game, game_id)
+        stored = call(rounds.add_round, game_id, *service_input(game, fields), for_round=number)
+    except (StaleRound, GameEnded) as error:
+        refuse(game_id, error, fields)
+        return
+    except (ServiceError, DutchError) as error:
+        st.session_state[REFUSED_KEY] = Refused(game_id, "error", str(error), fields, None)
+        return
+    saved(game_id, stored)
+
+
+def refuse(game_id: int, error: ServiceError, fields: RoundFields) -> None:
+    """Keep a refused entry with what happened, to show with the choices it leaves."""
+    kind = "ended" if isinstance(error, GameEnded) else "stale"
+    number = error.next_number if isinstance(error, StaleRound) else None
+    st.session_state[REFUSED_KEY] = Refused(game_id, kind, str(error), fields, number)
+
+
+def keep_for(game_id: int, number: int) -> None:
+    """The entry on the form is for round ``number`` after all (a button's callback)."""
+    set_basis(game_id, number)
+
+
+def discard(game_id: int, number: int) -> None:
+    """Throw the entry away; the empty form is for round ``number`` (a button's callback)."""
+    set_basis(game_id, number, clear=True)
+
+
+def moved_on(game, group: GroupView, basis: int) -> str:
+    """What other phones did since the form's entry was begun, in one sentence."""
+    following = game.core.rounds_played + 1
+    if basis > following:
+        return f"Round {following} was just taken back on another phone."
+    if following - basis > 1:
+        return f"Rounds {basis} to {following - 1} were just saved on other phones."
+    by = member_name(group, game.rounds[basis - 1].entered_by)
+    return f"Round {basis} was just saved{f' by {md(by)}' if by else ''} on another phone."
+
+
+def round_notice(game, group: GroupView, basis: int) -> None:
+    """Above the form: a refused save or a game that moved on, with what can be done."""
+    following = game.core.rounds_played + 1
+    refused = st.session_state.get(REFUSED_KEY)
+    if refused is not None and refused.game_id != game.id:
+        refused = None
+    if refused is None and basis == following:
+        return
+    kept = "Anything you typed is still in the form."
+    if refused is None:
+        st.warning(f"{moved_on(game, group, basis)} {kept}", icon=":material/sync:")
+        keep, drop = st.columns(2)
+        keep.button(
+            f"Keep it for round {following}",
+            key=f"play_keep_entry_{following}",  # a stale tap never keeps it for another
+            on_click=keep_for,
+            args=(game.id, following),
+        )
+        drop.button(
+            "Discard it", key="play_discard_entry", on_click=discard, args=(game.id, following)
+        )
+        return
+    st.warning(f"{md(refused.message)} {kept}", icon=":material/sync_problem:")
+    again, drop = st.columns(2)
+    if refused.kind == "ended" and game.status == "ended":
+        again.button(
+            "Reopen the game and save this round",
+            key="play_reopen_and_save",
+            type="primary",
+            on_click=store_round,
+            args=(game.id, refused.fields, following, True),
+        )
+    elif game.status != "ended" and not game.is_over:
+        again.button(
+            f"Save it as round {following}",
+            key=f"play_save_as_next_{following}",
+            type="primary",
+            on_click=store_round,
+            args=(game.id, refused.fields, following),
+        )
+    drop.button("Discard it", key="play_discard_entry", on_click=discard, args=(game.id, following))
+
+
+def undo(game_id: int, round_id: int, version: int, number: int) -> None:
+    """Take back round ``number`` if it is still the latest (a button's callback)."""
+    try:
+        call(rounds.undo_round, game_id, round_id, version)
+    except ServiceError as error:
+        st.session_state[UNDO_KEY] = (game_id, str(error))
+        return
+    st.session_state[SAVED_KEY] = f"Round {number} was taken back."
+    basis = st.session_state.get(BASIS_KEY)
+    if basis == (game_id, number + 1):
+        st.session_state[BASIS_KEY] = (game_id, number)
+
+
+def undo_last_round(game, group: GroupView) -> None:
+    """Offer every member to take back the game's latest round, saying whose it is."""
+    refused = st.session_state.pop(UNDO_KEY, None)
+    if refused is not None and refused[0] == game.id:
+        st.warning(md(refused[1]), icon=":material/undo:")
+    if not game.rounds:
+        return
+    latest = game.rounds[-1]
+    by = member_name(group, latest.entered_by)
+    label = f"Undo round {latest.number}" + (f" (saved by {md(by)})" if by else "")
+    st.button(
+        label,
+        # The key names the round as shown, so a tap on a button the page has since
+        # replaced can never take back a different round.
+        key=f"play_undo_{latest.id}_{latest.version}",
+        icon=":material/undo:",
+        on_click=undo,
+        args=(game.id, latest.id, latest.version, latest.number),
+    )

@@ -1,0 +1,79 @@
+"""Table view: one game in large type for a phone or tablet lying in the middle of the table.
+
+Read-only and live: the standings, the last round, who called and whose deal it
+is, redrawn within seconds of a change made on any phone.
+"""
+
+from html import escape
+
+import streamlit as st
+
+from dutch_app.services import games
+from dutch_app.ui.context import active_group, call, my_groups
+from dutch_app.ui.guard import guarded
+from dutch_app.ui.live import follow_game, follow_group
+from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.table_view import last_round_lines, standings_html, table_css
+from dutch_app.ui.text import md
+
+ensure_routed()
+
+PLAY_GAME_KEY = "play_game_id"  # the game the Play page shows
+TABLE_GAME_KEY = "table_game_id"  # the game this view showed last
+
+
+def game_to_show(group_id: int) -> int | None:
+    """The game on the Play page (or shown here before) while it is in progress, else the
+    newest game in progress, else the game shown here last (for its final result)."""
+    in_progress = [game.id for game in call(games.list_games, group_id, status="active")]
+    for key in (PLAY_GAME_KEY, TABLE_GAME_KEY):
+        if st.session_state.get(key) in in_progress:
+            return st.session_state[key]
+    return in_progress[0] if in_progress else st.session_state.get(TABLE_GAME_KEY)
+
+
+def show(game_id: int) -> None:
+    """The game in large type; an ended game keeps its result until another one starts."""
+    game = call(games.get_game, game_id)
+    st.session_state[TABLE_GAME_KEY] = game.id
+    ended = game.status == "ended" or game.is_over
+    st.html(table_css())
+    players = " · ".join(escape(name) for name in game.core.players)
+    st.html(f"<p class='dutch-table-players'>{players}</p>")
+    if ended:
+        total = game.core.totals()[game.winners[0]]
+        names = " and ".join(escape(name) for name in game.winners)
+        verb = "share the win" if len(game.winners) > 1 else "wins"
+        st.html(f"<p class='dutch-table-big'>🏆 {names} {verb} with {total} points</p>")
+    else:
+        number = game.core.rounds_played + 1
+        dealer = escape(game.core.dealer)
+        st.html(
+            f"<p class='dutch-table-big'>Round {number}</p>"
+            f"<p class='dutch-table-deal'>🃏 {dealer} deals</p>"
+        )
+    st.html(standings_html(game))
+    if game.rounds:
+        st.html(
+            "".join(f"<p class='dutch-table-last'>{line}</p>" for line in last_round_lines(game))
+        )
+    if ended:
+        follow_group(group)  # a rematch or a new game takes over the view
+    else:
+        follow_game(game.id, game.version)
+
+
+st.title("Table view")
+group = active_group(my_groups())
+if group is None:
+    st.info("You are not in a group yet: set one up on the Group page.")
+    st.stop()
+st.caption(f"Group: {md(group.name)} · updates by itself; scores are entered on the Play page.")
+with guarded():
+    shown = game_to_show(group.id)
+    if shown is None:
+        st.info("No game is in progress. Start one on the Play page; it will show here.")
+        follow_group(group)
+    else:
+        show(shown)
+st.page_link("pages/play.py", label="Back to Play", icon=":material/playing_cards:")

@@ -1,0 +1,211 @@
+"""The Play page and the table view when other phones change the game (AppTest).
+
+The browser tests in tests/e2e/test_live_table.py drive the same with two real phones;
+these check each rule of what the page shows and stores, quickly.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dutch_app.services import games, groups, players, rounds
+from dutch_app.ui.round_form import NO_CALLER
+from dutch_core import PRESETS
+from tests.app.apptools import make_table, open_app
+from tests.app.apptools import messages as raw_messages
+
+PLAY = "pages/play.py"
+TABLE = "pages/table.py"
+SAVE = "FormSubmitter:play_round_form-Save the round"
+
+
+@pytest.fixture
+def friend(table):
+    """Finn, a second member of the group."""
+    account = table.resources.accounts.sign_up("finn@example.com", "correct horse 43", "Finn")
+    invite = table.call(groups.get_group, table.group_id).invite_code
+    with table.resources.sessions() as session:
+        groups.join_group(session, account.user_id, invite)
+    return account
+
+
+@pytest.fixture
+def game(table):
+    seats = [table.player_ids[name] for name in ("Ann", "Ben", "Cleo")]
+    return table.call(games.start_game, table.group_id, seats, PRESETS["classic"])
+
+
+def saved_by(table, account, game, number, hands=("3", "9", "7")):
+    ids = [table.player_ids[name] for name in ("Ann", "Ben", "Cleo")]
+    with table.resources.sessions() as session:
+        return rounds.add_round(
+            session,
+            account.user_id,
+            game.id,
+            dict(zip(ids, hands, strict=True)),
+            ids[0],
+            "dutch",
+            for_round=number,
+        )
+
+
+def messages(at) -> list[str]:
+    """The page's messages as a person reads them (Markdown escapes taken out)."""
+    return [message.replace("\\", "") for message in raw_messages(at)]
+
+
+def type_round(at, hands, caller="Ann"):
+    for seat, text in enumerate(hands):
+        at.text_input(key=f"play_round_hand_{seat}").input(text)
+    at.selectbox(key="play_round_caller").select(caller)
+
+
+def button(at, label):
+    (found,) = [b for b in at.button if b.label == label]
+    return found
+
+
+def test_a_round_saved_on_another_phone_is_refused_here_and_the_entry_kept(table, friend, game):
+    at = open_app(table.account, PLAY)
+    type_round(at, ["3", "9", "7"])
+    saved_by(table, friend, game, 1)  # Finn saved the same round first
+    at.button(key=SAVE).click()
+    at.run()
+    assert not at.exception
+    assert any("Round 1 was already saved by Finn on another phone" in m for m in messages(at))
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    assert at.text_input(key="play_round_hand_1").value == "9"
+    button(at, "Save it as round 2").click()
+    at.run()
+    assert [r.number for r in table.call(games.get_game, game.id).rounds] == [1, 2]
+    assert at.text_input(key="play_round_hand_1").value == ""
+    assert at.subheader[0].value == "Round 3"
+
+
+def test_a_game_that_moved_on_under_the_form_says_so_and_offers_both_ways(table, friend, game):
+    at = open_app(table.account, PLAY)
+    type_round(at, ["3", "9", "7"])
+    saved_by(table, friend, game, 1)
+    at.run()  # what a live update does
+    assert at.subheader[0].value == "Round 2"
+    assert any("Round 1 was just saved by Finn on another phone." in m for m in messages(at))
+    # (That the typed text stays in the browser is for the browser tests to see.)
+    type_round(at, ["3", "9", "7"])
+    at.button(key=SAVE).click()
+    at.run()  # saved without choosing: refused, since it was begun for round 1
+    assert any("Round 1 was already saved by Finn" in m for m in messages(at))
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    button(at, "Discard it").click()
+    at.run()
+    assert at.text_input(key="play_round_hand_1").value == ""
+    assert not any("already saved" in m for m in messages(at))
+    type_round(at, ["1", "9", "7"])
+    at.button(key=SAVE).click()
+    at.run()
+    assert [r.number for r in table.call(games.get_game, game.id).rounds] == [1, 2]
+
+
+def test_saving_into_a_game_ended_elsewhere_says_who_won_and_can_reopen(table, friend, game):
+    saved_by(table, friend, game, 1)
+    at = open_app(table.account, PLAY)
+    type_round(at, ["2", "9", "7"])
+    with table.resources.sessions() as session:
+        games.end_game(session, friend.user_id, game.id)
+    at.button(key=SAVE).click()
+    at.run()
+    assert not at.exception
+    assert any("This game has ended: Ann won with 3 points." in m for m in messages(at))
+    assert at.text_input(key="play_round_hand_0").value == "2"
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    button(at, "Reopen the game and save this round").click()
+    at.run()
+    stored = table.call(games.get_game, game.id)
+    assert (stored.status, len(stored.rounds)) == ("active", 2)
+
+
+def test_everyone_may_undo_the_latest_round_and_sees_whose_it_is(table, friend, game):
+    saved_by(table, friend, game, 1)
+    at = open_app(table.account, PLAY)
+    button(at, "Undo round 1 (saved by Finn)").click()
+    at.run()
+    assert table.call(games.get_game, game.id).rounds == ()
+    assert at.subheader[0].value == "Round 1"
+
+
+def test_an_undo_of_a_round_no_longer_the_latest_is_refused(table, friend, game):
+    saved_by(table, friend, game, 1)
+    at = open_app(table.account, PLAY)
+    undo = button(at, "Undo round 1 (saved by Finn)")
+    saved_by(table, friend, game, 2, hands=("1", "9", "7"))
+    undo.click()
+    at.run()
+    assert any("Round 1 is no longer the latest round" in m for m in messages(at))
+    assert [r.number for r in table.call(games.get_game, game.id).rounds] == [1, 2]
+
+
+def test_the_page_says_whose_deal_it_is(table, friend, game):
+    at = open_app(table.account, PLAY)
+    assert "Ann deals." in [c.value for c in at.caption]
+    saved_by(table, friend, game, 1)
+    at.run()
+    assert "Ben deals." in [c.value for c in at.caption]
+
+
+def test_a_player_named_like_the_no_caller_choice_is_a_caller(table):
+    odd = table.call(players.add_player, table.group_id, "Nobody (the deck ran out)").id
+    seats = [table.player_ids["Ann"], odd]
+    game = table.call(games.start_game, table.group_id, seats, PRESETS["deck_out"])
+    at = open_app(table.account, PLAY)
+    caller = at.selectbox(key="play_round_caller")
+    nobody = "Nobody (the deck ran out) (no caller)"
+    assert caller.options == ["Ann", "Nobody (the deck ran out)", nobody]
+    type_round(at, ["9", "2"], caller="Nobody (the deck ran out)")
+    at.button(key=SAVE).click()
+    at.run()
+    assert not at.exception
+    (stored,) = table.call(games.get_game, game.id).rounds
+    assert (stored.caller_id, stored.outcome) == (odd, "lowest")
+    type_round(at, ["4", "6"], caller=NO_CALLER)
+    at.button(key=SAVE).click()
+    at.run()
+    last = table.call(games.get_game, game.id).rounds[-1]
+    assert (last.number, last.caller_id, last.outcome) == (2, None, None)
+
+
+def test_the_table_view_shows_the_game_in_large_type_with_names_as_typed(table):
+    evil = table.call(players.add_player, table.group_id, "<b>Eve</b>").id
+    seats = [table.player_ids["Ann"], evil]
+    game = table.call(games.start_game, table.group_id, seats, PRESETS["classic"])
+    ids = {"Ann": table.player_ids["Ann"], "Eve": evil}
+    table.call(rounds.add_round, game.id, {ids["Ann"]: "4", evil: "9"}, ids["Ann"], "dutch")
+    at = open_app(table.account, TABLE)
+    assert not at.exception
+    shown = "".join(element.proto.body for element in at.get("html"))
+    assert "Round 2" in shown and "🃏 &lt;b&gt;Eve&lt;/b&gt; deals" in shown
+    assert "<b>Eve</b>" not in shown
+    assert "Last round (1): Ann called Dutch and was lowest." in shown
+    assert at.get("form") == []
+
+
+def test_the_table_view_without_a_game_points_to_play(app_resources):
+    someone = make_table(app_resources, "zed@example.com", "Zed")
+    at = open_app(someone.account, TABLE)
+    assert any("No game is in progress" in m for m in messages(at))
+
+
+def test_a_second_tap_that_arrives_as_the_form_empties_stores_nothing(table, game):
+    at = open_app(table.account, PLAY)
+    type_round(at, ["3", "9", "7"])
+    at.button(key=SAVE).click()
+    at.run()
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    # The second tap of a double tap reaches the server in the run that empties the form
+    # after the first one was stored, carrying the same hands.
+    at.session_state["play_round_clear"] = True
+    type_round(at, ["3", "9", "7"])
+    at.button(key=SAVE).click()
+    at.run()
+    assert not at.exception
+    assert len(table.call(games.get_game, game.id).rounds) == 1
+    assert not [e.value for e in at.error]
+    assert at.subheader[0].value == "Round 2"

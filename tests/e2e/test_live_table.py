@@ -1,0 +1,264 @@
+"""Two phones at one table on one real server: the game stays live and no round is lost,
+doubled or taken back by mistake.
+
+Ann's phone and Finn's phone (390×844, touch) both have the Play page of one game open.
+Some tests need Finn's phone to be behind, as a phone is when its screen was locked or its
+network slow: :class:`LiveSwitch` holds back the page's own live polls (the automatic reruns
+it asks the server for) until it is let go, without touching anything the person does.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, WebSocketRoute, expect
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+from dutch_app.services import games, groups, rounds
+from dutch_core import PRESETS
+from tests.conftest import PHONE_VIEWPORT
+from tests.e2e.streamlit_ui import (
+    PASSWORD,
+    expect_clean_page,
+    expect_standings,
+    expect_title,
+    fill,
+    fill_round,
+    press,
+    take_picture,
+    wait_until_idle,
+    widget,
+)
+
+NAMES = ("Ann", "Ben", "Cleo")
+LIVE_PROMISE_MS = 3_000  # a change shows on every open Play page within 3 s
+
+
+class LiveSwitch:
+    """Sits in a page's websocket and, while ``held``, drops its automatic reruns."""
+
+    def __init__(self, page: Page) -> None:
+        self.held = False
+        self.dropped = 0
+        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
+
+    def _route(self, socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def outgoing(message: str | bytes) -> None:
+            if self.held and isinstance(message, bytes):
+                back = BackMsg.FromString(message)
+                if back.WhichOneof("type") == "rerun_script" and back.rerun_script.is_auto_rerun:
+                    self.dropped += 1
+                    return
+            server.send(message)
+
+        socket.on_message(outgoing)
+        server.on_message(socket.send)
+
+
+def phone(page_factory) -> Page:
+    return page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+
+
+@pytest.fixture
+def table_of_two(app_server, make_table, page_factory):
+    """Ann's group with a game of Ann, Ben and Cleo; Finn joined; both phones on Play."""
+    stamp = f"{time.monotonic_ns()}"
+    ann = make_table("Ann", f"ann{stamp}@example.com", "Card night", list(NAMES))
+    finn = ann.accounts.sign_up(f"finn{stamp}@example.com", PASSWORD, "Finn")
+    invite = ann.call(groups.get_group, ann.group_id).invite_code
+    with ann.sessions() as session:
+        groups.join_group(session, finn.user_id, invite)
+    seats = [ann.player_ids[name] for name in NAMES]
+    game = ann.call(games.start_game, ann.group_id, seats, PRESETS["classic"])
+    pages = []
+    for user_id in (ann.account.user_id, finn.user_id):
+        page = phone(page_factory)
+        token = ann.accounts.issue_token(user_id)
+        page.context.add_cookies([{"name": "dutch_session", "value": token, "url": app_server.url}])
+        pages.append(page)
+    switch = LiveSwitch(pages[1])
+    for page in pages:
+        page.goto(app_server.url)
+        expect_title(page, "Play")
+        expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    return ann, game.id, pages[0], pages[1], switch
+
+
+def save_on(page: Page) -> None:
+    press(page.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
+
+
+def stored_rounds(ann, game_id: int):
+    return ann.call(games.get_game, game_id).rounds
+
+
+def test_phone_b_sees_a_round_saved_on_phone_a_within_three_seconds(table_of_two):
+    _, _, phone_a, phone_b, _ = table_of_two
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    # Nothing is done on phone B: it shows the new round by itself.
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    expect_standings(phone_b, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 9)])
+    expect(phone_b.get_by_text("Ben deals.")).to_be_visible()
+    expect(phone_b.get_by_role("button", name="Undo round 1 (saved by Ann)")).to_be_visible()
+    expect_clean_page(phone_b)
+
+
+def test_a_stale_form_on_phone_b_cannot_save_the_same_round_again(table_of_two):
+    ann, game_id, phone_a, phone_b, switch = table_of_two
+    switch.held = True  # phone B falls behind
+    fill_round(phone_b, "play_round", ["3", "9", "7"], "Ann")
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(phone_b.get_by_role("heading", name="Round 1")).to_be_visible()  # still behind
+    save_on(phone_b)
+    expect(phone_b.get_by_text("Round 1 was already saved by Ann on another phone")).to_be_visible()
+    assert len(stored_rounds(ann, game_id)) == 1
+    # What Finn typed is still there, and the page now shows the game as it is.
+    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("9")
+    expect_standings(phone_b, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 9)])
+    press(phone_b.get_by_role("button", name="Discard it"))
+    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("")
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible()
+    assert len(stored_rounds(ann, game_id)) == 1
+    expect_clean_page(phone_b)
+
+
+def test_a_round_typed_on_phone_b_survives_a_live_update_and_can_be_saved_as_the_next(
+    table_of_two,
+):
+    ann, game_id, phone_a, phone_b, _ = table_of_two
+    fill(phone_b, "play_round_hand_0", "KH 2")
+    fill(phone_b, "play_round_hand_1", "4")
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    notice = phone_b.get_by_text("Round 1 was just saved by Ann on another phone.")
+    expect(notice).to_be_visible(timeout=LIVE_PROMISE_MS)
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible()
+    wait_until_idle(phone_b)
+    expect(widget(phone_b, "play_round_hand_0").locator("input")).to_have_value("KH 2")
+    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("4")
+    press(phone_b.get_by_role("button", name="Keep it for round 2"))
+    expect(notice).to_have_count(0)
+    fill(phone_b, "play_round_hand_2", "8")
+    save_on(phone_b)
+    expect(phone_b.get_by_text("Round 2 saved.")).to_be_visible()
+    stored = stored_rounds(ann, game_id)
+    assert [r.number for r in stored] == [1, 2]
+    assert [h.hand_total for h in stored[1].hands] == [2, 4, 8]
+    expect(phone_a.get_by_role("heading", name="Round 3")).to_be_visible(timeout=LIVE_PROMISE_MS)
+
+
+def test_saving_into_a_game_ended_on_phone_a_says_so_and_loses_nothing(table_of_two):
+    ann, game_id, phone_a, phone_b, switch = table_of_two
+    ann.call(  # one round played, so the game has a winner
+        rounds.add_round,
+        game_id,
+        {ann.player_ids["Ann"]: "3", ann.player_ids["Ben"]: "9", ann.player_ids["Cleo"]: "7"},
+        ann.player_ids["Ann"],
+        "dutch",
+        for_round=1,
+    )
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    press(phone_b.get_by_role("button", name="Keep it for round 2"))
+    switch.held = True
+    fill_round(phone_b, "play_round", ["1", "2", "6"], "Ann")
+    expect(phone_a.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    press(phone_a.get_by_role("button", name="End this game now"))
+    expect(phone_a.get_by_text("Ann wins with 3 points!")).to_be_visible()
+    save_on(phone_b)
+    expect(phone_b.get_by_text("This game has ended: Ann won with 3 points.")).to_be_visible()
+    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("2")
+    assert len(stored_rounds(ann, game_id)) == 1
+    press(phone_b.get_by_role("button", name="Reopen the game and save this round"))
+    expect(phone_b.get_by_text("Round 2 saved.")).to_be_visible()
+    game = ann.call(games.get_game, game_id)
+    assert (game.status, [r.number for r in game.rounds]) == ("active", [1, 2])
+    assert [h.hand_total for h in game.rounds[1].hands] == [1, 2, 6]
+    expect_clean_page(phone_b)
+
+
+def test_a_game_ended_on_phone_a_leaves_what_phone_b_typed_in_place(table_of_two):
+    _, _, phone_a, phone_b, _ = table_of_two
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    press(phone_b.get_by_role("button", name="Keep it for round 2"))
+    fill(phone_b, "play_round_hand_0", "QH")
+    press(phone_a.get_by_role("button", name="End this game now"))
+    expect(phone_a.get_by_text("Ann wins with 3 points!")).to_be_visible()
+    ended = phone_b.get_by_text("The game was just ended on another phone.")
+    expect(ended).to_be_visible(timeout=LIVE_PROMISE_MS)
+    wait_until_idle(phone_b)
+    expect(widget(phone_b, "play_round_hand_0").locator("input")).to_have_value("QH")
+    press(phone_b.get_by_role("button", name="Show the final result"))
+    expect(phone_b.get_by_text("Ann wins with 3 points!")).to_be_visible()
+    expect_clean_page(phone_b)
+
+
+def test_undo_on_a_stale_page_does_not_take_back_the_wrong_round(table_of_two):
+    ann, game_id, phone_a, phone_b, switch = table_of_two
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    undo_first = phone_b.get_by_role("button", name="Undo round 1 (saved by Ann)")
+    expect(undo_first).to_be_visible(timeout=LIVE_PROMISE_MS)
+    switch.held = True
+    wait_until_idle(phone_a)
+    fill_round(phone_a, "play_round", ["1", "8", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 2 saved.")).to_be_visible()
+    assert len(stored_rounds(ann, game_id)) == 2
+    press(undo_first)  # phone B still offers round 1, which is no longer the latest
+    expect(phone_b.get_by_text("Round 1 is no longer the latest round")).to_be_visible()
+    assert [r.number for r in stored_rounds(ann, game_id)] == [1, 2]
+    undo_second = phone_b.get_by_role("button", name="Undo round 2 (saved by Ann)")
+    expect(undo_second).to_be_visible()
+    press(undo_second)
+    expect(phone_b.get_by_text("Round 2 was taken back.")).to_be_visible()
+    assert [r.number for r in stored_rounds(ann, game_id)] == [1]
+    switch.held = False
+    expect(phone_a.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    expect_clean_page(phone_b)
+
+
+def test_the_table_view_follows_the_game_in_large_type(table_of_two, screenshot):
+    _, _, phone_a, phone_b, _ = table_of_two
+    press(phone_b.get_by_test_id("stMain").get_by_role("link", name="Table view"))
+    expect_title(phone_b, "Table view")
+    expect(phone_b.get_by_text("Round 1", exact=True)).to_be_visible()
+    expect(phone_b.get_by_text("🃏 Ann deals")).to_be_visible()
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(phone_b.get_by_text("🃏 Ben deals")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    standings = phone_b.get_by_role("table", name="Standings")
+    expect(standings.locator("tr")).to_have_text(["1Ann3", "2Cleo7", "3Ben9"])
+    expect(phone_b.get_by_text("Last round (1): Ann called Dutch and was lowest.")).to_be_visible()
+    size = standings.evaluate("table => parseFloat(getComputedStyle(table).fontSize)")
+    assert size >= 28  # readable from across the table
+    expect(phone_b.get_by_test_id("stForm")).to_have_count(0)
+    expect_clean_page(phone_b)
+    take_picture(phone_b, screenshot, "table-view", hide_toasts=True)
+
+
+def test_a_double_tap_on_save_stores_one_round(table_of_two):
+    ann, game_id, phone_a, _, _ = table_of_two
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    wait_until_idle(phone_a)
+    save = phone_a.get_by_test_id("stForm").get_by_role("button", name="Save the round")
+    save.evaluate("button => { button.click(); button.click(); }")
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(phone_a.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect_clean_page(phone_a)
+    expect(phone_a.get_by_test_id("stAlertContentError")).to_have_count(0)
+    expect(phone_a.get_by_text("already saved")).to_have_count(0)
+    assert len(stored_rounds(ann, game_id)) == 1
