@@ -24,7 +24,14 @@ from dutch_core.errors import (
     RoundError,
     RulesError,
 )
-from dutch_core.game import Game, Standing
+from dutch_core.game import (
+    Game,
+    Standing,
+    end_reached,
+    lowest_totals,
+    rank_players,
+    totals_after,
+)
 from dutch_core.hand import MAX_TOTAL, Hand, Penalty
 from dutch_core.round_input import MAX_PLAYERS, MIN_PLAYERS, CallType, RoundInput
 from dutch_core.rules import (
@@ -77,8 +84,12 @@ __all__ = [
     "Suit",
     "caller_outcome",
     "check_deck",
+    "end_reached",
     "format_cards",
+    "lowest_totals",
     "parse_cards",
     "penalty_cards_due",
+    "rank_players",
     "score_round",
+    "totals_after",
 ]

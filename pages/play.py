@@ -79,7 +79,7 @@ def set_up_game(group: GroupView) -> None:
 def enter_round(game) -> None:
     """The round form; a stored round clears it and can be undone."""
     names = [player.name for player in game.players]
-    st.subheader(f"Round {game.core.rounds_played + 1}")
+    st.subheader(f"Round {game.rounds_played + 1}")
     submitted = round_form("play_round", names, game.rules, submit_label="Save the round")
     if submitted is None:
         return
@@ -121,7 +121,7 @@ def show_standings(game) -> None:
 
 def game_over(game, just_finished: bool) -> None:
     """The end-of-game screen: the winner, the final standings, what next."""
-    total = game.core.totals()[game.winners[0]]
+    total = game.totals[game.winners[0]]
     winners = " and ".join(md(name) for name in game.winners)
     verb = "share the win" if len(game.winners) > 1 else "wins"
     st.success(f"🏆 **{winners}** {verb} with {total} points!")

@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._input import as_utc
-from dutch_app.services._scoring import Table, core_game, rounds_of, table_of
+from dutch_app.services._scoring import Table, named_totals, rounds_of, rules_of, table_of
 from dutch_app.services.views import (
     GameView,
     GroupView,
@@ -16,6 +16,7 @@ from dutch_app.services.views import (
     RoundView,
 )
 from dutch_app.storage.models import Game, Group, Membership, Player, Round, RoundHand, User
+from dutch_core import end_reached, lowest_totals, rank_players
 
 
 def player_view(player: Player) -> PlayerView:
@@ -82,6 +83,7 @@ def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView
                 penalty_points=hand.penalty_points,
                 round_score=hand.round_score,
                 is_caller=hand.is_caller,
+                game_total=hand.game_total,
             )
             for hand in sorted(hands, key=lambda hand: hand.seat)
         ),
@@ -89,23 +91,32 @@ def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView
 
 
 def game_view(session: Session, game: Game) -> GameView:
-    """The view of a stored game with its rounds, standings and winners."""
+    """The view of a stored game with its rounds, standings and winners.
+
+    The standings rank the totals stored with the last round; nothing is scored again.
+    The game is over once the end condition held after any of its rounds.
+    """
     table = table_of(session, game.id)
     stored_rounds = rounds_of(session, game.id)
-    core = core_game(game, table, stored_rounds)
+    rules = rules_of(game)
+    running = [{hand.player_id: hand.game_total for hand in hands} for _, hands in stored_rounds]
+    totals = named_totals(table, running[-1] if running else {})
+    is_over = any(
+        end_reached(rules, number, by_id) for number, by_id in enumerate(running, start=1)
+    )
     return GameView(
         id=game.id,
         group_id=game.group_id,
         players=tuple(player_view(p) for p in table.players),
-        rules=core.rules,
+        rules=rules,
         status=game.status,
         started_at=as_utc(game.started_at),
         ended_at=as_utc(game.ended_at),
         notes=game.notes,
         version=game.version,
         rounds=tuple(round_view(table, stored, hands) for stored, hands in stored_rounds),
-        core=core,
-        standings=tuple(core.standings()),
-        is_over=core.is_over,
-        winners=core.winners(),
+        totals=totals,
+        standings=tuple(rank_players(table.names, totals)),
+        is_over=is_over,
+        winners=lowest_totals(totals),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._input import check_id
@@ -24,6 +24,7 @@ from dutch_core import (
     RoundResult,
     format_cards,
     parse_cards,
+    totals_after,
 )
 
 
@@ -108,15 +109,52 @@ def halved_running_totals(
     in round order, a total landing exactly on its game's limit halved (``limits``: game id
     to limit), as ``dutch_core.Game.running_totals`` adds them up: halving depends on the
     order of rounds, so no sum can stand in for it."""
+    halving = {limit: _halving_rules(limit) for limit in set(limits.values())}
     totals: dict[tuple[int, int], int] = {}
     running = []
     for game_id, player_id, score in rows:
-        total = totals.get((game_id, player_id), 0) + score
-        if total == limits[game_id]:
-            total //= 2
-        totals[(game_id, player_id)] = total
+        key = (game_id, player_id)
+        total = totals_after(halving[limits[game_id]], totals, {key: score})[key]
+        totals[key] = total
         running.append(total)
     return running
+
+
+def _halving_rules(limit: int) -> HouseRules:
+    return HouseRules.from_dict(
+        {"end": {"kind": "score_limit", "limit": limit, "exact_limit_halves": True}}
+    )
+
+
+def latest_totals(session: Session, game_id: int) -> tuple[int, dict[int, int]]:
+    """The number of the game's last round and each player's game total after it, by
+    player id in seat order; ``(0, {})`` before the first round. Reads one round's rows."""
+    last = select(func.max(Round.number)).where(Round.game_id == game_id).scalar_subquery()
+    rows = session.execute(
+        select(Round.number, RoundHand.player_id, RoundHand.game_total)
+        .join(RoundHand, RoundHand.round_id == Round.id)
+        .where(Round.game_id == game_id, Round.number == last)
+        .order_by(RoundHand.seat)
+    ).all()
+    if not rows:
+        return 0, {}
+    return rows[0].number, {row.player_id: row.game_total for row in rows}
+
+
+def named_totals(table: Table, by_id: Mapping[int, int]) -> dict[str, int]:
+    """Game totals by name in seat order (0 for a player with no round yet)."""
+    return {player.name: by_id.get(player.id, 0) for player in table.players}
+
+
+def store_totals(table: Table, stored_rounds, game: CoreGame, first: int = 1) -> None:
+    """Set each stored hand's game total, from round ``first`` on, to the core's."""
+    ids = {player.name: player.id for player in table.players}
+    running = game.running_totals()
+    for (_, hands), totals in zip(stored_rounds[first - 1 :], running[first - 1 :], strict=True):
+        by_id = {ids[name]: total for name, total in totals.items()}
+        for hand in hands:
+            if hand.game_total != by_id[hand.player_id]:
+                hand.game_total = by_id[hand.player_id]
 
 
 def core_game(game: Game, table: Table, stored_rounds) -> CoreGame:
@@ -172,8 +210,9 @@ def requested_input(
     return RoundInput.build(typed, caller=caller, call_type=call_type, penalty=penalty_text)
 
 
-def hand_rows(table: Table, result: RoundResult) -> list[dict]:
-    """The round_hands values of a scored round (without round_id), in seat order."""
+def hand_rows(table: Table, result: RoundResult, totals: Mapping[str, int]) -> list[dict]:
+    """The round_hands values of a scored round (without round_id), in seat order;
+    ``totals`` are the game totals after it by name."""
     hands = dict(result.input.hands)
     scores = {score.player: score for score in result.scores}
     rows = []
@@ -188,6 +227,7 @@ def hand_rows(table: Table, result: RoundResult) -> list[dict]:
                 "penalty_points": score.penalty_points,
                 "round_score": score.round_score,
                 "is_caller": score.is_caller,
+                "game_total": totals[player.name],
             }
         )
     return rows

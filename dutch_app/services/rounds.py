@@ -1,5 +1,11 @@
 """Rounds: add, edit, delete, and how many penalty cards a caller must draw.
 
+Adding a round reads only what it needs: the game, its players and the game
+totals stored with its latest round; the core scores the new round and adds it to
+those totals (:func:`dutch_core.totals_after`), so a round costs the same however
+long the game is. A correction or a deletion rebuilds the game with the core and
+rewrites the stored totals of the rounds after it.
+
 Writers of one game take turns: each locks the game's row first (``SELECT ...
 FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` admits one writer at a
 time), so the next round number (MAX + 1 on the game's index) is never handed
@@ -13,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, update
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import bump_group, game_for, round_for
@@ -24,17 +30,20 @@ from dutch_app.services._scoring import (
     check_hand_ids,
     core_game,
     hand_rows,
+    latest_totals,
+    named_totals,
     requested_input,
     round_values,
     rounds_of,
     rules_of,
+    store_totals,
     table_of,
 )
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict
 from dutch_app.services.views import RoundView
 from dutch_app.storage.models import Game, Round, RoundHand, utcnow
-from dutch_core import CallType
+from dutch_core import CallType, GameError, end_reached, score_round, totals_after
 from dutch_core import penalty_cards_due as core_penalty_cards_due
 
 
@@ -69,13 +78,17 @@ def add_round(
     if game.status != "active":
         raise Conflict("This game has ended; reopen it to add a round.")
     table = table_of(session, game.id)
+    rules = rules_of(game)
     round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
-    after = core_game(game, table, rounds_of(session, game.id)).add_round(round_input)
-    result = after.rounds[-1]
-    last = session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id))
+    last, stored_totals = latest_totals(session, game.id)
+    before = named_totals(table, stored_totals)
+    if end_reached(rules, last, before):
+        raise GameError(f"the game ended after round {last}; start a new game")
+    result = score_round(round_input, rules)
+    totals = totals_after(rules, before, result.as_dict())
     stored = Round(
         game_id=game.id,
-        number=(last or 0) + 1,
+        number=last + 1,
         entered_by=user_id,
         entered_at=moment("entered_at", entered_at) or utcnow(),
         version=1,
@@ -83,9 +96,10 @@ def add_round(
     )
     session.add(stored)
     session.flush()
-    hands_stored = [RoundHand(round_id=stored.id, **row) for row in hand_rows(table, result)]
+    rows = hand_rows(table, result, totals)
+    hands_stored = [RoundHand(round_id=stored.id, **row) for row in rows]
     session.add_all(hands_stored)
-    _finish(session, game, after.is_over)
+    _finish(session, game, end_reached(rules, last + 1, totals))
     return round_view(table, stored, hands_stored)
 
 
@@ -128,10 +142,12 @@ def edit_round(
     stored.version += 1
     stored.edited_by, stored.edited_at = user_id, utcnow()
     hands_stored = dict(stored_rounds)[stored]
-    by_player = {row["player_id"]: row for row in hand_rows(table, result)}
+    totals = after.running_totals()[stored.number - 1]
+    by_player = {row["player_id"]: row for row in hand_rows(table, result, totals)}
     for hand in hands_stored:
         for key, value in by_player[hand.player_id].items():
             setattr(hand, key, value)
+    store_totals(table, stored_rounds, after, first=stored.number + 1)
     _finish(session, game, after.is_over)
     return round_view(table, stored, hands_stored)
 
@@ -156,7 +172,10 @@ def delete_round(session: Session, user_id: int, round_id: int, expected_version
         execution_options=unsynchronised,
     )
     session.expire_all()
-    after = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
+    table = table_of(session, game.id)
+    stored_rounds = rounds_of(session, game.id)
+    after = core_game(game, table, stored_rounds)
+    store_totals(table, stored_rounds, after, first=number)
     _finish(session, game, after.is_over)
 
 

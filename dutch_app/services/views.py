@@ -10,7 +10,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from dutch_core import Game as CoreGame
     from dutch_core import HouseRules, Standing
 
 
@@ -63,6 +62,7 @@ class HandView:
     penalty_points: int
     round_score: int
     is_caller: bool
+    game_total: int
 
     @property
     def hand_text(self) -> str:
@@ -99,9 +99,11 @@ class RoundView:
 
 @dataclass(frozen=True)
 class GameView:
-    """A game with its rounds, as the core sees it (``core``) and as stored.
+    """A game with its rounds as stored, each hand with its player's game total after it.
 
-    ``standings`` and ``winners`` come from the core (names, lowest total first).
+    ``totals`` are the game totals after the last round (by name, in seat order);
+    ``standings`` and ``winners`` rank them with the core's rules (lowest total first).
+    Nothing is scored again to show a game: the totals were stored with each round.
     """
 
     id: int
@@ -114,10 +116,19 @@ class GameView:
     notes: str
     version: int
     rounds: tuple[RoundView, ...]
-    core: CoreGame
+    totals: dict[str, int]
     standings: tuple[Standing, ...]
     is_over: bool
     winners: tuple[str, ...]
+
+    @property
+    def rounds_played(self) -> int:
+        """How many rounds have been played."""
+        return len(self.rounds)
+
+    def running_totals(self) -> list[dict[str, int]]:
+        """Each round's game totals by name, in seat order, as stored with the round."""
+        return [{hand.player: hand.game_total for hand in stored.hands} for stored in self.rounds]
 
 
 @dataclass(frozen=True)

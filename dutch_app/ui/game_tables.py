@@ -1,4 +1,4 @@
-"""Tables of one game for the screen, built from the core's view of it (no Streamlit here).
+"""Tables of one game for the screen, built from its stored rounds (no Streamlit here).
 
 These read only the game on show, never the group's whole history, so the Play
 page stays as quick with years of games stored as with none.
@@ -30,21 +30,18 @@ def running_totals_frame(game: GameView) -> pd.DataFrame:
     Round 0 holds everyone at 0, so the lines start together.
     """
     rows = [
-        {"round_number": 0, "player": name, "round_score": 0, "game_total": 0}
-        for name in game.core.players
+        {"round_number": 0, "player": player.name, "round_score": 0, "game_total": 0}
+        for player in game.players
     ]
-    for number, (result, totals) in enumerate(
-        zip(game.core.rounds, game.core.running_totals(), strict=True), start=1
-    ):
-        scores = result.as_dict()
+    for stored in game.rounds:
         rows.extend(
             {
-                "round_number": number,
-                "player": name,
-                "round_score": scores[name],
-                "game_total": totals[name],
+                "round_number": stored.number,
+                "player": hand.player,
+                "round_score": hand.round_score,
+                "game_total": hand.game_total,
             }
-            for name in game.core.players
+            for hand in stored.hands
         )
     return pd.DataFrame(rows, columns=["round_number", "player", "round_score", "game_total"])
 
