@@ -57,15 +57,27 @@ def _round_numbers(
     rounds: dict[int, list[RoundRow]] = defaultdict(list)
     for row in rows:
         rounds[row.round].append(row)
-    missing = sorted(set(range(1, max(rounds) + 1)) - set(rounds) - unread)
-    if None in unread:
-        missing = []  # a bad row's round is unknown: it may be any of them
-    if missing:
-        gaps = ", ".join(map(str, missing))
-        check.add(
-            rows[0].line, "round", f"game {game} has no round {gaps}; number rounds 1, 2, 3, …"
-        )
+    if None not in unread:  # else a bad row's round is unknown: it may be any of them
+        numbered = set(rounds) | unread
+        count = max(numbered) - len(numbered)
+        if count:
+            check.add(rows[0].line, "round", _gaps(game, numbered, count))
     return dict(sorted(rounds.items()))
+
+
+def _gaps(game: int, numbered: set, count: int, listed: int = 10) -> str:
+    """What is missing from rounds 1 to the highest ``numbered``: the first few numbers
+    (found without listing a range as long as the highest number, which a file sets)."""
+    missing: list[int] = []
+    number = 1
+    while len(missing) < min(count, listed):
+        if number not in numbered:
+            missing.append(number)
+        number += 1
+    gaps = ", ".join(map(str, missing))
+    if count > listed:
+        gaps += f", … ({count:,} rounds missing)"
+    return f"game {game} has no round {gaps}; number rounds 1, 2, 3, …"
 
 
 def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
@@ -212,8 +224,11 @@ def _plan_game(
             if planned_round.number != expected:
                 break
             prefix.append(planned_round)
-    game = Game(tuple(seating), first.rules, tuple(r.result for r in prefix))
-    for planned_round, totals in zip(prefix, game.running_totals(), strict=True):
+    running = []
+    if prefix:
+        game = Game(tuple(seating), first.rules, tuple(r.result for r in prefix))
+        running = game.running_totals()
+    for planned_round, totals in zip(prefix, running, strict=True):
         for row in rounds[planned_round.number]:
             if row.game_total != totals[row.player]:
                 total = totals[row.player]
