@@ -32,7 +32,7 @@ class BulkGame(NamedTuple):
         return len(self.results) * len(self.seated)
 
 
-def _insert_with_ids(session: Session, table, rows: list[dict]) -> list[int]:
+def insert_with_ids(session: Session, table, rows: list[dict]) -> list[int]:
     """Insert rows in bulk; their new ids, in order. SQLite cannot promise the order of
     a multi-row RETURNING, so there the ids are handed out under the write lock we hold."""
     if not rows:
@@ -58,7 +58,7 @@ def write_games(session: Session, batch: Sequence[BulkGame]) -> list[int]:
         GamePlayer.__table__,
         RoundHand.__table__,
     )
-    game_ids = _insert_with_ids(session, games, [game.values for game in batch])
+    game_ids = insert_with_ids(session, games, [game.values for game in batch])
     seat_rows, round_rows, hand_lists = [], [], []
     for game_id, game in zip(game_ids, batch, strict=True):
         seat_rows += [
@@ -81,7 +81,7 @@ def write_games(session: Session, batch: Sequence[BulkGame]) -> list[int]:
             hand_lists.append(hand_rows(table, result, totals))
     if seat_rows:
         session.execute(insert(seats), seat_rows)
-    round_ids = _insert_with_ids(session, rounds, round_rows)
+    round_ids = insert_with_ids(session, rounds, round_rows)
     hand_values = [
         {"round_id": round_id, **hand}
         for round_id, hand_list in zip(round_ids, hand_lists, strict=True)

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_csv
 from dutch_app.services._access import bump_group, membership
-from dutch_app.services._bulk import BulkGame, write_games
+from dutch_app.services._bulk import BulkGame, insert_with_ids, write_games
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._scoring import Table, core_game
 from dutch_app.services._transaction import reading, writing
@@ -66,13 +66,11 @@ def _players(session: Session, group_id: int, names: list[str]) -> tuple[dict, l
             select(Player).where(Player.group_id == group_id, Player.name_key.in_(list(wanted)))
         )
     }
-    created = []
-    for key, name in wanted.items():
-        if key not in found:
-            found[key] = Player(group_id=group_id, name=name, name_key=key)
-            session.add(found[key])
-            created.append(name)
-    session.flush()
+    created = [name for key, name in wanted.items() if key not in found]
+    rows = [{"group_id": group_id, "name": name, "name_key": name_key(name)} for name in created]
+    for chunk in _chunks(insert_with_ids(session, Player.__table__, rows)):
+        for player in session.scalars(select(Player).where(Player.id.in_(chunk))):
+            found[player.name_key] = player
     return found, created
 
 

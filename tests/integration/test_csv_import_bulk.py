@@ -1,0 +1,89 @@
+"""CSV import at scale: parsed before the write begins, written in one statement per table,
+and refused whole, with every problem listed, when anything is wrong."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+
+from dutch_app.csv_io import CsvImportError
+from dutch_app.services import csv_import
+from dutch_app.services.csv_export import export_rounds
+from dutch_app.services.demo import generate_history
+from dutch_app.services.games import get_game, list_games
+from dutch_app.services.groups import create_group
+
+
+@pytest.fixture
+def history_file(session, owner):
+    """The rounds file of a demo history of some 60 games."""
+    source = create_group(session, owner, "Source")
+    generate_history(session, source.id, 2000, 7)
+    return export_rounds(session, owner, source.id)
+
+
+def test_an_import_writes_one_statement_per_table_and_stores_the_right_totals(
+    session, engine, owner, history_file
+):
+    target = create_group(session, owner, "Target")
+    inserts: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_rest):
+        if statement.lstrip().upper().startswith("INSERT"):
+            inserts.append(statement.split("(")[0].split()[-1])
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert report.games_imported > 40
+    assert sorted(inserts) == ["game_players", "games", "players", "round_hands", "rounds"]
+    assert export_rounds(session, owner, target.id) == history_file
+    for summary in list_games(session, owner, target.id)[:5]:
+        view = get_game(session, owner, summary.id)
+        assert summary.totals == tuple(view.totals.values())
+
+
+def test_the_file_is_parsed_before_the_write_transaction_begins(
+    session, owner, history_file, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    parse = csv_import.parse_rounds_csv
+    seen = []
+
+    def watched(data, **options):
+        seen.append(session.in_transaction())
+        return parse(data, **options)
+
+    monkeypatch.setattr(csv_import, "parse_rounds_csv", watched)
+    csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    assert seen == [False]
+
+
+def test_a_file_with_problems_in_many_games_lists_them_all_and_writes_nothing(
+    session, owner, history_file, count_rows
+):
+    lines = history_file.decode("utf-8").splitlines()
+    header = lines[0].split(",")
+    player, total = header.index("player"), header.index("game_total")
+    changed = {}
+    for number in (5, 400, 1500):  # three games far apart
+        cells = lines[number].split(",")
+        cells[total] = str(int(cells[total]) + 1)
+        changed[number] = cells
+    cells = lines[800].split(",")
+    cells[player] = "Ann\x07"  # a name with a control character
+    changed[800] = cells
+    for number, cells in changed.items():
+        lines[number] = ",".join(cells)
+    target = create_group(session, owner, "Target")
+    before = count_rows()
+    with pytest.raises(CsvImportError) as caught:
+        csv_import.import_rounds_csv(
+            session, owner, target.id, ("\n".join(lines) + "\n").encode("utf-8")
+        )
+    found = {(problem.line, problem.column) for problem in caught.value.problems}
+    assert {(6, "game_total"), (401, "game_total"), (1501, "game_total")} <= found
+    assert (801, "player") in found
+    assert count_rows() == before
