@@ -114,8 +114,11 @@ def show_standings(game) -> None:
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
         show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)))
-        count = len(game.rounds)
-        with st.expander(f"All {count} rounds" if count > 1 else "The round so far"):
+        count, shown = game.rounds_played, len(game.rounds)
+        label = f"All {count} rounds" if count > 1 else "The round so far"
+        if shown < count:
+            label = f"The last {shown} of {count} rounds (the History page has them all)"
+        with st.expander(label):
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")
 
 
@@ -148,7 +151,7 @@ def game_over(game, just_finished: bool) -> None:
 
 def show_game(game_id: int) -> None:
     """A game in progress (or just finished)."""
-    game = call(games.get_game, game_id)
+    game = call(games.get_game, game_id, games.PLAY_ROUNDS)
     st.caption(" · ".join(md(line) for line in game.rules.describe()))
     saved = st.session_state.pop("play_saved", None)
     if saved:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -34,7 +34,8 @@ class BulkGame(NamedTuple):
 
 def insert_with_ids(session: Session, table, rows: list[dict]) -> list[int]:
     """Insert rows in bulk; their new ids, in order. SQLite cannot promise the order of
-    a multi-row RETURNING, so there the ids are handed out under the write lock we hold."""
+    a multi-row RETURNING, so there the ids are handed out under the write lock we hold
+    (and set on the rows given)."""
     if not rows:
         return []
     if session.get_bind().dialect.name != "sqlite":
@@ -42,29 +43,32 @@ def insert_with_ids(session: Session, table, rows: list[dict]) -> list[int]:
         return list(session.scalars(returning, rows))
     first = (session.scalar(select(func.max(table.c.id))) or 0) + 1
     ids = list(range(first, first + len(rows)))
-    session.execute(insert(table), [{**row, "id": id_} for row, id_ in zip(rows, ids, strict=True)])
+    for row, id_ in zip(rows, ids, strict=True):
+        row["id"] = id_
+    session.execute(insert(table), rows)
     return ids
 
 
-def write_games(session: Session, batch: Sequence[BulkGame]) -> list[int]:
-    """Insert a batch of games, one statement per table (Core tables: rows whose optional
-    columns are None stay in one statement); the new games' ids, in order.
+class PreparedGames(NamedTuple):
+    """The rows of a batch of games, built before any write begins. Seats and rounds name
+    their game by its index in ``games``, hands their round by its index in ``rounds``;
+    player ids are whatever the seated players' ``id`` holds (resolved on insert)."""
 
-    Each hand is stored with its player's game total, added up by the core.
-    """
-    games, rounds, seats, hands = (
-        Game.__table__,
-        Round.__table__,
-        GamePlayer.__table__,
-        RoundHand.__table__,
-    )
-    game_ids = insert_with_ids(session, games, [game.values for game in batch])
-    seat_rows, round_rows, hand_lists = [], [], []
-    for game_id, game in zip(game_ids, batch, strict=True):
-        seat_rows += [
-            {"game_id": game_id, "seat": seat, "player_id": player.id}
+    games: list[dict]
+    seats: list[dict]
+    rounds: list[dict]
+    hands: list[dict]
+
+
+def prepare_games(batch: Sequence[BulkGame]) -> PreparedGames:
+    """Every row of the batch, each hand with its player's game total added up by the core."""
+    prepared = PreparedGames([], [], [], [])
+    for index, game in enumerate(batch):
+        prepared.games.append(dict(game.values))
+        prepared.seats.extend(
+            {"game_id": index, "seat": seat, "player_id": player.id}
             for seat, player in enumerate(game.seated)
-        ]
+        )
         table = Table(tuple(game.seated))
         rules = HouseRules.from_dict(game.values["rules"])
         running = CoreGame(table.names, rules, tuple(game.results)).running_totals()
@@ -75,18 +79,62 @@ def write_games(session: Session, batch: Sequence[BulkGame]) -> list[int]:
         for number, (result, totals, at) in enumerate(
             zip(game.results, running, entered, strict=True), start=1
         ):
-            values = {"game_id": game_id, "number": number, "entered_at": at}
-            values["entered_by"] = game.entered_by
-            round_rows.append({**values, "version": 1, **round_values(table, result)})
-            hand_lists.append(hand_rows(table, result, totals))
-    if seat_rows:
-        session.execute(insert(seats), seat_rows)
-    round_ids = insert_with_ids(session, rounds, round_rows)
-    hand_values = [
-        {"round_id": round_id, **hand}
-        for round_id, hand_list in zip(round_ids, hand_lists, strict=True)
-        for hand in hand_list
+            round_index = len(prepared.rounds)
+            prepared.rounds.append(
+                {
+                    "game_id": index,
+                    "number": number,
+                    "entered_at": at,
+                    "entered_by": game.entered_by,
+                    "version": 1,
+                    **round_values(table, result),
+                }
+            )
+            for hand in hand_rows(table, result, totals):
+                hand["round_id"] = round_index
+                prepared.hands.append(hand)
+    return prepared
+
+
+def insert_games(
+    session: Session, prepared: PreparedGames, player_ids: Mapping[object, int] | None = None
+) -> list[int]:
+    """Insert prepared rows, one statement per table; the new games' ids, in order.
+
+    ``player_ids`` turns the seated players' ids into stored ones (None: they are stored
+    ones already). ``prepared`` is left as it was, so a retried transaction can insert
+    it again.
+    """
+
+    def player(key: object) -> object:
+        return key if player_ids is None or key is None else player_ids[key]
+
+    game_ids = insert_with_ids(session, Game.__table__, [dict(row) for row in prepared.games])
+    seats = [
+        {**row, "game_id": game_ids[row["game_id"]], "player_id": player(row["player_id"])}
+        for row in prepared.seats
     ]
-    if hand_values:
-        session.execute(insert(hands), hand_values)
+    rounds = [
+        {
+            **row,
+            "game_id": game_ids[row["game_id"]],
+            "caller_player_id": player(row["caller_player_id"]),
+        }
+        for row in prepared.rounds
+    ]
+    if seats:
+        session.execute(insert(GamePlayer.__table__), seats)
+    round_ids = insert_with_ids(session, Round.__table__, rounds)
+    hands = [
+        {**row, "round_id": round_ids[row["round_id"]], "player_id": player(row["player_id"])}
+        for row in prepared.hands
+    ]
+    if hands:
+        session.execute(insert(RoundHand.__table__), hands)
     return game_ids
+
+
+def write_games(session: Session, batch: Sequence[BulkGame]) -> list[int]:
+    """Insert a batch of games, one statement per table (Core tables: rows whose optional
+    columns are None stay in one statement); the new games' ids, in order."""
+    return insert_games(session, prepare_games(batch))

@@ -6,7 +6,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._input import as_utc
-from dutch_app.services._scoring import Table, named_totals, rounds_of, rules_of, table_of
+from dutch_app.services._scoring import (
+    Table,
+    latest_totals,
+    named_totals,
+    rounds_of,
+    rules_of,
+    table_of,
+)
 from dutch_app.services.views import (
     GameView,
     GroupView,
@@ -90,20 +97,20 @@ def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView
     )
 
 
-def game_view(session: Session, game: Game) -> GameView:
+def game_view(session: Session, game: Game, last_rounds: int | None = None) -> GameView:
     """The view of a stored game with its rounds, standings and winners.
 
-    The standings rank the totals stored with the last round; nothing is scored again.
-    The game is over once the end condition held after any of its rounds.
+    ``last_rounds`` keeps only that many of the latest rounds (all of them when None);
+    the totals, standings and end are the whole game's either way. The standings rank
+    the totals stored with the last round and the game is over when the end condition
+    holds after it; nothing is scored again.
     """
     table = table_of(session, game.id)
-    stored_rounds = rounds_of(session, game.id)
     rules = rules_of(game)
-    running = [{hand.player_id: hand.game_total for hand in hands} for _, hands in stored_rounds]
-    totals = named_totals(table, running[-1] if running else {})
-    is_over = any(
-        end_reached(rules, number, by_id) for number, by_id in enumerate(running, start=1)
-    )
+    played, latest = latest_totals(session, game.id)
+    first = 1 if last_rounds is None else max(1, played - last_rounds + 1)
+    stored_rounds = rounds_of(session, game.id, first) if played else []
+    totals = named_totals(table, latest)
     return GameView(
         id=game.id,
         group_id=game.group_id,
@@ -115,8 +122,9 @@ def game_view(session: Session, game: Game) -> GameView:
         notes=game.notes,
         version=game.version,
         rounds=tuple(round_view(table, stored, hands) for stored, hands in stored_rounds),
+        rounds_played=played,
         totals=totals,
         standings=tuple(rank_players(table.names, totals)),
-        is_over=is_over,
+        is_over=end_reached(rules, played, totals),
         winners=lowest_totals(totals),
     )

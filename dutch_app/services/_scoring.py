@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._input import check_id
@@ -59,19 +59,26 @@ def table_of(session: Session, game_id: int) -> Table:
     return Table(tuple(players))
 
 
-def rounds_of(session: Session, game_id: int) -> list[tuple[Round, list[RoundHand]]]:
-    """A game's rounds in order, each with its hands in seat order (two queries)."""
+def rounds_of(
+    session: Session, game_id: int, first: int = 1
+) -> list[tuple[Round, list[RoundHand]]]:
+    """A game's rounds in order from round ``first`` on, each with its hands in seat order
+    (two queries)."""
     rounds = list(
-        session.scalars(select(Round).where(Round.game_id == game_id).order_by(Round.number))
+        session.scalars(
+            select(Round)
+            .where(Round.game_id == game_id, Round.number >= first)
+            .order_by(Round.number)
+        )
     )
     hands: dict[int, list[RoundHand]] = {stored.id: [] for stored in rounds}
+    query = select(RoundHand).order_by(RoundHand.round_id, RoundHand.seat)
+    if first > 1:  # a window of the latest rounds: their hands by key
+        query = query.where(RoundHand.round_id.in_(list(hands)))
+    else:
+        query = query.join(Round, Round.id == RoundHand.round_id).where(Round.game_id == game_id)
     if rounds:
-        for hand in session.scalars(
-            select(RoundHand)
-            .join(Round, Round.id == RoundHand.round_id)
-            .where(Round.game_id == game_id)
-            .order_by(RoundHand.round_id, RoundHand.seat)
-        ):
+        for hand in session.scalars(query):
             hands[hand.round_id].append(hand)
     return [(stored, hands[stored.id]) for stored in rounds]
 
@@ -128,12 +135,19 @@ def _halving_rules(limit: int) -> HouseRules:
 
 def latest_totals(session: Session, game_id: int) -> tuple[int, dict[int, int]]:
     """The number of the game's last round and each player's game total after it, by
-    player id in seat order; ``(0, {})`` before the first round. Reads one round's rows."""
-    last = select(func.max(Round.number)).where(Round.game_id == game_id).scalar_subquery()
+    player id in seat order; ``(0, {})`` before the first round. Reads one round's rows,
+    each found by its key whatever the planner knows of the table."""
+    last = (
+        select(Round.id)
+        .where(Round.game_id == game_id)
+        .order_by(Round.number.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
     rows = session.execute(
         select(Round.number, RoundHand.player_id, RoundHand.game_total)
         .join(RoundHand, RoundHand.round_id == Round.id)
-        .where(Round.game_id == game_id, Round.number == last)
+        .where(Round.id == last, RoundHand.round_id == last)
         .order_by(RoundHand.seat)
     ).all()
     if not rows:

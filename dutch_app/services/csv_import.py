@@ -23,7 +23,13 @@ from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_csv
 from dutch_app.services._access import bump_group, membership
-from dutch_app.services._bulk import BulkGame, insert_with_ids, write_games
+from dutch_app.services._bulk import (
+    BulkGame,
+    PreparedGames,
+    insert_games,
+    insert_with_ids,
+    prepare_games,
+)
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._scoring import Table, core_game
 from dutch_app.services._transaction import reading, writing
@@ -140,28 +146,56 @@ def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]
 
 @dataclass(frozen=True)
 class _Seat:
-    """A stored player under the name the file gives them, for writing the file's rounds."""
+    """A player of the file under the name the file gives them; ``id`` is the name key
+    that finds the stored player once the players are created."""
 
-    id: int
+    id: str
     name: str
 
 
-def _bulk_game(user_id: int, group_id: int, game: PlannedGame, players: dict, cleaned: dict):
-    seated = [_Seat(players[name_key(cleaned[name])].id, name) for name in game.players]
-    values = {
-        "group_id": group_id,
-        "rules": game.rules.to_dict(),
-        "status": game.status,
-        "started_at": game.started_at,
-        "ended_at": game.rounds[-1].played_at if game.status == "ended" else None,
-        "notes": "",
-        "created_by": user_id,
-        "version": 1,
-        "import_key": game.import_key,
-    }
-    results = [planned.result for planned in game.rounds]
-    entered = [planned.played_at for planned in game.rounds]
-    return BulkGame(values, seated, results, entered, user_id)
+def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> PreparedGames:
+    """Every row of the file's games, built before the write transaction begins."""
+    batch = []
+    for game in games:
+        seated = [
+            _Seat(name_key(clean_name("player", name, PLAYER_NAME_LENGTH)), name)
+            for name in game.players
+        ]
+        values = {
+            "group_id": group_id,
+            "rules": game.rules.to_dict(),
+            "status": game.status,
+            "started_at": game.started_at,
+            "ended_at": game.rounds[-1].played_at if game.status == "ended" else None,
+            "notes": "",
+            "created_by": user_id,
+            "version": 1,
+            "import_key": game.import_key,
+        }
+        results = [planned.result for planned in game.rounds]
+        entered = [planned.played_at for planned in game.rounds]
+        batch.append(BulkGame(values, seated, results, entered, user_id))
+    return prepare_games(batch)
+
+
+def _without(prepared: PreparedGames, keep: list[bool]) -> PreparedGames:
+    """The prepared rows of the games whose ``keep`` is True, indexes renumbered."""
+    games = {old: new for new, old in enumerate(i for i, kept in enumerate(keep) if kept)}
+    rounds, round_index = [], {}
+    for old, row in enumerate(prepared.rounds):
+        if row["game_id"] in games:
+            round_index[old] = len(rounds)
+            rounds.append({**row, "game_id": games[row["game_id"]]})
+    return PreparedGames(
+        [row for old, row in enumerate(prepared.games) if old in games],
+        [{**r, "game_id": games[r["game_id"]]} for r in prepared.seats if r["game_id"] in games],
+        rounds,
+        [
+            {**r, "round_id": round_index[r["round_id"]]}
+            for r in prepared.hands
+            if r["round_id"] in round_index
+        ],
+    )
 
 
 @writing
@@ -169,41 +203,34 @@ def _write(
     session: Session,
     user_id: int,
     group_id: int,
-    plan: ImportPlan,
-    content_keys: set[str],
-) -> ImportReport:
-    """Store the plan's games that the group does not hold yet, in bulk."""
+    candidates: list[PlannedGame],
+    prepared: PreparedGames,
+) -> tuple[list[PlannedGame], list[int], list[str]]:
+    """Store the ``candidates`` (whose rows are ``prepared``) that the group does not hold
+    yet; the games stored, their new ids and the names of the players created."""
     membership(session, user_id, group_id)
-    wanted = [game.import_key for game in plan.games if game.import_key not in content_keys]
-    # Games another import stored since the read above carry their key: one query finds them.
+    # Games another import stored since the read of content keys carry their key.
     imported = set()
-    for chunk in _chunks(wanted):
+    for chunk in _chunks([game.import_key for game in candidates]):
         imported.update(
             session.scalars(
                 select(Game.import_key).where(Game.group_id == group_id, Game.import_key.in_(chunk))
             )
         )
-    stored_keys = content_keys | imported
-    new_games = [game for game in plan.games if game.import_key not in stored_keys]
-    cleaned = {
-        name: clean_name("player", name, PLAYER_NAME_LENGTH)
-        for game in new_games
-        for name in game.players
-    }
-    players, created = _players(session, group_id, list(cleaned.values()))
-    game_ids = write_games(
-        session,
-        [_bulk_game(user_id, group_id, game, players, cleaned) for game in new_games],
-    )
+    if imported:
+        keep = [game.import_key not in imported for game in candidates]
+        candidates = [game for game, kept in zip(candidates, keep, strict=True) if kept]
+        prepared = _without(prepared, keep)
+    names: dict[str, str] = {}  # the first spelling in the file of each player
+    for game in candidates:
+        for name in game.players:
+            cleaned = clean_name("player", name, PLAYER_NAME_LENGTH)
+            names.setdefault(name_key(cleaned), cleaned)
+    players, created = _players(session, group_id, list(names.values()))
+    game_ids = insert_games(session, prepared, {key: player.id for key, player in players.items()})
     if game_ids or created:
         bump_group(session, group_id)
-    return ImportReport(
-        games_imported=len(game_ids),
-        rounds_imported=sum(len(game.rounds) for game in new_games),
-        games_skipped=len(plan.games) - len(new_games) + len(plan.repeated),
-        players_created=tuple(created),
-        game_ids=tuple(game_ids),
-    )
+    return candidates, game_ids, created
 
 
 def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes) -> ImportReport:
@@ -211,10 +238,20 @@ def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes
 
     Raises CsvImportError (listing every problem with its line, found in one pass)
     and writes nothing when any part of the file is wrong. The file is read and
-    checked before the write transaction begins.
+    checked, and every row to insert built, before the write transaction begins.
     """
     _check_member(session, user_id, group_id)
     if not isinstance(data, bytes):
         raise ValidationError("data", f"the file must be bytes, not {type(data).__name__}.")
     plan = parse_rounds_csv(data, check_name=_name_problem)
-    return _write(session, user_id, group_id, plan, _content_keys(session, group_id, plan))
+    content_keys = _content_keys(session, group_id, plan)
+    candidates = [game for game in plan.games if game.import_key not in content_keys]
+    prepared = _prepared(user_id, group_id, candidates)
+    stored, game_ids, created = _write(session, user_id, group_id, candidates, prepared)
+    return ImportReport(
+        games_imported=len(game_ids),
+        rounds_imported=sum(len(game.rounds) for game in stored),
+        games_skipped=len(plan.games) - len(stored) + len(plan.repeated),
+        players_created=tuple(created),
+        game_ids=tuple(game_ids),
+    )

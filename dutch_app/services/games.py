@@ -102,10 +102,20 @@ def start_game(
     return game_view(session, game)
 
 
+PLAY_ROUNDS = 100
+"""The latest rounds the Play page shows of a game (the History page shows them all)."""
+
+
 @reading
-def get_game(session: Session, user_id: int, game_id: int) -> GameView:
-    """A game with its players, rounds, standings and winners."""
-    return game_view(session, game_for(session, user_id, game_id))
+def get_game(
+    session: Session, user_id: int, game_id: int, last_rounds: int | None = None
+) -> GameView:
+    """A game with its players, rounds, standings and winners; with ``last_rounds``, only
+    that many of its latest rounds (the totals and standings are the whole game's), so
+    that reading a game in progress costs the same in round 10 and round 20,000."""
+    if last_rounds is not None:
+        last_rounds = check_id("last_rounds", last_rounds)
+    return game_view(session, game_for(session, user_id, game_id), last_rounds)
 
 
 def _set_status(session: Session, user_id: int, game_id: int, status: str) -> GameView:

@@ -101,9 +101,11 @@ class RoundView:
 class GameView:
     """A game with its rounds as stored, each hand with its player's game total after it.
 
-    ``totals`` are the game totals after the last round (by name, in seat order);
-    ``standings`` and ``winners`` rank them with the core's rules (lowest total first).
-    Nothing is scored again to show a game: the totals were stored with each round.
+    ``rounds`` may hold only the latest of the ``rounds_played`` rounds (the Play page
+    asks for a window of them). ``totals`` are the game totals after the last round (by
+    name, in seat order); ``standings`` and ``winners`` rank them with the core's rules
+    (lowest total first). Nothing is scored again to show a game: the totals were
+    stored with each round.
     """
 
     id: int
@@ -116,18 +118,14 @@ class GameView:
     notes: str
     version: int
     rounds: tuple[RoundView, ...]
+    rounds_played: int
     totals: dict[str, int]
     standings: tuple[Standing, ...]
     is_over: bool
     winners: tuple[str, ...]
 
-    @property
-    def rounds_played(self) -> int:
-        """How many rounds have been played."""
-        return len(self.rounds)
-
     def running_totals(self) -> list[dict[str, int]]:
-        """Each round's game totals by name, in seat order, as stored with the round."""
+        """The game totals after each round of ``rounds`` by name, in seat order, as stored."""
         return [{hand.player: hand.game_total for hand in stored.hands} for stored in self.rounds]
 
 

@@ -27,12 +27,15 @@ def standings_frame(game: GameView) -> pd.DataFrame:
 def running_totals_frame(game: GameView) -> pd.DataFrame:
     """Long form for the chart: round_number, player, round_score, game_total.
 
-    Round 0 holds everyone at 0, so the lines start together.
+    Round 0 holds everyone at 0, so the lines start together (when the game's first
+    round is among those shown).
     """
-    rows = [
-        {"round_number": 0, "player": player.name, "round_score": 0, "game_total": 0}
-        for player in game.players
-    ]
+    rows = []
+    if not game.rounds or game.rounds[0].number == 1:
+        rows = [
+            {"round_number": 0, "player": player.name, "round_score": 0, "game_total": 0}
+            for player in game.players
+        ]
     for stored in game.rounds:
         rows.extend(
             {

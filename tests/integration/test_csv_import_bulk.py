@@ -87,3 +87,22 @@ def test_a_file_with_problems_in_many_games_lists_them_all_and_writes_nothing(
     assert {(6, "game_total"), (401, "game_total"), (1501, "game_total")} <= found
     assert (801, "player") in found
     assert count_rows() == before
+
+
+def test_games_another_import_stored_meanwhile_are_skipped_by_their_key(
+    session, owner, history_file, monkeypatch
+):
+    """Content keys are read before the write begins; a game stored by a concurrent import
+    after that read is still found, by its import key, inside the write."""
+    lines = history_file.decode("utf-8").splitlines()
+    first_game = [line for line in lines[1:] if line.split(",")[0] == "1"]
+    target = create_group(session, owner, "Target")
+    early = csv_import.import_rounds_csv(
+        session, owner, target.id, ("\n".join([lines[0], *first_game]) + "\n").encode("utf-8")
+    )
+    assert early.games_imported == 1
+    monkeypatch.setattr(csv_import, "_content_keys", lambda *args: set())
+    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    games_in_file = len({line.split(",")[0] for line in lines[1:]})
+    assert (report.games_imported, report.games_skipped) == (games_in_file - 1, 1)
+    assert export_rounds(session, owner, target.id) == history_file

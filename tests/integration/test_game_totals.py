@@ -173,3 +173,23 @@ def test_a_round_of_a_20000_round_game_reads_as_little_as_one_of_a_10_round_game
     _, rows, written = measured[20_000]
     assert rows <= 12  # the game, its membership, its four players, its last round's four hands
     assert written <= 8  # the round, its four hands, the game's version, the group's version
+
+
+@pytest.mark.timeout(600)
+def test_the_play_pages_view_of_a_20000_round_game_reads_only_its_latest_rounds(
+    session, engine, owner, group, seated
+):
+    from dutch_app.services.games import PLAY_ROUNDS
+
+    game_id = long_game(session, group.id, 20_000)
+    with Reads(engine) as reads:
+        view = get_game(session, owner, game_id, PLAY_ROUNDS)
+    assert view.rounds_played == 20_000
+    assert [stored.number for stored in view.rounds] == list(range(19_901, 20_001))
+    assert view.totals == {"Ann": 60_000, "Bo": 200_000, "Cy": 240_000, "Dee": 400_000}
+    assert view.standings[0].player == "Ann"
+    # the game, membership, players, the last round's hands, then 100 rounds and their hands
+    assert reads.rows_read() <= 12 + PLAY_ROUNDS * 5
+    whole = get_game(session, owner, game_id)
+    assert len(whole.rounds) == 20_000
+    assert whole.running_totals()[-1] == view.totals
