@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -153,14 +154,23 @@ class _Seat:
     name: str
 
 
-def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> PreparedGames:
+class _Prepared(NamedTuple):
+    """The rows of the file's games, and each name of the file with its key and stored form."""
+
+    rows: PreparedGames
+    names: dict[str, tuple[str, str]]
+
+
+def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> _Prepared:
     """Every row of the file's games, built before the write transaction begins."""
     batch = []
+    names = {}
     for game in games:
-        seated = [
-            _Seat(name_key(clean_name("player", name, PLAYER_NAME_LENGTH)), name)
-            for name in game.players
-        ]
+        for name in game.players:
+            if name not in names:
+                cleaned = clean_name("player", name, PLAYER_NAME_LENGTH)
+                names[name] = (name_key(cleaned), cleaned)
+        seated = [_Seat(names[name][0], name) for name in game.players]
         values = {
             "group_id": group_id,
             "rules": game.rules.to_dict(),
@@ -175,7 +185,7 @@ def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> Prepared
         results = [planned.result for planned in game.rounds]
         entered = [planned.played_at for planned in game.rounds]
         batch.append(BulkGame(values, seated, results, entered, user_id))
-    return prepare_games(batch)
+    return _Prepared(prepare_games(batch), names)
 
 
 def _without(prepared: PreparedGames, keep: list[bool]) -> PreparedGames:
@@ -204,7 +214,7 @@ def _write(
     user_id: int,
     group_id: int,
     candidates: list[PlannedGame],
-    prepared: PreparedGames,
+    prepared: _Prepared,
 ) -> tuple[list[PlannedGame], list[int], list[str]]:
     """Store the ``candidates`` (whose rows are ``prepared``) that the group does not hold
     yet; the games stored, their new ids and the names of the players created."""
@@ -220,14 +230,14 @@ def _write(
     if imported:
         keep = [game.import_key not in imported for game in candidates]
         candidates = [game for game, kept in zip(candidates, keep, strict=True) if kept]
-        prepared = _without(prepared, keep)
+        prepared = _Prepared(_without(prepared.rows, keep), prepared.names)
     names: dict[str, str] = {}  # the first spelling in the file of each player
     for game in candidates:
         for name in game.players:
-            cleaned = clean_name("player", name, PLAYER_NAME_LENGTH)
-            names.setdefault(name_key(cleaned), cleaned)
+            names.setdefault(*prepared.names[name])
     players, created = _players(session, group_id, list(names.values()))
-    game_ids = insert_games(session, prepared, {key: player.id for key, player in players.items()})
+    ids = {key: player.id for key, player in players.items()}
+    game_ids = insert_games(session, prepared.rows, ids)
     if game_ids or created:
         bump_group(session, group_id)
     return candidates, game_ids, created
