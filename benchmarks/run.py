@@ -29,7 +29,7 @@ from streamlit import logger as streamlit_logger
 from benchmarks import databases, memory, pages, report, service_ratios, write_ratios
 from benchmarks.timing import Comparison
 
-MEASURING_ORDER = ("1", "2", "5", "4", "3", "6", "9", "10", "8", "7")
+MEASURING_ORDER = ("1", "2", "5", "4", "3", "6", "9", "10", "11", "8", "7")
 """Reads first, then the ratios that write to the working copy."""
 
 
@@ -64,6 +64,8 @@ def _measure(ratio_id: str, big: databases.BenchDatabase, rows: int, args) -> Co
         return write_ratios.long_game_round(big, args.repeats or 30)
     if ratio_id == "10":
         return write_ratios.long_game_view(big, args.repeats or 9)
+    if ratio_id == "11":
+        return write_ratios.long_game_view_past_the_window(big, args.repeats or 9)
     if ratio_id == "7":
         return memory.server_memory(big, args.sessions, args.memory_repeats)
     raise ValueError(f"No ratio {ratio_id!r}.")
