@@ -106,3 +106,23 @@ def test_games_another_import_stored_meanwhile_are_skipped_by_their_key(
     games_in_file = len({line.split(",")[0] for line in lines[1:]})
     assert (report.games_imported, report.games_skipped) == (games_in_file - 1, 1)
     assert export_rounds(session, owner, target.id) == history_file
+
+
+def test_the_same_file_imported_twice_at_the_same_moment_stores_each_game_once(
+    session, engine, owner, history_file
+):
+    """Both imports read the group before either writes; the second one's write finds the
+    first one's games by their keys (on PostgreSQL after retrying the clash on the key)."""
+    from tests.integration.test_concurrency import at_once
+
+    target = create_group(session, owner, "Target")
+    outcomes = at_once(
+        engine,
+        [lambda s: csv_import.import_rounds_csv(s, owner, target.id, history_file)] * 2,
+    )
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    imported = sorted(report.games_imported for report in outcomes)
+    games_in_file = len({line.split(b",")[0] for line in history_file.splitlines()[1:]})
+    assert imported[0] + imported[1] == games_in_file
+    assert len(list_games(session, owner, target.id)) == games_in_file
+    assert export_rounds(session, owner, target.id) == history_file
