@@ -26,10 +26,10 @@ from pathlib import Path
 
 from streamlit import logger as streamlit_logger
 
-from benchmarks import databases, live, memory, pages, report, service_ratios
+from benchmarks import databases, live, memory, pages, report, service_ratios, write_ratios
 from benchmarks.timing import Comparison
 
-MEASURING_ORDER = ("1", "2", "5", "4", "3", "6", "7")
+MEASURING_ORDER = ("1", "2", "5", "4", "3", "6", "9", "10", "11", "8", "7")
 """Reads first, then the ratios that write to the working copy."""
 
 
@@ -58,6 +58,14 @@ def _measure(ratio_id: str, big: databases.BenchDatabase, rows: int, args) -> Co
     if ratio_id == "6":
         with databases.working_database(big.kind, 0, args.seed) as empty:
             return service_ratios.add_round_cost(big, empty, args.repeats or 30)
+    if ratio_id == "8":
+        return write_ratios.save_during_import(big, args.repeats or 5)
+    if ratio_id == "9":
+        return write_ratios.long_game_round(big, args.repeats or 30)
+    if ratio_id == "10":
+        return write_ratios.long_game_view(big, args.repeats or 9)
+    if ratio_id == "11":
+        return write_ratios.long_game_view_past_the_window(big, args.repeats or 9)
     if ratio_id == "7":
         return memory.server_memory(big, args.sessions, args.memory_repeats)
     raise ValueError(f"No ratio {ratio_id!r}.")
@@ -81,7 +89,7 @@ def measure_size(kind: str, rows: int, args) -> dict:
             except Exception as error:  # one failed ratio must not lose the others
                 traceback.print_exc()
                 result = {"error": f"{type(error).__name__}: {error}"}
-            result["goal"] = report.RATIOS[ratio_id][1]
+            result["goal"] = report.goal(ratio_id, kind)
             result["seconds_spent"] = round(time.perf_counter() - began, 1)
             run["ratios"][ratio_id] = result
             if "ratio" in result:

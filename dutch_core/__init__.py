@@ -24,7 +24,15 @@ from dutch_core.errors import (
     RoundError,
     RulesError,
 )
-from dutch_core.game import Game, Standing, dealer_seat
+from dutch_core.game import (
+    Game,
+    Standing,
+    dealer_seat,
+    end_reached,
+    lowest_totals,
+    rank_players,
+    totals_after,
+)
 from dutch_core.hand import MAX_TOTAL, Hand, Penalty
 from dutch_core.round_input import MAX_PLAYERS, MIN_PLAYERS, CallType, RoundInput
 from dutch_core.rules import (
@@ -78,8 +86,12 @@ __all__ = [
     "caller_outcome",
     "check_deck",
     "dealer_seat",
+    "end_reached",
     "format_cards",
+    "lowest_totals",
     "parse_cards",
     "penalty_cards_due",
+    "rank_players",
     "score_round",
+    "totals_after",
 ]

@@ -11,15 +11,60 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from dutch_core.errors import GameError, RulesError
 from dutch_core.round_input import RoundInput, check_players
 from dutch_core.rules import PRESETS, EndKind, HouseRules
 from dutch_core.scoring import RoundResult, score_round
 
-__all__ = ["Game", "Standing", "dealer_seat"]
+__all__ = [
+    "Game",
+    "Standing",
+    "dealer_seat",
+    "end_reached",
+    "lowest_totals",
+    "rank_players",
+    "totals_after",
+]
+
+
+_Key = TypeVar("_Key")
+
+
+def totals_after(
+    rules: HouseRules, totals: Mapping[_Key, int], round_scores: Mapping[_Key, int]
+) -> dict[_Key, int]:
+    """Each player's game total after one more round, from the totals before it.
+
+    The round score is added; with a score limit that halves, a total landing
+    exactly on the limit is halved (rounded down). Players may be keyed by name
+    or by any other key, in the order of ``round_scores``.
+
+    >>> rules = HouseRules.from_dict({"end": {"kind": "score_limit", "limit": 100,
+    ...                                       "exact_limit_halves": True}})
+    >>> totals_after(rules, {"Ann": 90, "Bo": 40}, {"Ann": 10, "Bo": 7})
+    {'Ann': 50, 'Bo': 47}
+    """
+    end = rules.end
+    halves = end.kind is EndKind.SCORE_LIMIT and end.exact_limit_halves
+    after = {}
+    for player, score in round_scores.items():
+        total = totals.get(player, 0) + score
+        after[player] = total // 2 if halves and total == end.limit else total
+    return after
+
+
+def end_reached(rules: HouseRules, rounds_played: int, totals: Mapping[object, int]) -> bool:
+    """True when the end condition holds after ``rounds_played`` rounds with these totals."""
+    end = rules.end
+    if end.kind is EndKind.ROUNDS:
+        return rounds_played >= end.rounds
+    if end.kind is EndKind.SCORE_LIMIT:
+        return bool(totals) and max(totals.values()) >= end.limit
+    return False
 
 
 def dealer_seat(round_number: int, players: int) -> int:
@@ -140,15 +185,12 @@ class Game:
         With a score limit that halves, a total landing exactly on the limit is
         halved (rounded down) right after that round.
         """
-        end = self.rules.end
-        halves = end.kind is EndKind.SCORE_LIMIT and end.exact_limit_halves
         totals = dict.fromkeys(self.players, 0)
         history = []
         for result in self.rounds:
-            for player in self.players:
-                total = totals[player] + result.score_of(player)
-                totals[player] = total // 2 if halves and total == end.limit else total
-            history.append(dict(totals))
+            scores = result.as_dict()
+            totals = totals_after(self.rules, totals, {p: scores[p] for p in self.players})
+            history.append(totals)
         return history
 
     def totals(self) -> dict[str, int]:
@@ -162,10 +204,11 @@ class Game:
         end = self.rules.end
         if end.kind is EndKind.ROUNDS:
             return end.rounds if self.rounds_played >= end.rounds else None
-        if end.kind is EndKind.SCORE_LIMIT:
-            for number, totals in enumerate(self.running_totals(), start=1):
-                if max(totals.values()) >= end.limit:
-                    return number
+        if end.kind is not EndKind.SCORE_LIMIT:
+            return None
+        for number, totals in enumerate(self.running_totals(), start=1):
+            if end_reached(self.rules, number, totals):
+                return number
         return None
 
     @property
@@ -175,20 +218,29 @@ class Game:
 
     def standings(self) -> list[Standing]:
         """Players from lowest game total to highest, ties in seat order and sharing a rank."""
-        totals = self.totals()
-        order = sorted(enumerate(self.players), key=lambda seat_player: totals[seat_player[1]])
-        return [
-            Standing(
-                player=player,
-                game_total=totals[player],
-                rank=1 + sum(total < totals[player] for total in totals.values()),
-                seat=seat,
-            )
-            for seat, player in order
-        ]
+        return rank_players(self.players, self.totals())
 
     def winners(self) -> tuple[str, ...]:
         """The players with the lowest game total (more than one on a tie), in seat order."""
-        totals = self.totals()
-        best = min(totals.values())
-        return tuple(player for player, total in totals.items() if total == best)
+        return lowest_totals(self.totals())
+
+
+def rank_players(players: Iterable[str], totals: Mapping[str, int]) -> list[Standing]:
+    """Players (in seat order) from lowest game total to highest, ties in seat order and
+    sharing a rank; the standings of a game whose totals are ``totals``."""
+    order = sorted(enumerate(players), key=lambda seat_player: totals[seat_player[1]])
+    return [
+        Standing(
+            player=player,
+            game_total=totals[player],
+            rank=1 + sum(total < totals[player] for total in totals.values()),
+            seat=seat,
+        )
+        for seat, player in order
+    ]
+
+
+def lowest_totals(totals: Mapping[str, int]) -> tuple[str, ...]:
+    """The players with the lowest game total (more than one on a tie), in seat order."""
+    best = min(totals.values())
+    return tuple(player for player, total in totals.items() if total == best)

@@ -5,7 +5,7 @@ from datetime import date
 
 import streamlit as st
 
-from dutch_app.csv_io import CsvImportError
+from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
 from dutch_app.services import csv_import, games, rounds
 from dutch_app.services.errors import Conflict, ServiceError
 from dutch_app.services.views import GroupView
@@ -219,10 +219,12 @@ def import_section(group_id: int) -> None:
     st.caption(
         'Use a rounds file, as the "All rounds" download makes it. Games this group '
         "already has are skipped, new player names become new players, and a file with any "
-        "problem is refused as a whole."
+        f"problem is refused as a whole. Files up to {MAX_UPLOAD_MB} MB and {MAX_ROWS:,} rows."
     )
     show_flash("history_import")
-    uploaded = st.file_uploader("Rounds file", type=["csv"], key="history_import_file")
+    uploaded = st.file_uploader(
+        "Rounds file", type=["csv"], key="history_import_file", max_upload_size=MAX_UPLOAD_MB
+    )
     if st.button("Import the file", key="history_import", disabled=uploaded is None):
         with guarded():
             try:

@@ -81,9 +81,9 @@ def set_up_game(group: GroupView) -> None:
 def enter_round(game, group: GroupView) -> None:
     """The round form, for the round its entry was begun for; a stored round clears it."""
     names = [player.name for player in game.players]
-    following = game.core.rounds_played + 1
+    following = game.rounds_played + 1
     st.subheader(f"Round {following}")
-    st.caption(f"{md(game.core.dealer)} deals.", help=DEAL_HELP)
+    st.caption(f"{md(game.dealer)} deals.", help=DEAL_HELP)
     basis = form_basis(game)
     with st.container():  # always here, so the form below keeps its place (and its text)
         round_notice(game, group, basis)
@@ -108,14 +108,17 @@ def show_standings(game) -> None:
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
         show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)))
-        count = len(game.rounds)
-        with st.expander(f"All {count} rounds" if count > 1 else "The round so far"):
+        count, shown = game.rounds_played, len(game.rounds)
+        label = f"All {count} rounds" if count > 1 else "The round so far"
+        if shown < count:
+            label = f"The last {shown} of {count} rounds (the History page has them all)"
+        with st.expander(label):
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")
 
 
 def winner_line(game) -> str:
     """``**Ann** wins with 40 points!`` (Markdown, names escaped)."""
-    total = game.core.totals()[game.winners[0]]
+    total = game.totals[game.winners[0]]
     winners = " and ".join(md(name) for name in game.winners)
     verb = "share the win" if len(game.winners) > 1 else "wins"
     return f"🏆 **{winners}** {verb} with {total} points!"
@@ -161,7 +164,7 @@ def ended_elsewhere(game) -> None:
 
 def show_game(game_id: int, group: GroupView) -> None:
     """A game in progress (or just finished), followed live."""
-    game = call(games.get_game, game_id)
+    game = call(games.get_game, game_id, games.PLAY_ROUNDS)
     st.caption(" · ".join(md(line) for line in game.rules.describe()))
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:

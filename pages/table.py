@@ -38,16 +38,16 @@ def show(game_id: int) -> None:
     st.session_state[TABLE_GAME_KEY] = game.id
     ended = game.status == "ended" or game.is_over
     st.html(table_css())
-    players = " · ".join(escape(name) for name in game.core.players)
+    players = " · ".join(escape(name) for name in [player.name for player in game.players])
     st.html(f"<p class='dutch-table-players'>{players}</p>")
     if ended:
-        total = game.core.totals()[game.winners[0]]
+        total = game.totals[game.winners[0]]
         names = " and ".join(escape(name) for name in game.winners)
         verb = "share the win" if len(game.winners) > 1 else "wins"
         st.html(f"<p class='dutch-table-big'>🏆 {names} {verb} with {total} points</p>")
     else:
-        number = game.core.rounds_played + 1
-        dealer = escape(game.core.dealer)
+        number = game.rounds_played + 1
+        dealer = escape(game.dealer)
         st.html(
             f"<p class='dutch-table-big'>Round {number}</p>"
             f"<p class='dutch-table-deal'>🃏 {dealer} deals</p>"

@@ -14,7 +14,9 @@ from dutch_app.csv_io.export import export_games_csv, export_rounds_csv, rounds_
 from dutch_app.csv_io.format import (
     GAME_COLUMNS,
     MAX_BYTES,
+    MAX_PROBLEMS,
     MAX_ROWS,
+    MAX_UPLOAD_MB,
     ROUND_COLUMNS,
     CsvImportError,
     CsvProblem,
@@ -22,28 +24,37 @@ from dutch_app.csv_io.format import (
     restore_text,
 )
 from dutch_app.csv_io.plan import ImportPlan, PlannedGame, PlannedRound, import_key
-from dutch_app.csv_io.reader import read_round_rows
+from dutch_app.csv_io.reader import NameCheck, read_round_rows
 
 
 def parse_rounds_csv(
-    data: bytes, *, max_bytes: int = MAX_BYTES, max_rows: int = MAX_ROWS
+    data: bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_rows: int = MAX_ROWS,
+    check_name: NameCheck | None = None,
 ) -> ImportPlan:
     """The games of a rounds file, every round scored afresh by the core.
 
     Raises CsvImportError listing every problem (with its line) when anything
-    is wrong: the file's size, encoding, header, a cell, the shape of a game,
-    a round the rules refuse, or a number that differs from the core's.
+    is wrong: the file's size, encoding, header, a cell (``check_name`` says what
+    is wrong with a player's name, if anything), the shape of a game, a round the
+    rules refuse, or a number that differs from the core's. Problems past
+    :data:`MAX_PROBLEMS` are counted, not kept.
     """
-    plan, problems = plan_import(read_round_rows(data, max_bytes=max_bytes, max_rows=max_rows))
+    read = read_round_rows(data, max_bytes=max_bytes, max_rows=max_rows, check_name=check_name)
+    plan, problems = plan_import(read)
     if problems:
-        raise CsvImportError(problems)
+        raise problems.error()
     return plan
 
 
 __all__ = [
     "GAME_COLUMNS",
     "MAX_BYTES",
+    "MAX_PROBLEMS",
     "MAX_ROWS",
+    "MAX_UPLOAD_MB",
     "ROUND_COLUMNS",
     "CsvImportError",
     "CsvProblem",

@@ -3,15 +3,17 @@
 Rows are grouped into games (by the ``game`` column) and rounds; the shape of
 each game is checked, every round is scored by the core, and every derived
 number in the file (hand totals, outcomes, penalties, scores, game totals)
-must agree with the core's. Games with unreadable rows are not checked
-further, since their problems are already reported.
+must agree with the core's. Every problem is found in one pass: in a game with
+unreadable rows the other rounds are still checked, and the game totals up to the
+first round that could not be read; such a game is never planned.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 
-from dutch_app.csv_io.format import CsvProblem
+from dutch_app.csv_io.format import CsvProblem, Problems
 from dutch_app.csv_io.plan import ImportPlan, PlannedGame, PlannedRound, import_key
 from dutch_app.csv_io.reader import ReadRows, RoundRow
 from dutch_core import DutchError, Game, RoundInput, RoundResult, score_round
@@ -23,11 +25,11 @@ ROUND_WIDE = ("played_at", "caller", "call_type")
 class _Checker:
     """Collects the problems of one file while its games are planned."""
 
-    def __init__(self) -> None:
-        self.problems: list[CsvProblem] = []
+    def __init__(self, problems: Problems) -> None:
+        self.problems = problems
 
     def add(self, line: int | None, column: str | None, message: str) -> None:
-        self.problems.append(CsvProblem(line, column, message))
+        self.problems.add(CsvProblem(line, column, message))
 
     def mismatch(
         self, row: RoundRow, column: str, written: object, scored: object, why: str
@@ -49,17 +51,33 @@ class _Checker:
         return agree
 
 
-def _round_numbers(check: _Checker, game: int, rows: list[RoundRow]) -> dict[int, list[RoundRow]]:
+def _round_numbers(
+    check: _Checker, game: int, rows: list[RoundRow], unread: set[int | None]
+) -> dict[int, list[RoundRow]]:
     rounds: dict[int, list[RoundRow]] = defaultdict(list)
     for row in rows:
         rounds[row.round].append(row)
-    missing = sorted(set(range(1, max(rounds) + 1)) - set(rounds))
-    if missing:
-        gaps = ", ".join(map(str, missing))
-        check.add(
-            rows[0].line, "round", f"game {game} has no round {gaps}; number rounds 1, 2, 3, …"
-        )
+    if None not in unread:  # else a bad row's round is unknown: it may be any of them
+        numbered = set(rounds) | unread
+        count = max(numbered) - len(numbered)
+        if count:
+            check.add(rows[0].line, "round", _gaps(game, numbered, count))
     return dict(sorted(rounds.items()))
+
+
+def _gaps(game: int, numbered: set, count: int, listed: int = 10) -> str:
+    """What is missing from rounds 1 to the highest ``numbered``: the first few numbers
+    (found without listing a range as long as the highest number, which a file sets)."""
+    missing: list[int] = []
+    number = 1
+    while len(missing) < min(count, listed):
+        if number not in numbered:
+            missing.append(number)
+        number += 1
+    gaps = ", ".join(map(str, missing))
+    if count > listed:
+        gaps += f", … ({count:,} rounds missing)"
+    return f"game {game} has no round {gaps}; number rounds 1, 2, 3, …"
 
 
 def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
@@ -75,7 +93,7 @@ def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
             good = False
             break
     for row in seated:
-        key = row.player.strip().casefold()
+        key = player_key(row.player)
         if key in names:
             check.add(
                 row.line, "player", f"{row.player!r} already plays this round (line {names[key]})"
@@ -83,6 +101,15 @@ def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
             good = False
         names[key] = row.line
     return seated if good else None
+
+
+def player_key(name: str) -> str:
+    """The form in which a group compares names: spaces tidied, Unicode composed, any case.
+
+    >>> player_key(" ann  MARIE") == player_key("Ann Marie")
+    True
+    """
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
 
 
 def _round_input(check: _Checker, rows: list[RoundRow]) -> RoundInput | None:
@@ -144,13 +171,24 @@ def _compare(check: _Checker, rows: list[RoundRow], result: RoundResult) -> None
             check.mismatch(row, "outcome", repr(written), repr(scored), "the caller's outcome is")
 
 
-def _plan_game(check: _Checker, number: int, rows: list[RoundRow]) -> PlannedGame | None:
+def _plan_game(
+    check: _Checker, number: int, rows: list[RoundRow], unread: set[int | None]
+) -> PlannedGame | None:
+    """The planned game, or None when anything is wrong with it (all of it reported).
+
+    ``unread`` holds the numbers of the game's rounds with unreadable rows (None for
+    rows whose round is unknown too): those rounds are left out, and game totals are
+    checked only up to the first of them.
+    """
     first = rows[0]
-    good = all([check.same_on_every_row(rows, column, f"game {number}") for column in GAME_WIDE])
-    rounds = _round_numbers(check, number, rows)
+    agree = [check.same_on_every_row(rows, column, f"game {number}") for column in GAME_WIDE]
+    good, rules_agree = all(agree), agree[GAME_WIDE.index("rules")]
+    rounds = _round_numbers(check, number, rows, unread)
     seating: list[str] | None = None
     planned: list[PlannedRound] = []
     for round_number, round_rows in rounds.items():
+        if round_number in unread:
+            continue
         seated = _seated(check, round_rows)
         if seated is None:
             good = False
@@ -177,14 +215,26 @@ def _plan_game(check: _Checker, number: int, rows: list[RoundRow]) -> PlannedGam
             continue
         _compare(check, seated, result)
         planned.append(PlannedRound(round_number, seated[0].played_at, result, seated[0].line))
-    if not good or seating is None:
+    if seating is None:
         return None
-    game = Game(tuple(seating), first.rules, tuple(r.result for r in planned))
-    for planned_round, totals in zip(planned, game.running_totals(), strict=True):
+    # Totals are checked over the rounds 1, 2, 3, … read and scored before any that was not.
+    prefix = []
+    if rules_agree and None not in unread:
+        for expected, planned_round in enumerate(planned, start=1):
+            if planned_round.number != expected:
+                break
+            prefix.append(planned_round)
+    running = []
+    if prefix:
+        game = Game(tuple(seating), first.rules, tuple(r.result for r in prefix))
+        running = game.running_totals()
+    for planned_round, totals in zip(prefix, running, strict=True):
         for row in rounds[planned_round.number]:
             if row.game_total != totals[row.player]:
                 total = totals[row.player]
                 check.mismatch(row, "game_total", row.game_total, total, "the rounds add up to")
+    if not good or unread:
+        return None
     key = import_key(first.game_started_at, first.rules, [(r.played_at, r.result) for r in planned])
     return PlannedGame(
         number,
@@ -198,10 +248,12 @@ def _plan_game(check: _Checker, number: int, rows: list[RoundRow]) -> PlannedGam
     )
 
 
-def plan_import(read: ReadRows) -> tuple[ImportPlan, list[CsvProblem]]:
+def plan_import(read: ReadRows) -> tuple[ImportPlan, Problems]:
     """The plan for the typed rows, with every problem found (the reader's first)."""
-    check = _Checker()
-    check.problems.extend(read.problems)
+    check = _Checker(read.problems)
+    unread: dict[int, set[int | None]] = defaultdict(set)
+    for game, round_number in read.bad_rounds:
+        unread[game].add(round_number)
     by_game: dict[int, list[RoundRow]] = defaultdict(list)
     for row in read.rows:
         by_game[row.game].append(row)
@@ -209,9 +261,7 @@ def plan_import(read: ReadRows) -> tuple[ImportPlan, list[CsvProblem]]:
     seen: dict[str, int] = {}
     repeated: list[int] = []
     for number in sorted(by_game):
-        if number in read.bad_games:
-            continue
-        planned = _plan_game(check, number, by_game[number])
+        planned = _plan_game(check, number, by_game[number], unread.get(number, set()))
         if planned is None:
             continue
         if planned.import_key in seen:
@@ -219,5 +269,4 @@ def plan_import(read: ReadRows) -> tuple[ImportPlan, list[CsvProblem]]:
             continue
         seen[planned.import_key] = number
         games.append(planned)
-    problems = sorted(check.problems, key=lambda p: (p.line is None, p.line or 0))
-    return ImportPlan(tuple(games), tuple(repeated)), problems
+    return ImportPlan(tuple(games), tuple(repeated)), check.problems

@@ -68,8 +68,14 @@ QUOTE = "'"
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 _DEFAULT_RULES = HouseRules()
-MAX_BYTES = 50 * 1024 * 1024
-MAX_ROWS = 1_000_000
+MAX_UPLOAD_MB = 5
+"""The largest rounds file that can be imported, in MB: the History page's upload widget
+states and enforces the same limit."""
+MAX_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+MAX_ROWS = 100_000
+"""Rows a rounds file may have; a full 5 MB file of real rounds has about 50,000."""
+MAX_PROBLEMS = 200
+"""Problems of a refused file that are kept and listed; the rest are only counted."""
 
 
 def neutralise_text(text: str) -> str:
@@ -147,15 +153,44 @@ class CsvProblem:
 
 
 class CsvImportError(ValueError):
-    """A file that cannot be imported; ``problems`` lists everything found wrong."""
+    """A file that cannot be imported; ``problems`` lists what was found wrong, in line
+    order, and ``count`` how many problems there are in all (more than ``problems``
+    holds when the file has more than :data:`MAX_PROBLEMS`)."""
 
     shown = 20
 
-    def __init__(self, problems: list[CsvProblem] | tuple[CsvProblem, ...]) -> None:
+    def __init__(
+        self, problems: list[CsvProblem] | tuple[CsvProblem, ...], count: int | None = None
+    ) -> None:
         self.problems = tuple(problems)
-        count = len(self.problems)
+        self.count = max(len(self.problems), count or 0)
+        count = self.count
         lines = [str(problem) for problem in self.problems[: self.shown]]
         if count > self.shown:
-            lines.append(f"… and {count - self.shown} more")
-        heading = "1 problem" if count == 1 else f"{count} problems"
+            lines.append(f"… and {count - self.shown:,} more")
+        heading = "1 problem" if count == 1 else f"{count:,} problems"
         super().__init__(f"{heading} in the file, nothing was imported:\n" + "\n".join(lines))
+
+
+class Problems:
+    """The problems of one file as they are found: the first :data:`MAX_PROBLEMS` are kept,
+    the others only counted, so a file of junk costs no more memory than a good one."""
+
+    def __init__(self, limit: int = MAX_PROBLEMS) -> None:
+        self.kept: list[CsvProblem] = []
+        self.count = 0
+        self.limit = limit
+
+    def add(self, problem: CsvProblem) -> None:
+        """Count ``problem``; keep it while fewer than the limit are kept."""
+        self.count += 1
+        if len(self.kept) < self.limit:
+            self.kept.append(problem)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def error(self) -> CsvImportError:
+        """The error listing the kept problems in line order, with the full count."""
+        ordered = sorted(self.kept, key=lambda p: (p.line is None, p.line or 0))
+        return CsvImportError(ordered, self.count)

@@ -21,11 +21,16 @@ from dutch_app.csv_io.format import (
     ROUND_COLUMNS,
     CsvImportError,
     CsvProblem,
+    Problems,
     restore_text,
 )
 from dutch_core import CallType, DutchError, Hand, HouseRules, Outcome, Penalty
 
 _WHOLE = re.compile(r"-?[0-9]{1,9}")
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST = datetime(9998, 12, 31, tzinfo=UTC)
+RULES_LENGTH = 2000
+"""The longest rules cell read; real house rules take under 200 characters."""
 STATUSES = ("active", "ended")
 
 
@@ -74,9 +79,13 @@ def _timestamp(cell: str) -> datetime:
         moment = datetime.fromisoformat(cell)
     except ValueError:
         raise BadCell(f"{cell!r} is not a date and time like 2025-05-10T18:30:00Z") from None
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise BadCell(f"{cell!r} is outside the dates that can be stored") from None
+    if not EARLIEST <= moment <= LATEST:
+        raise BadCell(f"{cell!r} is outside the dates that can be stored (years 1900 to 9998)")
+    return moment
 
 
 def _status(cell: str) -> str:
@@ -88,22 +97,39 @@ def _status(cell: str) -> str:
 def _rules(cell: str) -> HouseRules:
     if not cell:
         return HouseRules()
+    if len(cell) > RULES_LENGTH:
+        raise BadCell(f"the house rules are {len(cell):,} characters; at most {RULES_LENGTH:,}")
     try:
         settings = json.loads(cell)
-    except json.JSONDecodeError:
-        raise BadCell(f"{cell!r} is not house rules written as JSON") from None
+    except (ValueError, RecursionError):  # bad JSON, a number too long, nesting too deep
+        raise BadCell(f"{_short(cell)} is not house rules written as JSON") from None
     if not isinstance(settings, dict):
-        raise BadCell(f"{cell!r} is not house rules written as JSON")
+        raise BadCell(f"{_short(cell)} is not house rules written as JSON")
     try:
         return HouseRules.from_dict(settings)
     except DutchError as error:
         raise BadCell(str(error)) from None
 
 
-def _name(cell: str) -> str:
-    if not cell.strip():
-        raise BadCell("a player needs a name")
-    return cell
+def _short(cell: str, longest: int = 60) -> str:
+    """The cell quoted, cut short when long."""
+    return repr(cell) if len(cell) <= longest else f"{cell[:longest]!r}…"
+
+
+NameCheck = Callable[[str], "str | None"]
+"""What is wrong with a player's name (None when nothing is), as the group sees names."""
+
+
+def _name(check: NameCheck | None) -> Callable[[str], str]:
+    def name(cell: str) -> str:
+        if not cell.strip():
+            raise BadCell("a player needs a name")
+        wrong = check(cell) if check is not None else None
+        if wrong:
+            raise BadCell(wrong)
+        return cell
+
+    return name
 
 
 def _optional(convert: Callable[[str], object]) -> Callable[[str], object]:
@@ -136,7 +162,7 @@ def _cached(convert: Callable[[str], object]) -> Callable[[str], object]:
     return cached
 
 
-def _converters() -> dict[str, Callable[[str], object]]:
+def _converters(check_name: NameCheck | None) -> dict[str, Callable[[str], object]]:
     return {
         "game": _whole(low=1),
         "game_started_at": _cached(_timestamp),
@@ -145,9 +171,9 @@ def _converters() -> dict[str, Callable[[str], object]]:
         "round": _whole(low=1),
         "played_at": _cached(_timestamp),
         "seat": _whole(low=0),
-        "player": _cached(_name),
+        "player": _cached(_name(check_name)),
         "hand_total": _whole(),
-        "caller": _cached(_optional(_name)),
+        "caller": _cached(_optional(_name(check_name))),
         "call_type": _optional(_choice(CallType, "a call type")),
         "outcome": _optional(_choice(Outcome, "an outcome")),
         "penalty_cards_due": _whole(),
@@ -187,7 +213,7 @@ def _hand_readers() -> dict[str, Callable[[str, str | None], object]]:
 
 
 def _typed_row(
-    line: int, cells: dict[str, str], readers: tuple[dict, dict], problems: list[CsvProblem]
+    line: int, cells: dict[str, str], readers: tuple[dict, dict], problems: Problems
 ) -> RoundRow | None:
     """The row with typed values, or None (with its problems recorded) if a cell is bad."""
     converters, hand_readers = readers
@@ -199,12 +225,12 @@ def _typed_row(
         try:
             values[column] = convert(cells[column])
         except BadCell as error:
-            problems.append(CsvProblem(line, column, str(error)))
+            problems.add(CsvProblem(line, column, str(error)))
     for column, read in hand_readers.items():
         try:
             values[column] = read(cells[column], values.get("player"))
         except BadCell as error:
-            problems.append(CsvProblem(line, column, str(error)))
+            problems.add(CsvProblem(line, column, str(error)))
     return RoundRow(**values) if len(problems) == found else None
 
 
@@ -261,22 +287,34 @@ def _check_header(cells: list[str]) -> list[str]:
 
 
 class ReadRows(NamedTuple):
-    """The rows that could be typed, the problems of the others and the games they belong to."""
+    """The rows that could be typed, the problems of the others, and where those are:
+    ``bad_rounds`` holds (game, round) of every bad row whose game cell can be read, the
+    round None when its round cell cannot."""
 
     rows: list[RoundRow]
-    problems: list[CsvProblem]
-    bad_games: set[int]
+    problems: Problems
+    bad_rounds: set[tuple[int, int | None]]
 
 
-def _game_of(cells: list[str], header: list[str]) -> int | None:
-    """The game number of a bad row, if its game cell can be read."""
-    index = header.index("game")
-    cell = cells[index] if index < len(cells) else ""
+def _number_in(cells: list[str], header: list[str], column: str) -> int | None:
+    """The number in a bad row's ``column``, if that cell can be read."""
+    index = header.index(column)
+    cell = cells[index].strip() if index < len(cells) else ""
     return int(cell) if _WHOLE.fullmatch(cell) else None
 
 
+def _place_of(cells: list[str], header: list[str]) -> tuple[int, int | None] | None:
+    """(game, round) of a bad row, the round None when unreadable; None without a game."""
+    game = _number_in(cells, header, "game")
+    return None if game is None else (game, _number_in(cells, header, "round"))
+
+
 def read_round_rows(
-    data: bytes, *, max_bytes: int = MAX_BYTES, max_rows: int = MAX_ROWS
+    data: bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_rows: int = MAX_ROWS,
+    check_name: NameCheck | None = None,
 ) -> ReadRows:
     """The typed rows of a rounds file, the problems of the rows that could not be typed
     and the games those rows belong to.
@@ -289,23 +327,23 @@ def read_round_rows(
     if first is None:
         raise CsvImportError([CsvProblem(None, None, "the file is empty")])
     header = _check_header(first[1])
-    readers = (_converters(), _hand_readers())
+    readers = (_converters(check_name), _hand_readers())
     rows: list[RoundRow] = []
-    problems: list[CsvProblem] = []
-    bad_games: set[int] = set()
+    problems = Problems()
+    bad_rounds: set[tuple[int, int | None]] = set()
     for count, (line, cells) in enumerate(records, start=1):
         if count > max_rows:
             message = f"the file has more than {max_rows:,} rows; export a shorter date range"
             raise CsvImportError([CsvProblem(line, None, message)])
         if len(cells) != len(header):
             message = f"{len(cells)} cells, but the header names {len(header)} columns"
-            problems.append(CsvProblem(line, None, message))
-            bad_games.add(_game_of(cells, header))
+            problems.add(CsvProblem(line, None, message))
+            bad_rounds.add(_place_of(cells, header))
             continue
         row = _typed_row(line, dict(zip(header, cells, strict=True)), readers, problems)
         if row is None:
-            bad_games.add(_game_of(cells, header))
+            bad_rounds.add(_place_of(cells, header))
         else:
             rows.append(row)
-    bad_games.discard(None)
-    return ReadRows(rows, problems, bad_games)
+    bad_rounds.discard(None)
+    return ReadRows(rows, problems, bad_rounds)

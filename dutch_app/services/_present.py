@@ -6,7 +6,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._input import as_utc
-from dutch_app.services._scoring import Table, core_game, rounds_of, table_of
+from dutch_app.services._scoring import (
+    Table,
+    latest_totals,
+    named_totals,
+    rounds_of,
+    rules_of,
+    table_of,
+)
 from dutch_app.services.views import (
     GameView,
     GroupView,
@@ -16,6 +23,7 @@ from dutch_app.services.views import (
     RoundView,
 )
 from dutch_app.storage.models import Game, Group, Membership, Player, Round, RoundHand, User
+from dutch_core import end_reached, lowest_totals, rank_players
 
 
 def player_view(player: Player) -> PlayerView:
@@ -83,30 +91,41 @@ def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView
                 penalty_points=hand.penalty_points,
                 round_score=hand.round_score,
                 is_caller=hand.is_caller,
+                game_total=hand.game_total,
             )
             for hand in sorted(hands, key=lambda hand: hand.seat)
         ),
     )
 
 
-def game_view(session: Session, game: Game) -> GameView:
-    """The view of a stored game with its rounds, standings and winners."""
+def game_view(session: Session, game: Game, last_rounds: int | None = None) -> GameView:
+    """The view of a stored game with its rounds, standings and winners.
+
+    ``last_rounds`` keeps only that many of the latest rounds (all of them when None);
+    the totals, standings and end are the whole game's either way. The standings rank
+    the totals stored with the last round and the game is over when the end condition
+    holds after it; nothing is scored again.
+    """
     table = table_of(session, game.id)
-    stored_rounds = rounds_of(session, game.id)
-    core = core_game(game, table, stored_rounds)
+    rules = rules_of(game)
+    played, latest = latest_totals(session, game.id)
+    first = 1 if last_rounds is None else max(1, played - last_rounds + 1)
+    stored_rounds = rounds_of(session, game.id, first) if played else []
+    totals = named_totals(table, latest)
     return GameView(
         id=game.id,
         group_id=game.group_id,
         players=tuple(player_view(p) for p in table.players),
-        rules=core.rules,
+        rules=rules,
         status=game.status,
         started_at=as_utc(game.started_at),
         ended_at=as_utc(game.ended_at),
         notes=game.notes,
         version=game.version,
         rounds=tuple(round_view(table, stored, hands) for stored, hands in stored_rounds),
-        core=core,
-        standings=tuple(core.standings()),
-        is_over=core.is_over,
-        winners=core.winners(),
+        rounds_played=played,
+        totals=totals,
+        standings=tuple(rank_players(table.names, totals)),
+        is_over=end_reached(rules, played, totals),
+        winners=lowest_totals(totals),
     )

@@ -24,6 +24,7 @@ from dutch_core import (
     RoundResult,
     format_cards,
     parse_cards,
+    totals_after,
 )
 
 
@@ -58,19 +59,26 @@ def table_of(session: Session, game_id: int) -> Table:
     return Table(tuple(players))
 
 
-def rounds_of(session: Session, game_id: int) -> list[tuple[Round, list[RoundHand]]]:
-    """A game's rounds in order, each with its hands in seat order (two queries)."""
+def rounds_of(
+    session: Session, game_id: int, first: int = 1
+) -> list[tuple[Round, list[RoundHand]]]:
+    """A game's rounds in order from round ``first`` on, each with its hands in seat order
+    (two queries)."""
     rounds = list(
-        session.scalars(select(Round).where(Round.game_id == game_id).order_by(Round.number))
+        session.scalars(
+            select(Round)
+            .where(Round.game_id == game_id, Round.number >= first)
+            .order_by(Round.number)
+        )
     )
     hands: dict[int, list[RoundHand]] = {stored.id: [] for stored in rounds}
+    query = select(RoundHand).order_by(RoundHand.round_id, RoundHand.seat)
+    if first > 1:  # a window of the latest rounds: their hands by key
+        query = query.where(RoundHand.round_id.in_(list(hands)))
+    else:
+        query = query.join(Round, Round.id == RoundHand.round_id).where(Round.game_id == game_id)
     if rounds:
-        for hand in session.scalars(
-            select(RoundHand)
-            .join(Round, Round.id == RoundHand.round_id)
-            .where(Round.game_id == game_id)
-            .order_by(RoundHand.round_id, RoundHand.seat)
-        ):
+        for hand in session.scalars(query):
             hands[hand.round_id].append(hand)
     return [(stored, hands[stored.id]) for stored in rounds]
 
@@ -108,15 +116,59 @@ def halved_running_totals(
     in round order, a total landing exactly on its game's limit halved (``limits``: game id
     to limit), as ``dutch_core.Game.running_totals`` adds them up: halving depends on the
     order of rounds, so no sum can stand in for it."""
+    halving = {limit: _halving_rules(limit) for limit in set(limits.values())}
     totals: dict[tuple[int, int], int] = {}
     running = []
     for game_id, player_id, score in rows:
-        total = totals.get((game_id, player_id), 0) + score
-        if total == limits[game_id]:
-            total //= 2
-        totals[(game_id, player_id)] = total
+        key = (game_id, player_id)
+        total = totals_after(halving[limits[game_id]], totals, {key: score})[key]
+        totals[key] = total
         running.append(total)
     return running
+
+
+def _halving_rules(limit: int) -> HouseRules:
+    return HouseRules.from_dict(
+        {"end": {"kind": "score_limit", "limit": limit, "exact_limit_halves": True}}
+    )
+
+
+def latest_totals(session: Session, game_id: int) -> tuple[int, dict[int, int]]:
+    """The number of the game's last round and each player's game total after it, by
+    player id in seat order; ``(0, {})`` before the first round. Reads one round's rows,
+    each found by its key whatever the planner knows of the table."""
+    last = (
+        select(Round.id)
+        .where(Round.game_id == game_id)
+        .order_by(Round.number.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    rows = session.execute(
+        select(Round.number, RoundHand.player_id, RoundHand.game_total)
+        .join(RoundHand, RoundHand.round_id == Round.id)
+        .where(Round.id == last, RoundHand.round_id == last)
+        .order_by(RoundHand.seat)
+    ).all()
+    if not rows:
+        return 0, {}
+    return rows[0].number, {row.player_id: row.game_total for row in rows}
+
+
+def named_totals(table: Table, by_id: Mapping[int, int]) -> dict[str, int]:
+    """Game totals by name in seat order (0 for a player with no round yet)."""
+    return {player.name: by_id.get(player.id, 0) for player in table.players}
+
+
+def store_totals(table: Table, stored_rounds, game: CoreGame, first: int = 1) -> None:
+    """Set each stored hand's game total, from round ``first`` on, to the core's."""
+    ids = {player.name: player.id for player in table.players}
+    running = game.running_totals()
+    for (_, hands), totals in zip(stored_rounds[first - 1 :], running[first - 1 :], strict=True):
+        by_id = {ids[name]: total for name, total in totals.items()}
+        for hand in hands:
+            if hand.game_total != by_id[hand.player_id]:
+                hand.game_total = by_id[hand.player_id]
 
 
 def core_game(game: Game, table: Table, stored_rounds) -> CoreGame:
@@ -172,8 +224,9 @@ def requested_input(
     return RoundInput.build(typed, caller=caller, call_type=call_type, penalty=penalty_text)
 
 
-def hand_rows(table: Table, result: RoundResult) -> list[dict]:
-    """The round_hands values of a scored round (without round_id), in seat order."""
+def hand_rows(table: Table, result: RoundResult, totals: Mapping[str, int]) -> list[dict]:
+    """The round_hands values of a scored round (without round_id), in seat order;
+    ``totals`` are the game totals after it by name."""
     hands = dict(result.input.hands)
     scores = {score.player: score for score in result.scores}
     rows = []
@@ -188,6 +241,7 @@ def hand_rows(table: Table, result: RoundResult) -> list[dict]:
                 "penalty_points": score.penalty_points,
                 "round_score": score.round_score,
                 "is_caller": score.is_caller,
+                "game_total": totals[player.name],
             }
         )
     return rows

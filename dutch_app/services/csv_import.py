@@ -1,44 +1,43 @@
 """Importing a rounds file into a group: all games in one transaction, none twice.
 
 The file is read, checked and scored by :func:`dutch_app.csv_io.parse_rounds_csv`
-before anything is written. Players are matched by name (ignoring case) and
-created when new. A game is skipped when the group already holds it: one with
-the same import key, or one whose content (start, rules, players, hands and
-calls) is the same, such as the game a file was exported from.
+before any write begins, and the games the group already holds are found in a
+read of their own; the write transaction then only creates the new players and
+inserts the new games in bulk (one statement per table), so other groups' rounds
+wait for a moment at most (SQLite has one writer at a time).
+
+Players are matched by name (ignoring case) and created when new. A game is
+skipped when the group already holds it: one with the same import key, or one
+whose content (start, rules, players, hands and calls) is the same, such as the
+game a file was exported from.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.csv_io import (
-    CsvImportError,
-    CsvProblem,
-    ImportPlan,
-    PlannedGame,
-    import_key,
-    parse_rounds_csv,
-)
+from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_csv
 from dutch_app.services._access import bump_group, membership
+from dutch_app.services._bulk import (
+    BulkGame,
+    PreparedGames,
+    insert_games,
+    insert_with_ids,
+    prepare_games,
+)
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import as_utc, clean_name, name_key
-from dutch_app.services._scoring import (
-    Table,
-    core_game,
-    hand_rows,
-    round_values,
-    rounds_of,
-    table_of,
-)
-from dutch_app.services._transaction import writing
+from dutch_app.services._scoring import Table, core_game
+from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.players import PLAYER_NAME_LENGTH
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
-from dutch_core import RoundInput, score_round
 
 
 @dataclass(frozen=True)
@@ -52,26 +51,18 @@ class ImportReport:
     game_ids: tuple[int, ...]
 
 
-def _clean_names(plan: ImportPlan) -> dict[str, str]:
-    """The stored form of every name in the file; CsvImportError for names the group refuses."""
-    cleaned: dict[str, str] = {}
-    problems = []
-    for game in plan.games:
-        seen: dict[str, str] = {}
-        for name in game.players:
-            try:
-                cleaned[name] = clean_name("player", name, PLAYER_NAME_LENGTH)
-            except ValidationError as error:
-                problems.append(CsvProblem(game.line, "player", f"{name!r}: {error}"))
-                continue
-            key = name_key(cleaned[name])
-            if key in seen:
-                message = f"{name!r} and {seen[key]!r} would be the same player"
-                problems.append(CsvProblem(game.line, "player", message))
-            seen[key] = name
-    if problems:
-        raise CsvImportError(problems)
-    return cleaned
+def _name_problem(name: str) -> str | None:
+    """What the group would refuse in a player's name, or None."""
+    try:
+        clean_name("player", name, PLAYER_NAME_LENGTH)
+    except ValidationError as error:
+        return f"{name!r}: {error}"
+    return None
+
+
+@reading
+def _check_member(session: Session, user_id: int, group_id: int) -> None:
+    membership(session, user_id, group_id)
 
 
 def _players(session: Session, group_id: int, names: list[str]) -> tuple[dict, list[str]]:
@@ -83,138 +74,196 @@ def _players(session: Session, group_id: int, names: list[str]) -> tuple[dict, l
             select(Player).where(Player.group_id == group_id, Player.name_key.in_(list(wanted)))
         )
     }
-    created = []
-    check_room_for_players(session, group_id, len(set(wanted) - set(found)))
-    for key, name in wanted.items():
-        if key not in found:
-            found[key] = Player(group_id=group_id, name=name, name_key=key)
-            session.add(found[key])
-            created.append(name)
-    session.flush()
+    created = [name for key, name in wanted.items() if key not in found]
+    check_room_for_players(session, group_id, len(created))
+    rows = [{"group_id": group_id, "name": name, "name_key": name_key(name)} for name in created]
+    for chunk in _chunks(insert_with_ids(session, Player.__table__, rows)):
+        for player in session.scalars(select(Player).where(Player.id.in_(chunk))):
+            found[player.name_key] = player
     return found, created
 
 
-def _stored_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]:
-    """Keys of the group's games that could match the plan's: by import key, or by
-    content for games that started within the same second as one of the plan's."""
-    keys = set(
-        session.scalars(
-            select(Game.import_key).where(
-                Game.group_id == group_id,
-                Game.import_key.in_([game.import_key for game in plan.games]),
-            )
-        )
-    )
-    for game in plan.games:
-        second = game.started_at.replace(microsecond=0)
-        for stored in session.scalars(
+CHUNK = 500
+"""Ids per IN list: well under every database's limit on parameters."""
+
+
+def _chunks(items: list) -> list[list]:
+    return [items[start : start + CHUNK] for start in range(0, len(items), CHUNK)]
+
+
+@reading
+def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]:
+    """Content keys of the group's games that started within the same second as one of
+    the plan's (such as the games a file was exported from), read in a few queries."""
+    seconds = {game.started_at.replace(microsecond=0) for game in plan.games}
+    if not seconds:
+        return set()
+    candidates = [
+        game
+        for game in session.scalars(
             select(Game).where(
                 Game.group_id == group_id,
-                Game.started_at >= second,
-                Game.started_at < second + timedelta(seconds=1),
+                Game.started_at >= min(seconds),
+                Game.started_at < max(seconds) + timedelta(seconds=1),
             )
+        )
+        if as_utc(game.started_at).replace(microsecond=0) in seconds
+    ]
+    keys = set()
+    for chunk in _chunks(candidates):
+        ids = [game.id for game in chunk]
+        seated: dict[int, list[Player]] = defaultdict(list)
+        for game_id, player in session.execute(
+            select(GamePlayer.game_id, Player)
+            .join(Player, Player.id == GamePlayer.player_id)
+            .where(GamePlayer.game_id.in_(ids))
+            .order_by(GamePlayer.game_id, GamePlayer.seat)
         ):
-            stored_rounds = rounds_of(session, stored.id)
-            core = core_game(stored, table_of(session, stored.id), stored_rounds)
-            played = [as_utc(round_.entered_at) for round_, _ in stored_rounds]
+            seated[game_id].append(player)
+        rounds: dict[int, list[tuple[Round, list[RoundHand]]]] = defaultdict(list)
+        by_round: dict[int, list[RoundHand]] = {}
+        for stored in session.scalars(
+            select(Round).where(Round.game_id.in_(ids)).order_by(Round.game_id, Round.number)
+        ):
+            by_round[stored.id] = []
+            rounds[stored.game_id].append((stored, by_round[stored.id]))
+        for hand in session.scalars(
+            select(RoundHand)
+            .join(Round, Round.id == RoundHand.round_id)
+            .where(Round.game_id.in_(ids))
+            .order_by(RoundHand.round_id, RoundHand.seat)
+        ):
+            by_round[hand.round_id].append(hand)
+        for game in chunk:
+            table = Table(tuple(seated[game.id]))
+            stored_rounds = rounds[game.id]
+            core = core_game(game, table, stored_rounds)
+            played = [as_utc(stored.entered_at) for stored, _ in stored_rounds]
             keys.add(
                 import_key(
-                    as_utc(stored.started_at),
-                    core.rules,
-                    list(zip(played, core.rounds, strict=True)),
+                    as_utc(game.started_at), core.rules, list(zip(played, core.rounds, strict=True))
                 )
             )
     return keys
 
 
-def _write_game(
-    session: Session, user_id: int, group_id: int, game: PlannedGame, table: Table, names: dict
-) -> int:
-    """Store one planned game, its seats, rounds and hands (multi-row inserts); its new id."""
-    game_id = session.scalars(
-        insert(Game).returning(Game.id),
+@dataclass(frozen=True)
+class _Seat:
+    """A player of the file under the name the file gives them; ``id`` is the name key
+    that finds the stored player once the players are created."""
+
+    id: str
+    name: str
+
+
+class _Prepared(NamedTuple):
+    """The rows of the file's games, and each name of the file with its key and stored form."""
+
+    rows: PreparedGames
+    names: dict[str, tuple[str, str]]
+
+
+def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> _Prepared:
+    """Every row of the file's games, built before the write transaction begins."""
+    batch = []
+    names = {}
+    for game in games:
+        for name in game.players:
+            if name not in names:
+                cleaned = clean_name("player", name, PLAYER_NAME_LENGTH)
+                names[name] = (name_key(cleaned), cleaned)
+        seated = [_Seat(names[name][0], name) for name in game.players]
+        values = {
+            "group_id": group_id,
+            "rules": game.rules.to_dict(),
+            "status": game.status,
+            "started_at": game.started_at,
+            "ended_at": game.rounds[-1].played_at if game.status == "ended" else None,
+            "notes": "",
+            "created_by": user_id,
+            "version": 1,
+            "import_key": game.import_key,
+        }
+        results = [planned.result for planned in game.rounds]
+        entered = [planned.played_at for planned in game.rounds]
+        batch.append(BulkGame(values, seated, results, entered, user_id))
+    return _Prepared(prepare_games(batch), names)
+
+
+def _without(prepared: PreparedGames, keep: list[bool]) -> PreparedGames:
+    """The prepared rows of the games whose ``keep`` is True, indexes renumbered."""
+    games = {old: new for new, old in enumerate(i for i, kept in enumerate(keep) if kept)}
+    rounds, round_index = [], {}
+    for old, row in enumerate(prepared.rounds):
+        if row["game_id"] in games:
+            round_index[old] = len(rounds)
+            rounds.append({**row, "game_id": games[row["game_id"]]})
+    return PreparedGames(
+        [row for old, row in enumerate(prepared.games) if old in games],
+        [{**r, "game_id": games[r["game_id"]]} for r in prepared.seats if r["game_id"] in games],
+        rounds,
         [
-            {
-                "group_id": group_id,
-                "rules": game.rules.to_dict(),
-                "status": game.status,
-                "started_at": game.started_at,
-                "ended_at": game.rounds[-1].played_at if game.status == "ended" else None,
-                "notes": "",
-                "created_by": user_id,
-                "version": 1,
-                "import_key": game.import_key,
-            }
-        ],
-    ).one()
-    seats = [
-        {"game_id": game_id, "seat": seat, "player_id": p.id}
-        for seat, p in enumerate(table.players)
-    ]
-    session.execute(insert(GamePlayer), seats)
-    rounds, hands = [], []
-    for planned in game.rounds:
-        played = planned.result.input
-        # Scored again under the stored names (a file may spell a known player differently).
-        round_input = RoundInput(
-            tuple((names[player], hand) for player, hand in played.hands),
-            played.caller and names[played.caller],
-            played.call_type,
-            played.penalty,
-        )
-        result = score_round(round_input, game.rules)
-        rounds.append(
-            {
-                "game_id": game_id,
-                "number": planned.number,
-                "entered_by": user_id,
-                "entered_at": planned.played_at,
-                "version": 1,
-                **round_values(table, result),
-            }
-        )
-        hands.append(hand_rows(table, result))
-    round_ids = session.scalars(
-        insert(Round).returning(Round.id, sort_by_parameter_order=True), rounds
-    ).all()
-    session.execute(
-        insert(RoundHand),
-        [
-            {"round_id": round_id, **row}
-            for round_id, rows in zip(round_ids, hands, strict=True)
-            for row in rows
+            {**r, "round_id": round_index[r["round_id"]]}
+            for r in prepared.hands
+            if r["round_id"] in round_index
         ],
     )
-    return game_id
 
 
 @writing
+def _write(
+    session: Session,
+    user_id: int,
+    group_id: int,
+    candidates: list[PlannedGame],
+    prepared: _Prepared,
+) -> tuple[list[PlannedGame], list[int], list[str]]:
+    """Store the ``candidates`` (whose rows are ``prepared``) that the group does not hold
+    yet; the games stored, their new ids and the names of the players created."""
+    membership(session, user_id, group_id)
+    # Games another import stored since the read of content keys carry their key.
+    imported = set()
+    for chunk in _chunks([game.import_key for game in candidates]):
+        imported.update(
+            session.scalars(
+                select(Game.import_key).where(Game.group_id == group_id, Game.import_key.in_(chunk))
+            )
+        )
+    if imported:
+        keep = [game.import_key not in imported for game in candidates]
+        candidates = [game for game, kept in zip(candidates, keep, strict=True) if kept]
+        prepared = _Prepared(_without(prepared.rows, keep), prepared.names)
+    names: dict[str, str] = {}  # the first spelling in the file of each player
+    for game in candidates:
+        for name in game.players:
+            names.setdefault(*prepared.names[name])
+    players, created = _players(session, group_id, list(names.values()))
+    ids = {key: player.id for key, player in players.items()}
+    game_ids = insert_games(session, prepared.rows, ids)
+    if game_ids or created:
+        bump_group(session, group_id)
+    return candidates, game_ids, created
+
+
 def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes) -> ImportReport:
     """Import a rounds file into the group in one transaction, skipping games it already has.
 
-    Raises CsvImportError (listing every problem with its line) and writes
-    nothing when any part of the file is wrong.
+    Raises CsvImportError (listing every problem with its line, found in one pass)
+    and writes nothing when any part of the file is wrong. The file is read and
+    checked, and every row to insert built, before the write transaction begins.
     """
-    membership(session, user_id, group_id)
+    _check_member(session, user_id, group_id)
     if not isinstance(data, bytes):
         raise ValidationError("data", f"the file must be bytes, not {type(data).__name__}.")
-    plan = parse_rounds_csv(data)
-    cleaned = _clean_names(plan)
-    stored_keys = _stored_keys(session, group_id, plan)
-    new_games = [game for game in plan.games if game.import_key not in stored_keys]
-    needed = [cleaned[name] for game in new_games for name in game.players]
-    players, created = _players(session, group_id, needed)
-    game_ids = []
-    for game in new_games:
-        seated = tuple(players[name_key(cleaned[name])] for name in game.players)
-        names = {name: player.name for name, player in zip(game.players, seated, strict=True)}
-        game_ids.append(_write_game(session, user_id, group_id, game, Table(seated), names))
-    if game_ids or created:
-        bump_group(session, group_id)
+    plan = parse_rounds_csv(data, check_name=_name_problem)
+    content_keys = _content_keys(session, group_id, plan)
+    candidates = [game for game in plan.games if game.import_key not in content_keys]
+    prepared = _prepared(user_id, group_id, candidates)
+    stored, game_ids, created = _write(session, user_id, group_id, candidates, prepared)
     return ImportReport(
         games_imported=len(game_ids),
-        rounds_imported=sum(len(game.rounds) for game in new_games),
-        games_skipped=len(plan.games) - len(new_games) + len(plan.repeated),
+        rounds_imported=sum(len(game.rounds) for game in stored),
+        games_skipped=len(plan.games) - len(stored) + len(plan.repeated),
         players_created=tuple(created),
         game_ids=tuple(game_ids),
     )

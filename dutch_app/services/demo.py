@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import acting_user, bump_group
-from dutch_app.services._bulk import write_games
+from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services._caps import check_room_for_a_group, count_demo_group
 from dutch_app.services._input import as_utc, new_invite_code
 from dutch_app.services._present import group_view
@@ -138,7 +138,7 @@ def _generate(
     rules_pool, weights = zip(*RULE_CHOICES, strict=True)
     started = end - min(timedelta(days=3 * 365), max(timedelta(days=14), (rows // 36) * 2 * DAY))
     games = rounds_made = rows_made = 0
-    batch: list[tuple[dict, list[Player], list]] = []
+    batch: list[BulkGame] = []
     while rows_made < rows:
         seated = rng.sample(roster, rng.choice((3, 4, 4, 4, 5, 5, 6)))
         rules = rng.choices(rules_pool, weights)[0]
@@ -160,13 +160,13 @@ def _generate(
             "notes": "",
             "version": 1,
         }
-        batch.append((game, seated, results))
+        batch.append(BulkGame(game, seated, results))
         games += 1
         rounds_made += len(results)
         rows_made += len(results) * len(seated)
         games_left = max(1.0, (rows - rows_made) / (rows_made / games))
         started += (end - started) / (games_left + 1) * rng.uniform(0.8, 1.2)
-        if sum(len(r) * len(s) for _, s, r in batch) >= BATCH_ROWS or rows_made >= rows:
+        if sum(game.rows for game in batch) >= BATCH_ROWS or rows_made >= rows:
             write_games(session, batch)
             batch = []
             after_batch()

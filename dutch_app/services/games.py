@@ -12,7 +12,6 @@ from dutch_app.services._access import bump_group, game_for, membership, player_
 from dutch_app.services._filters import started_between, with_status
 from dutch_app.services._input import as_utc, check_id, clean_text, moment
 from dutch_app.services._present import game_view
-from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
 from dutch_app.services.views import GameSummary, GameView
@@ -128,10 +127,20 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
     return version
 
 
+PLAY_ROUNDS = 100
+"""The latest rounds the Play page shows of a game (the History page shows them all)."""
+
+
 @reading
-def get_game(session: Session, user_id: int, game_id: int) -> GameView:
-    """A game with its players, rounds, standings and winners."""
-    return game_view(session, game_for(session, user_id, game_id))
+def get_game(
+    session: Session, user_id: int, game_id: int, last_rounds: int | None = None
+) -> GameView:
+    """A game with its players, rounds, standings and winners; with ``last_rounds``, only
+    that many of its latest rounds (the totals and standings are the whole game's), so
+    that reading a game in progress costs the same in round 10 and round 20,000."""
+    if last_rounds is not None:
+        last_rounds = check_id("last_rounds", last_rounds)
+    return game_view(session, game_for(session, user_id, game_id), last_rounds)
 
 
 def _set_status(session: Session, user_id: int, game_id: int, status: str) -> GameView:
@@ -204,31 +213,22 @@ def _summaries(session: Session, games: list[Game], game_ids) -> list[GameSummar
         .order_by(GamePlayer.game_id, GamePlayer.seat)
     ):
         seats[game_id].append((player_id, name))
+    # The totals stored with each game's last round; its number is the rounds played.
+    last = (
+        select(Round.game_id, func.max(Round.number).label("number"))
+        .where(Round.game_id.in_(game_ids))
+        .group_by(Round.game_id)
+        .subquery()
+    )
     sums: dict[tuple[int, int], int] = {}
     played: dict[int, int] = {}
-    for game_id, player_id, total, rounds in session.execute(
-        select(Round.game_id, RoundHand.player_id, func.sum(RoundHand.round_score), func.count())
+    for game_id, player_id, total, number in session.execute(
+        select(Round.game_id, RoundHand.player_id, RoundHand.game_total, last.c.number)
+        .join(last, (last.c.game_id == Round.game_id) & (last.c.number == Round.number))
         .join(RoundHand, RoundHand.round_id == Round.id)
-        .where(Round.game_id.in_(game_ids))
-        .group_by(Round.game_id, RoundHand.player_id)
     ):
-        sums[(game_id, player_id)] = int(total)
-        played[game_id] = int(rounds)
-    limits = {
-        game.id: limit
-        for game in games
-        if played.get(game.id) and (limit := halving_limit(game.rules)) is not None
-    }
-    if limits:
-        # Halving depends on the order of rounds: those games' rounds are added up in turn.
-        scores = session.execute(
-            select(Round.game_id, RoundHand.player_id, RoundHand.round_score)
-            .join(RoundHand, RoundHand.round_id == Round.id)
-            .where(Round.game_id.in_(list(limits)))
-            .order_by(Round.game_id, Round.number, RoundHand.seat)
-        ).all()
-        keys = [(game_id, player_id) for game_id, player_id, _ in scores]
-        sums.update(zip(keys, halved_running_totals(scores, limits), strict=True))
+        sums[(game_id, player_id)] = total
+        played[game_id] = number
     summaries = []
     for game in games:
         players = seats[game.id]

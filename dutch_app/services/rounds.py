@@ -1,5 +1,11 @@
 """Rounds: add, edit, delete, and how many penalty cards a caller must draw.
 
+Adding a round reads only what it needs: the game, its players and the game
+totals stored with its latest round; the core scores the new round and adds it to
+those totals (:func:`dutch_core.totals_after`), so a round costs the same however
+long the game is. A correction or a deletion rebuilds the game with the core and
+rewrites the stored totals of the rounds after it.
+
 Writers of one game take turns: each locks the game's row first (``SELECT ...
 FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` admits one writer at a
 time), so the next round number (MAX + 1 on the game's index) is never handed
@@ -20,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import bump_group, game_for, round_for
@@ -31,17 +37,20 @@ from dutch_app.services._scoring import (
     check_hand_ids,
     core_game,
     hand_rows,
+    latest_totals,
+    named_totals,
     requested_input,
     round_values,
     rounds_of,
     rules_of,
+    store_totals,
     table_of,
 )
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, GameEnded, StaleRound, ValidationError
 from dutch_app.services.views import RoundView
 from dutch_app.storage.models import Game, Round, RoundHand, User, utcnow
-from dutch_core import CallType
+from dutch_core import CallType, GameError, end_reached, lowest_totals, score_round, totals_after
 from dutch_core import penalty_cards_due as core_penalty_cards_due
 
 
@@ -54,11 +63,6 @@ def _finish(session: Session, game: Game, is_over: bool) -> None:
     bump_group(session, game.group_id)
 
 
-def _latest(session: Session, game_id: int) -> int:
-    """The number of the game's latest round (0 before the first), on the game's index."""
-    return session.scalar(select(func.max(Round.number)).where(Round.game_id == game_id)) or 0
-
-
 def _entered_by(session: Session, game_id: int, number: int) -> str | None:
     """The display name of whoever entered round ``number`` of the game, if known."""
     return session.scalar(
@@ -68,14 +72,12 @@ def _entered_by(session: Session, game_id: int, number: int) -> str | None:
     )
 
 
-def _refuse_ended(session: Session, game: Game) -> None:
-    """Refuse a round for an ended game, saying who won."""
-    table = table_of(session, game.id)
-    core = core_game(game, table, rounds_of(session, game.id))
-    if not core.rounds:
+def _refuse_ended(totals: dict[str, int]) -> None:
+    """Refuse a round for an ended game, saying who won (by its latest stored totals)."""
+    if not totals:
         raise GameEnded("This game has ended; reopen it to add a round.", winners=(), total=None)
-    winners = core.winners()
-    total = core.totals()[winners[0]]
+    winners = lowest_totals(totals)
+    total = totals[winners[0]]
     verb = "share the win" if len(winners) > 1 else "won"
     raise GameEnded(
         f"This game has ended: {' and '.join(winners)} {verb} with {total} points. "
@@ -85,9 +87,9 @@ def _refuse_ended(session: Session, game: Game) -> None:
     )
 
 
-def _check_round_number(session: Session, game: Game, for_round: object) -> int:
-    """The next round number, refused (StaleRound) unless it is ``for_round``."""
-    latest = _latest(session, game.id)
+def _check_round_number(session: Session, game: Game, for_round: object, latest: int) -> int:
+    """The next round number (after round ``latest``), refused (StaleRound) unless it is
+    ``for_round``."""
     if for_round is None:
         return latest + 1
     wanted = check_id("for_round", for_round)
@@ -134,13 +136,18 @@ def add_round(
     ended game refuses every round with :class:`GameEnded`.
     """
     game = game_for(session, user_id, game_id, lock=True)
-    if game.status != "active":
-        _refuse_ended(session, game)
-    number = _check_round_number(session, game, for_round)
     table = table_of(session, game.id)
+    rules = rules_of(game)
+    last, stored_totals = latest_totals(session, game.id)
+    before = named_totals(table, stored_totals)
+    if game.status != "active":
+        _refuse_ended(before if last else {})
+    number = _check_round_number(session, game, for_round, last)
+    if end_reached(rules, last, before):
+        raise GameError(f"the game ended after round {last}; start a new game")
     round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
-    after = core_game(game, table, rounds_of(session, game.id)).add_round(round_input)
-    result = after.rounds[-1]
+    result = score_round(round_input, rules)
+    totals = totals_after(rules, before, result.as_dict())
     stored = Round(
         game_id=game.id,
         number=number,
@@ -151,9 +158,10 @@ def add_round(
     )
     session.add(stored)
     session.flush()
-    hands_stored = [RoundHand(round_id=stored.id, **row) for row in hand_rows(table, result)]
+    rows = hand_rows(table, result, totals)
+    hands_stored = [RoundHand(round_id=stored.id, **row) for row in rows]
     session.add_all(hands_stored)
-    _finish(session, game, after.is_over)
+    _finish(session, game, end_reached(rules, number, totals))
     return round_view(table, stored, hands_stored)
 
 
@@ -196,10 +204,12 @@ def edit_round(
     stored.version += 1
     stored.edited_by, stored.edited_at = user_id, utcnow()
     hands_stored = dict(stored_rounds)[stored]
-    by_player = {row["player_id"]: row for row in hand_rows(table, result)}
+    totals = after.running_totals()[stored.number - 1]
+    by_player = {row["player_id"]: row for row in hand_rows(table, result, totals)}
     for hand in hands_stored:
         for key, value in by_player[hand.player_id].items():
             setattr(hand, key, value)
+    store_totals(table, stored_rounds, after, first=stored.number + 1)
     _finish(session, game, after.is_over)
     return round_view(table, stored, hands_stored)
 
@@ -224,7 +234,10 @@ def delete_round(session: Session, user_id: int, round_id: int, expected_version
         execution_options=unsynchronised,
     )
     session.expire_all()
-    after = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
+    table = table_of(session, game.id)
+    stored_rounds = rounds_of(session, game.id)
+    after = core_game(game, table, stored_rounds)
+    store_totals(table, stored_rounds, after, first=number)
     _finish(session, game, after.is_over)
 
 
@@ -249,7 +262,7 @@ def undo_round(
             f"Round {stored.number} was corrected on another phone since you saw it, so it "
             "was not taken back. Check it in the rounds below and undo again if need be."
         )
-    latest = _latest(session, game.id)
+    latest, _ = latest_totals(session, game.id)
     if stored.number != latest:
         by = _entered_by(session, game.id, latest)
         raise Conflict(
@@ -261,8 +274,9 @@ def undo_round(
     session.execute(delete(Round).where(Round.id == stored.id))
     session.expunge(stored)
     session.expire_all()
-    after = core_game(game, table_of(session, game.id), rounds_of(session, game.id))
-    _finish(session, game, after.is_over)
+    # The rounds before it keep their stored totals: nothing to replay.
+    last, totals = latest_totals(session, game.id)
+    _finish(session, game, end_reached(rules_of(game), last, totals))
     return number
 
 

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
+from dutch_core.game import dealer_seat
+
 if TYPE_CHECKING:
-    from dutch_core import Game as CoreGame
     from dutch_core import HouseRules, Standing
 
 
@@ -83,6 +84,7 @@ class HandView:
     penalty_points: int
     round_score: int
     is_caller: bool
+    game_total: int
 
     @property
     def hand_text(self) -> str:
@@ -119,9 +121,13 @@ class RoundView:
 
 @dataclass(frozen=True)
 class GameView:
-    """A game with its rounds, as the core sees it (``core``) and as stored.
+    """A game with its rounds as stored, each hand with its player's game total after it.
 
-    ``standings`` and ``winners`` come from the core (names, lowest total first).
+    ``rounds`` may hold only the latest of the ``rounds_played`` rounds (the Play page
+    asks for a window of them). ``totals`` are the game totals after the last round (by
+    name, in seat order); ``standings`` and ``winners`` rank them with the core's rules
+    (lowest total first). Nothing is scored again to show a game: the totals were
+    stored with each round.
     """
 
     id: int
@@ -134,10 +140,20 @@ class GameView:
     notes: str
     version: int
     rounds: tuple[RoundView, ...]
-    core: CoreGame
+    rounds_played: int
+    totals: dict[str, int]
     standings: tuple[Standing, ...]
     is_over: bool
     winners: tuple[str, ...]
+
+    def running_totals(self) -> list[dict[str, int]]:
+        """The game totals after each round of ``rounds`` by name, in seat order, as stored."""
+        return [{hand.player: hand.game_total for hand in stored.hands} for stored in self.rounds]
+
+    @property
+    def dealer(self) -> str:
+        """The player who deals the next round (the deal moves one seat on each round)."""
+        return self.players[dealer_seat(self.rounds_played + 1, len(self.players))].name
 
 
 @dataclass(frozen=True)

@@ -272,7 +272,10 @@ class RoundHand(Base):
     """One player's hand in a round, as entered, with the scores the core computed.
 
     ``cards`` is the canonical card text ("" for an empty hand), or NULL when the
-    hand was given as a total only.
+    hand was given as a total only. ``game_total`` is the player's game total after
+    this round, as the core's rule adds it up; it is stored when the round is written
+    (and rewritten for the rounds after a correction), so that a new round and the
+    standings read only the latest round instead of the whole game.
     """
 
     __tablename__ = "round_hands"
@@ -290,3 +293,4 @@ class RoundHand(Base):
     penalty_points: Mapped[int] = mapped_column(Integer, default=0)
     round_score: Mapped[int] = mapped_column(Integer)
     is_caller: Mapped[bool] = mapped_column(default=False)
+    game_total: Mapped[int] = mapped_column(Integer)

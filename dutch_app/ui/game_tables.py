@@ -1,4 +1,4 @@
-"""Tables of one game for the screen, built from the core's view of it (no Streamlit here).
+"""Tables of one game for the screen, built from its stored rounds (no Streamlit here).
 
 These read only the game on show, never the group's whole history, so the Play
 page stays as quick with years of games stored as with none.
@@ -27,24 +27,24 @@ def standings_frame(game: GameView) -> pd.DataFrame:
 def running_totals_frame(game: GameView) -> pd.DataFrame:
     """Long form for the chart: round_number, player, round_score, game_total.
 
-    Round 0 holds everyone at 0, so the lines start together.
+    Round 0 holds everyone at 0, so the lines start together (when the game's first
+    round is among those shown).
     """
-    rows = [
-        {"round_number": 0, "player": name, "round_score": 0, "game_total": 0}
-        for name in game.core.players
-    ]
-    for number, (result, totals) in enumerate(
-        zip(game.core.rounds, game.core.running_totals(), strict=True), start=1
-    ):
-        scores = result.as_dict()
+    rows = []
+    if not game.rounds or game.rounds[0].number == 1:
+        rows = [
+            {"round_number": 0, "player": player.name, "round_score": 0, "game_total": 0}
+            for player in game.players
+        ]
+    for stored in game.rounds:
         rows.extend(
             {
-                "round_number": number,
-                "player": name,
-                "round_score": scores[name],
-                "game_total": totals[name],
+                "round_number": stored.number,
+                "player": hand.player,
+                "round_score": hand.round_score,
+                "game_total": hand.game_total,
             }
-            for name in game.core.players
+            for hand in stored.hands
         )
     return pd.DataFrame(rows, columns=["round_number", "player", "round_score", "game_total"])
 

@@ -100,17 +100,28 @@ def import_summary(report: ImportReport) -> str:
 
 def refusal(error: CsvImportError) -> str:
     """The one-line message over the list of a refused file's problems."""
-    count = len(error.problems)
-    found = "1 problem" if count == 1 else f"{count} problems"
-    return f"The file was not imported: {found} found (listed below). Nothing was saved."
+    count = error.count
+    found = "1 problem" if count == 1 else f"{count:,} problems"
+    listed = (
+        "listed below"
+        if count == len(error.problems)
+        else f"the first {len(error.problems)} listed below"
+    )
+    return f"The file was not imported: {found} found ({listed}). Nothing was saved."
 
 
 def problems_frame(error: CsvImportError) -> pd.DataFrame:
-    """Every problem of a refused file with its line and column, for a table."""
-    return pd.DataFrame(
+    """The problems of a refused file with their line and column, for a table; a last row
+    says how many more there are when the file has more than were kept."""
+    problems = list(error.problems)
+    frame = pd.DataFrame(
         {
-            "Line": [problem.line for problem in error.problems],
-            "Column": [problem.column or "" for problem in error.problems],
-            "Problem": [problem.message for problem in error.problems],
+            "Line": [problem.line for problem in problems],
+            "Column": [problem.column or "" for problem in problems],
+            "Problem": [problem.message for problem in problems],
         }
-    ).astype({"Line": "Int64"})
+    )
+    more = error.count - len(problems)
+    if more:
+        frame.loc[len(frame)] = [None, "", f"… and {more:,} more"]
+    return frame.astype({"Line": "Int64"})

@@ -146,7 +146,8 @@ def _ended_by(stored: RoundView) -> tuple[str, str, str]:
 def round_by_round_frame(game: GameView) -> pd.DataFrame:
     """Rounds × players: each round score and the running total, then who called and how it went.
 
-    Running totals come from the core, so house rules that halve a total are honoured.
+    Running totals are the ones stored with each round, as the core added them up (house
+    rules that halve a total included).
     """
     names = [player.name for player in game.players]
     columns = ["Round"]
@@ -154,7 +155,7 @@ def round_by_round_frame(game: GameView) -> pd.DataFrame:
         columns += [name, f"{name} total"]
     columns += ["Called by", "Call", "Outcome", "Penalty cards"]
     records = []
-    for stored, totals in zip(game.rounds, game.core.running_totals(), strict=True):
+    for stored, totals in zip(game.rounds, game.running_totals(), strict=True):
         scores = {hand.player: hand.round_score for hand in stored.hands}
         caller, call, outcome = _ended_by(stored)
         record: dict[str, object] = {"Round": stored.number}

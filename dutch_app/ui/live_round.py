@@ -57,7 +57,7 @@ def form_basis(game) -> int:
     """
     basis = st.session_state.get(BASIS_KEY)
     if basis is None or basis[0] != game.id:
-        basis = (game.id, game.core.rounds_played + 1)
+        basis = (game.id, game.rounds_played + 1)
         st.session_state[BASIS_KEY] = basis
     return basis[1]
 
@@ -112,7 +112,7 @@ def discard(game_id: int, number: int) -> None:
 
 def moved_on(game, group: GroupView, basis: int) -> str:
     """What other phones did since the form's entry was begun, in one sentence."""
-    following = game.core.rounds_played + 1
+    following = game.rounds_played + 1
     if basis > following:
         return f"Round {following} was just taken back on another phone."
     if following - basis > 1:
@@ -123,7 +123,7 @@ def moved_on(game, group: GroupView, basis: int) -> str:
 
 def round_notice(game, group: GroupView, basis: int) -> None:
     """Above the form: a refused save or a game that moved on, with what can be done."""
-    following = game.core.rounds_played + 1
+    following = game.rounds_played + 1
     refused = st.session_state.get(REFUSED_KEY)
     if refused is not None and refused.game_id != game.id:
         refused = None

@@ -411,3 +411,17 @@ def test_an_odd_browser_time_zone_falls_back_to_its_offset_or_utc(table, browser
     at = open_app(table.account, PAGE, context=browser)
     assert not at.exception
     assert any(shown in subheader.value for subheader in at.subheader)
+
+
+def test_the_upload_box_states_and_enforces_the_imports_own_limit(table, monkeypatch):
+    from dutch_app import csv_io
+
+    assert csv_io.MAX_BYTES == csv_io.MAX_UPLOAD_MB * 1024 * 1024
+    at = open_app(table.account, PAGE)
+    uploader = at.file_uploader(key="history_import_file")
+    assert uploader.proto.max_upload_size_mb == csv_io.MAX_UPLOAD_MB
+    assert any("Files up to 5 MB and 100,000 rows" in c.value for c in at.caption)
+    monkeypatch.setattr(csv_io, "MAX_UPLOAD_MB", 3)  # the one setting moves the box's limit
+    at = open_app(table.account, PAGE)
+    assert at.file_uploader(key="history_import_file").proto.max_upload_size_mb == 3
+    assert any("Files up to 3 MB" in c.value for c in at.caption)

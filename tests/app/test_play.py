@@ -208,3 +208,27 @@ def test_toasts_and_alerts_show_markdown_names_exactly(table):
         f"Round 1 saved. {MARKDOWN_NAMES[1]} called Dutch and had the lowest hand: no penalty."
     )
     assert len(table.call(games.get_game, game.id).rounds) == 1
+
+
+def test_a_long_game_shows_its_latest_rounds_and_the_whole_games_standings(table):
+    game = _start(table, PRESETS["classic_open"])
+    hands = dict(zip(table.player_ids.values(), ("3", "10", "12", "20"), strict=True))
+    for _ in range(games.PLAY_ROUNDS + 5):
+        table.call(rounds.add_round, game.id, hands, table.player_ids["Ann"], "dutch")
+    at = open_app(table.account, PLAY)
+    assert not at.exception
+    count = games.PLAY_ROUNDS + 5
+    assert at.subheader[0].value == f"Round {count + 1}"
+    assert _standings(at) == {
+        "Ann": 3 * count,
+        "Ben": 10 * count,
+        "Cleo": 12 * count,
+        "Dan": 20 * count,
+    }
+    (listed,) = [e for e in at.expander if "rounds" in e.label]
+    assert (
+        listed.label
+        == f"The last {games.PLAY_ROUNDS} of {count} rounds (the History page has them all)"
+    )
+    shown = at.dataframe[-1].value
+    assert list(shown["Round"]) == list(range(6, count + 1))

@@ -517,6 +517,7 @@ def _game(session: Session, group: Group, created_by: int) -> Game:
                 hand_total=3,
                 penalty_points=0,
                 round_score=3,
+                game_total=3,
                 is_caller=seat == 0,
             )
         )

@@ -12,10 +12,12 @@ import pytest
 from sqlalchemy import event
 
 from dutch_app.services import demo
+from dutch_app.services._scoring import core_game, rounds_of, table_of
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.games import get_game, list_games
 from dutch_app.services.groups import create_group, join_group
 from dutch_app.services.history import load_history
+from dutch_app.storage.models import Game
 from dutch_core import parse_cards
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -79,8 +81,13 @@ def test_every_stored_score_is_what_the_core_computes(session, owner, history):
     group_id, frame = history
     for summary in list_games(session, owner, group_id)[:12]:  # newest first
         view = get_game(session, owner, summary.id)
-        for stored, result in zip(view.rounds, view.core.rounds, strict=True):
+        stored_game = session.get(Game, summary.id)
+        core = core_game(stored_game, table_of(session, summary.id), rounds_of(session, summary.id))
+        for stored, result, totals in zip(
+            view.rounds, core.rounds, core.running_totals(), strict=True
+        ):
             assert [h.round_score for h in stored.hands] == [s.round_score for s in result.scores]
+            assert [h.game_total for h in stored.hands] == list(totals.values())
         newest = summary.id == frame["game_id"].max()
         assert (view.status == "active") == (newest and not view.is_over)
 

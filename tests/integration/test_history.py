@@ -97,8 +97,8 @@ def test_a_halving_games_totals_are_the_cores(session, owner, group, seated):
     halving = play(session, owner, group, [ann, bo], rounds, rules=rules)
     plain = play(session, owner, group, [ann, bo], rounds[:2])
     frame = load_history(session, owner, group.id)
-    core = get_game(session, owner, halving).core
-    expected = [total for totals in core.running_totals() for total in totals.values()]
+    view = get_game(session, owner, halving)
+    expected = [total for totals in view.running_totals() for total in totals.values()]
     assert frame.loc[frame["game_id"].eq(halving), "game_total"].tolist() == expected
     assert expected[2:4] == [8, 10]  # Bo's 20 was halved
     assert frame.loc[frame["game_id"].eq(plain), "game_total"].tolist() == [5, 10, 8, 20]

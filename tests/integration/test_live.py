@@ -43,7 +43,7 @@ def save(session, user, game, seated, for_round, hands=("3", "9", "9", "9")):
 def test_a_round_for_the_next_number_is_stored(session, owner, game, seated):
     assert save(session, owner, game, seated, 1).number == 1
     assert save(session, owner, game, seated, 2).number == 2
-    assert games.get_game(session, owner, game.id).core.rounds_played == 2
+    assert games.get_game(session, owner, game.id).rounds_played == 2
 
 
 def test_a_stale_round_one_form_cannot_create_round_three(

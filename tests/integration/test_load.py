@@ -121,7 +121,7 @@ def test_many_people_adding_rounds_at_once_store_each_round_exactly_once(
     for game_id, totals in expected_totals.items():
         game = get_game(session, owner, game_id)
         assert len(game.rounds) == expected_rounds[game_id]
-        assert game.core.totals() == dict(totals)
+        assert game.totals == dict(totals)
         stored = {hand.player: 0 for hand in game.rounds[0].hands}
         for stored_round in game.rounds:
             for hand in stored_round.hands:

@@ -81,12 +81,23 @@ def test_a_name_is_unique_in_its_group_by_its_key(session, group):
 
 def test_a_hand_must_belong_to_a_stored_round_and_player(session, group, seated, played):
     round_id = session.scalar(select(Round.id))
-    session.add(RoundHand(round_id=round_id, player_id=424242, seat=5, hand_total=1, round_score=1))
+    session.add(
+        RoundHand(
+            round_id=round_id, player_id=424242, seat=5, hand_total=1, round_score=1, game_total=1
+        )
+    )
     with pytest.raises(IntegrityError):
         session.commit()
     session.rollback()
     session.add(
-        RoundHand(round_id=424242, player_id=seated[2].id, seat=5, hand_total=1, round_score=1)
+        RoundHand(
+            round_id=424242,
+            player_id=seated[2].id,
+            seat=5,
+            hand_total=1,
+            round_score=1,
+            game_total=1,
+        )
     )
     with pytest.raises(IntegrityError):
         session.commit()

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from dutch_app.csv_io import (
     MAX_BYTES,
+    MAX_UPLOAD_MB,
     ROUND_COLUMNS,
     CsvImportError,
     ImportPlan,
@@ -228,9 +229,9 @@ def test_a_file_that_is_not_utf8_is_refused_with_its_line():
 
 
 def test_a_file_over_the_size_limit_is_refused_before_reading():
-    assert MAX_BYTES == 50 * 1024 * 1024
+    assert MAX_BYTES == MAX_UPLOAD_MB * 1024 * 1024
     (message,) = problems_of(b"x" * (MAX_BYTES + 1))
-    assert message.startswith("the file is 50.1 MB; files up to 50 MB can be imported")
+    assert message.startswith(f"the file is {MAX_UPLOAD_MB}.1 MB; files up to 5 MB can be imported")
 
 
 def test_a_file_over_the_row_limit_is_refused():

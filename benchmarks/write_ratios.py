@@ -1,0 +1,210 @@
+"""Ratios of writes that must not depend on how much there is: a round of a long game, a view
+of one, and another group's round while a large file is imported.
+
+8. Another group's round save during a 3,000-game import ÷ the same save alone. The import
+   runs in a process of its own (as on a host where another server, or another worker,
+   takes the upload) while the other group saves rounds one after another; the slowest
+   save of each import is compared with the median save alone. What is measured is how
+   long the database makes the save wait, not how the two share one Python process.
+9. Adding a round to a 20,000-round game ÷ adding one to a 10-round game.
+10. Reading a 20,000-round game as the Play page does ÷ reading a 10-round game. The page
+    lists a game's latest 100 rounds, so the long game shows ten times the rounds.
+11. The same read, 20,000 rounds ÷ 100 rounds: past the rounds the page lists, a longer
+    game costs nothing more to show.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from benchmarks.databases import BenchDatabase
+from benchmarks.timing import Comparison, compare
+from dutch_app.csv_io import ROUND_COLUMNS
+from dutch_app.services import csv_import, games, groups, players, rounds
+from dutch_app.services._bulk import BulkGame, write_games
+from dutch_app.storage.db import make_engine
+from dutch_app.storage.models import Player
+from dutch_core import PRESETS, RoundInput, score_round
+
+HANDS = ("3", "10", "12", "20")
+LONG, SHORT = 20_000, 10
+IMPORT_GAMES = 3_000
+
+
+def import_file(games_count: int = IMPORT_GAMES, *, seed: int = 0) -> bytes:
+    """A rounds file of ``games_count`` two-player one-round games (3,000: about 0.5 MB);
+    ``seed`` moves the start times, so that every file holds games of its own."""
+    start = datetime(2020, 1, 1, tzinfo=UTC) + timedelta(days=400 * seed)
+    lines = [",".join(ROUND_COLUMNS)]
+    for number in range(1, games_count + 1):
+        began = start + timedelta(hours=number)
+        played = (began + timedelta(minutes=4)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        head = f"{number},{began:%Y-%m-%dT%H:%M:%SZ},ended,{{}},1,{played}"
+        lines.append(f"{head},0,Ann,3,3,Ann,dutch,lowest,0,,0,3,3")
+        lines.append(f"{head},1,Bo,10,10,Ann,dutch,lowest,0,,0,10,10")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _sessions(database: BenchDatabase):
+    engine = make_engine(database.url)
+    return engine, sessionmaker(engine, expire_on_commit=False)
+
+
+def _game_of(session: Session, database: BenchDatabase, length: int) -> tuple[int, dict, int]:
+    """A new open-ended game of four players with ``length`` rounds (written in bulk)."""
+    owner, group_id = database.owner_id, database.group_id
+    listed = players.list_players(session, owner, group_id)
+    while len(listed) < len(HANDS):
+        players.add_player(session, owner, group_id, f"Player {len(listed) + 1}")
+        listed = players.list_players(session, owner, group_id)
+    ids = [p.id for p in listed[: len(HANDS)]]
+    seated = [session.get(Player, player_id) for player_id in ids]
+    rules = PRESETS["classic_open"]
+    typed = {player.name: hand for player, hand in zip(seated, HANDS, strict=True)}
+    result = score_round(RoundInput.build(typed, caller=seated[0].name, call_type="dutch"), rules)
+    values = {
+        "group_id": group_id,
+        "rules": rules.to_dict(),
+        "status": "active",
+        "started_at": datetime(2026, 6, 1, tzinfo=UTC),
+        "ended_at": None,
+        "notes": "",
+        "version": 1,
+    }
+    (game_id,) = write_games(session, [BulkGame(values, seated, [result] * length)])
+    session.commit()
+    return game_id, dict(zip(ids, HANDS, strict=True)), ids[0]
+
+
+def _tasks(
+    database: BenchDatabase, act: str, short: int = SHORT
+) -> tuple[Callable, Callable, Callable]:
+    engine, sessions = _sessions(database)
+    with sessions() as session:
+        long_game = _game_of(session, database, LONG)
+        short_game = _game_of(session, database, short)
+
+    def task(game: tuple[int, dict, int]) -> Callable[[], None]:
+        game_id, hands, caller = game
+
+        def run() -> None:
+            with sessions() as session:
+                if act == "add":
+                    rounds.add_round(session, database.owner_id, game_id, hands, caller, "dutch")
+                else:
+                    games.get_game(session, database.owner_id, game_id, games.PLAY_ROUNDS)
+
+        return run
+
+    return task(long_game), task(short_game), engine.dispose
+
+
+def long_game_round(database: BenchDatabase, repeats: int) -> Comparison:
+    """9. A round added to a 20,000-round game ÷ one added to a 10-round game."""
+    long_task, short_task, dispose = _tasks(database, "add")
+    try:
+        return compare(long_task, short_task, repeats, warmups=3)
+    finally:
+        dispose()
+
+
+def long_game_view(database: BenchDatabase, repeats: int) -> Comparison:
+    """10. A 20,000-round game read as the Play page reads it ÷ a 10-round game."""
+    long_task, short_task, dispose = _tasks(database, "view")
+    try:
+        return compare(long_task, short_task, repeats, warmups=2)
+    finally:
+        dispose()
+
+
+def long_game_view_past_the_window(database: BenchDatabase, repeats: int) -> Comparison:
+    """11. A 20,000-round game read as the Play page reads it ÷ a game of as many rounds as
+    the page lists."""
+    long_task, short_task, dispose = _tasks(database, "view", games.PLAY_ROUNDS)
+    try:
+        return compare(long_task, short_task, repeats, warmups=2)
+    finally:
+        dispose()
+
+
+def _round_saver(database: BenchDatabase, sessions) -> Callable[[], None]:
+    """A task saving one round in a group of its own (another group than the import's)."""
+    owner = database.owner_id
+    with sessions() as session:
+        other = groups.create_group(session, owner, "Next table")
+        ids = [players.add_player(session, owner, other.id, name).id for name in "ABCD"]
+        game = games.start_game(session, owner, other.id, ids, PRESETS["classic_open"])
+    hands = dict(zip(ids, HANDS, strict=True))
+
+    def save() -> None:
+        with sessions() as session:
+            rounds.add_round(session, owner, game.id, hands, ids[0], "dutch")
+
+    return save
+
+
+def _import_elsewhere(url: str, owner: int, group_id: int, data: bytes, started, done, errors):
+    """Import ``data`` into the group from this (separate) process; ``started`` is set
+    once it is ready to begin, ``done`` when it has ended, ``errors`` gets any failure."""
+    engine = make_engine(url)
+    try:
+        sessions = sessionmaker(engine, expire_on_commit=False)
+        started.set()
+        with sessions() as session:
+            csv_import.import_rounds_csv(session, owner, group_id, data)
+    except BaseException as error:  # reported by the measuring process
+        errors.put(f"{type(error).__name__}: {error}")
+    finally:
+        done.set()
+        engine.dispose()
+
+
+def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
+    """8. The slowest round save of another group while a 3,000-game file is imported ÷ the
+    median save with nothing else going on."""
+    engine, sessions = _sessions(database)
+    save = _round_saver(database, sessions)
+    owner = database.owner_id
+    context = multiprocessing.get_context("spawn")
+    try:
+        for _ in range(3):
+            save()
+        alone: list[float] = []
+        during: list[float] = []
+        for turn in range(repeats):
+            data = import_file(seed=turn)
+            with sessions() as session:
+                target = groups.create_group(session, owner, f"Imported {turn}").id
+            for _ in range(5):
+                began = time.perf_counter()
+                save()
+                alone.append(time.perf_counter() - began)
+            started, done, errors = context.Event(), context.Event(), context.Queue()
+            importer = context.Process(
+                target=_import_elsewhere,
+                args=(database.url, owner, target, data, started, done, errors),
+            )
+            importer.start()
+            started.wait(timeout=120)
+            slowest = 0.0
+            while not done.is_set():
+                began = time.perf_counter()
+                save()
+                slowest = max(slowest, time.perf_counter() - began)
+            importer.join()
+            if not errors.empty():
+                raise RuntimeError(f"the import failed: {errors.get()}")
+            during.append(slowest)
+        with sessions() as session:
+            if session.scalar(select(Player.id).where(Player.name == "Bo")) is None:
+                raise RuntimeError("the imports stored nothing")
+        return Comparison(statistics.median(during), statistics.median(alone), repeats)
+    finally:
+        engine.dispose()
