@@ -7,7 +7,6 @@ Each function takes a :class:`~benchmarks.databases.BenchDatabase` and returns a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 
 import pandas as pd
 from sqlalchemy import Engine
@@ -19,7 +18,7 @@ from dutch_app import charts
 from dutch_app.csv_io import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
 from dutch_app.storage.db import make_engine
-from dutch_app.ui.stats_cache import StatsCharts, compute_bundle
+from dutch_app.ui.stats_cache import compute_bundle
 from dutch_core import PRESETS, stats
 
 HANDS = ("3", "10", "12", "20")
@@ -67,7 +66,7 @@ def every_statistic_and_chart(frame: pd.DataFrame) -> list[dict]:
     chart (of the newest game) is drawn from its own table.
     """
     bundle = compute_bundle(frame, None)
-    specs = [getattr(bundle.charts, field.name) for field in fields(StatsCharts)]
+    specs = bundle.charts.all_specs()
     if not bundle.games.empty:
         newest = int(bundle.games["game_id"].iloc[0])
         specs.append(charts.CUMULATIVE_TOTALS.spec(stats.cumulative_totals(frame, newest)))

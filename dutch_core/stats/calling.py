@@ -116,7 +116,7 @@ def reference_chance(hand_total: np.ndarray, players: np.ndarray) -> np.ndarray:
 def logistic_fit(
     hand_total: np.ndarray, players: np.ndarray, calls: np.ndarray, successes: np.ndarray
 ) -> np.ndarray:
-    """Coefficients of P(success) = 1 / (1 + exp(−(b0 + b1·z_hand + b2·z_players))).
+    """Coefficients of P(success) = 1 / (1 + exp(-(b0 + b1·z_hand + b2·z_players))).
 
     ``z_hand`` and ``z_players`` are the hand total and player count
     standardised by the calls' mean and spread (a variable without spread
@@ -129,7 +129,9 @@ def logistic_fit(
     """
     calls = np.asarray(calls, dtype="float64")
     successes = np.asarray(successes, dtype="float64")
-    scale = [_spread(np.asarray(values, dtype="float64"), calls) for values in (hand_total, players)]
+    scale = [
+        _spread(np.asarray(values, dtype="float64"), calls) for values in (hand_total, players)
+    ]
     x = _design(hand_total, players, scale)
     beta = np.zeros(3)
     penalty = np.diag([0.0, RIDGE, RIDGE])
@@ -193,7 +195,7 @@ def call_chances(df: pd.DataFrame) -> pd.DataFrame:
     order: ``calls``, ``lowest`` (successful calls) and ``lowest_rate``;
     ``fitted`` (the logistic fit's chance, see :func:`logistic_fit`, over all
     the frame's calls); ``reference`` (:func:`reference_chance`);
-    ``expected_penalty_cards`` = (1 − fitted) × the group's average penalty
+    ``expected_penalty_cards`` = (1 - fitted) × the group's average penalty
     cards per failed call with that many players (the reference's own figure
     where the group has no failed call with that many); ``expected_cost`` =
     hand total + 6.5 × expected penalty cards.
@@ -302,5 +304,36 @@ def caller_profiles(df: pd.DataFrame, chances: pd.DataFrame | None = None) -> pd
             "group_calls_at_typical": group_calls[at],
             "group_rate_at_typical": rate(group_lowest[at], group_calls[at]),
             "reference_rate": expected,
+        }
+    )
+
+
+def calls_by_player(df: pd.DataFrame) -> pd.DataFrame:
+    """Each player's calls by hand total beside the reference line.
+
+    One row per ``player`` and ``hand_total`` they called with: ``calls``,
+    ``lowest``, ``lowest_rate`` and ``reference`` (the mean reference chance
+    of those calls, each with its own number of players; NaN off the
+    reference's table).
+    """
+    calls = _calls(df)
+    codes, names = player_codes(take(df["player"], calls["rows"]))
+    span = int(calls["hand_total"].max()) + 1 if len(codes) else 1
+    keys, distinct = pd.factorize(codes.astype("int64") * span + calls["hand_total"], sort=True)
+    count = np.bincount(keys, minlength=len(distinct))
+    lowest = np.bincount(keys[calls["lowest"]], minlength=len(distinct))
+    reference = reference_chance(calls["hand_total"], calls["players"])
+    known = ~np.isnan(reference)
+    return frame_of(
+        {
+            "player": names.take(distinct // span),
+            "hand_total": (distinct % span).astype("int64"),
+            "calls": count,
+            "lowest": lowest,
+            "lowest_rate": rate(lowest, count),
+            "reference": rate(
+                np.bincount(keys[known], weights=reference[known], minlength=len(distinct)),
+                np.bincount(keys[known], minlength=len(distinct)),
+            ),
         }
     )

@@ -8,7 +8,7 @@ the full-pairing Bradley–Terry one, which treats a tie as a tie: two players
 sharing the win come out level and above everyone behind them, whatever order
 they are listed in (the package's default Plackett–Luce model does not).
 
-The rating shown is the conservative ``mu − 3·sigma``: what the player is
+The rating shown is the conservative ``mu - 3·sigma``: what the player is
 almost certainly at least as good as. It starts at 0 and rises with good
 results and with the number of games, so it is called provisional until a
 player has :data:`PROVISIONAL_GAMES` rated games. The ratings are a pure
@@ -47,7 +47,7 @@ HISTORY_RATING_COLUMNS = (
 
 
 def conservative(mu: np.ndarray | float, sigma: np.ndarray | float) -> np.ndarray | float:
-    """The conservative rating ``mu − 3·sigma``."""
+    """The conservative rating ``mu - 3·sigma``."""
     return mu - 3 * sigma
 
 
@@ -59,7 +59,7 @@ def rating_history(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
     ``game_id``, ``game_started_at``, ``game_number`` (the player's 1st, 2nd,
     ... rated game), ``players`` (in that game), ``rank`` (1 for the lowest
     total, equal totals share a rank), and the rating after the game: ``mu``,
-    ``sigma`` and ``rating`` (mu − 3·sigma). ``results``, when given, must be
+    ``sigma`` and ``rating`` (mu - 3·sigma). ``results``, when given, must be
     ``game_results(df)``.
     """
     results = _results(df, results)
@@ -119,7 +119,7 @@ def player_ratings(
     """One row per player of the frame: their current rating beside their plain record.
 
     Columns: ``player``; ``rated_games``; ``mu``, ``sigma`` and ``rating``
-    (mu − 3·sigma) after their latest rated game (the prior, 25 and 25/3,
+    (mu - 3·sigma) after their latest rated game (the prior, 25 and 25/3,
     for a player without one); ``provisional`` (fewer than
     :data:`PROVISIONAL_GAMES` rated games); ``games_ended``, ``wins`` and
     ``win_rate``. Sorted best first: settled ratings by rating, then the
