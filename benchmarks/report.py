@@ -13,6 +13,7 @@ RATIOS: dict[str, tuple[str, float]] = {
     "5": ("Rounds CSV export of the frame ÷ `DataFrame.to_csv` of it", 1.3),
     "6": ("Adding a round, history stored ÷ empty database", 1.2),
     "7": ("Server peak RSS, 20 signed-in browser sessions ÷ 1", 1.5),
+    "8": ("Skill ratings and the call analysis ÷ loading the history", 0.2),
 }
 """Ratio id: (what is compared, goal: the ratio should be at most this)."""
 

@@ -88,6 +88,34 @@ def statistics_and_charts(database: BenchDatabase, repeats: int) -> Comparison:
         engine.dispose()
 
 
+def ratings_and_call_analysis(frame: pd.DataFrame) -> None:
+    """The skill ratings and the should-I-call analysis of a view, as the Stats page works
+    them out (the reference line is worked out once per process, before the timing)."""
+    results = stats.game_results(frame)
+    history_ratings = stats.rating_history(frame, results=results)
+    stats.player_ratings(frame, results=results, history=history_ratings)
+    chances = stats.call_chances(frame)
+    stats.call_curves(frame, chances)
+    stats.caller_profiles(frame, chances)
+    stats.calls_by_player(frame)
+
+
+def ratings_and_calls(database: BenchDatabase, repeats: int) -> Comparison:
+    """8. The skill ratings and the call analysis of the whole history ÷ loading that history."""
+    engine, sessions = _sessions(database)
+    frame = load_frame(database)
+    stats.reference_chances()
+
+    def load() -> None:
+        with sessions() as session:
+            history.load_history(session, database.owner_id, database.group_id)
+
+    try:
+        return compare(lambda: ratings_and_call_analysis(frame), load, repeats)
+    finally:
+        engine.dispose()
+
+
 def csv_export_cost(database: BenchDatabase, repeats: int) -> Comparison:
     """5. The rounds file made from the history frame ÷ ``DataFrame.to_csv`` of that frame."""
     engine, sessions = _sessions(database)

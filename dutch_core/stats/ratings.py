@@ -102,7 +102,10 @@ def _rate_games(
     sigma = np.empty(len(codes))
     for start, size in zip(first, sizes, strict=True):
         players = codes[start : start + size]
-        teams = MODEL.rate([[current[code]] for code in players], ranks=ranks[start : start + size])
+        before = [current[code] for code in players]
+        if len(set(players)) < size:  # two players of one name: each plays with their own copy
+            before = [MODEL.rating(mu=rating.mu, sigma=rating.sigma) for rating in before]
+        teams = MODEL.rate([[rating] for rating in before], ranks=ranks[start : start + size])
         for offset, (code, (after,)) in enumerate(zip(players, teams, strict=True)):
             current[code] = after
             mu[start + offset] = after.mu
