@@ -94,10 +94,7 @@ def ratings_and_call_analysis(frame: pd.DataFrame) -> None:
     results = stats.game_results(frame)
     history_ratings = stats.rating_history(frame, results=results)
     stats.player_ratings(frame, results=results, history=history_ratings)
-    chances = stats.call_chances(frame)
-    stats.call_curves(frame, chances)
-    stats.caller_profiles(frame, chances)
-    stats.calls_by_player(frame)
+    stats.call_analysis(frame)
 
 
 def ratings_and_calls(database: BenchDatabase, repeats: int) -> Comparison:

@@ -173,8 +173,8 @@ def compute_bundle(
         stats.player_ratings(frame, results=results, history=rating_history), shown
     )
     rating_trend = thin(stats.only_players(rating_history, shown), "game_number")
-    call_chances = stats.call_chances(own_rows)
-    curves = stats.call_curves(own_rows, call_chances)
+    call_analysis = stats.call_analysis(own_rows)
+    call_chances, curves = call_analysis["chances"], call_analysis["curves"]
     ended = results["game_status"].eq("ended").to_numpy(dtype=bool, na_value=False)
     ended_games = stats.only_players(results.loc[ended], shown)
     call_specs = {
@@ -212,8 +212,8 @@ def compute_bundle(
         ratings=ratings,
         rating_trend=rating_trend,
         call_chances=call_chances,
-        caller_profiles=stats.only_players(stats.caller_profiles(own_rows, call_chances), shown),
-        calls_by_player=stats.only_players(stats.calls_by_player(own_rows), shown),
+        caller_profiles=stats.only_players(call_analysis["profiles"], shown),
+        calls_by_player=stats.only_players(call_analysis["by_player"], shown),
         ended_games=ended_games,
     )
 

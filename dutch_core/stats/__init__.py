@@ -9,6 +9,7 @@ empty frame and then returns an empty table with the same columns.
 """
 
 from dutch_core.stats.calling import (
+    call_analysis,
     call_chances,
     call_curves,
     caller_profiles,
@@ -50,6 +51,7 @@ __all__ = [
     "HISTORY_DTYPES",
     "PROVISIONAL_GAMES",
     "best_games",
+    "call_analysis",
     "call_chances",
     "call_curves",
     "call_success_by_hand_total",

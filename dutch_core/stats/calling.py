@@ -181,6 +181,7 @@ def _calls(df: pd.DataFrame) -> dict[str, np.ndarray]:
     calls = np.flatnonzero(df["is_caller"].to_numpy(dtype=bool))
     return {
         "rows": calls,
+        "player": take(df["player"], calls),
         "hand_total": df["hand_total"].to_numpy()[calls].astype("int64"),
         "players": round_sizes(df)[calls],
         "lowest": is_value(take(df["outcome"], calls), "lowest"),
@@ -200,7 +201,10 @@ def call_chances(df: pd.DataFrame) -> pd.DataFrame:
     where the group has no failed call with that many); ``expected_cost`` =
     hand total + 6.5 × expected penalty cards.
     """
-    calls = _calls(df)
+    return _call_chances(_calls(df))
+
+
+def _call_chances(calls: dict[str, np.ndarray]) -> pd.DataFrame:
     size = MAX_PLAYERS + 1
     keys, distinct = pd.factorize(calls["hand_total"] * 1000 + calls["players"], sort=True)
     hand, players = distinct // 1000, distinct % 1000
@@ -277,8 +281,12 @@ def caller_profiles(df: pd.DataFrame, chances: pd.DataFrame | None = None) -> pd
     they would have succeeded against random hands). ``chances`` as in
     :func:`call_curves`.
     """
-    calls = _calls(df)
-    codes, names = player_codes(take(df["player"], calls["rows"]))
+    del chances  # accepted for symmetry with call_curves; the profile needs only the calls
+    return _caller_profiles(_calls(df))
+
+
+def _caller_profiles(calls: dict[str, np.ndarray]) -> pd.DataFrame:
+    codes, names = player_codes(calls["player"])
     size = len(names)
     count = np.bincount(codes, minlength=size)
     avg = rate(np.bincount(codes, weights=calls["hand_total"], minlength=size), count)
@@ -316,8 +324,11 @@ def calls_by_player(df: pd.DataFrame) -> pd.DataFrame:
     of those calls, each with its own number of players; NaN off the
     reference's table).
     """
-    calls = _calls(df)
-    codes, names = player_codes(take(df["player"], calls["rows"]))
+    return _calls_by_player(_calls(df))
+
+
+def _calls_by_player(calls: dict[str, np.ndarray]) -> pd.DataFrame:
+    codes, names = player_codes(calls["player"])
     span = int(calls["hand_total"].max()) + 1 if len(codes) else 1
     keys, distinct = pd.factorize(codes.astype("int64") * span + calls["hand_total"], sort=True)
     count = np.bincount(keys, minlength=len(distinct))
@@ -337,3 +348,19 @@ def calls_by_player(df: pd.DataFrame) -> pd.DataFrame:
             ),
         }
     )
+
+
+def call_analysis(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The whole should-I-call analysis of a frame, its calls picked out once.
+
+    Keys: ``chances`` (:func:`call_chances`), ``curves`` (:func:`call_curves`),
+    ``profiles`` (:func:`caller_profiles`) and ``by_player`` (:func:`calls_by_player`).
+    """
+    calls = _calls(df)
+    chances = _call_chances(calls)
+    return {
+        "chances": chances,
+        "curves": call_curves(df, chances),
+        "profiles": _caller_profiles(calls),
+        "by_player": _calls_by_player(calls),
+    }
