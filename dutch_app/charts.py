@@ -183,9 +183,12 @@ class ChartKind:
         name = "data-" + hashlib.blake2b(payload, digest_size=16).hexdigest()
         template = _template(self, len(data) <= MARKED_POINTS, self._variant(data))
         spec = {**template, "data": {"name": name}, "datasets": {name: payload}}
+        # Drawn as SVG: axis labels and marks are then text and elements that screen
+        # readers (and tests) can read, each mark labelled with its tooltip fields.
+        spec["usermeta"] = {"embedOptions": {"renderer": "svg"}}
         if "player" in data.columns:
             players = sorted(set(data["player"].dropna().tolist()), key=_name_order)
-            spec["usermeta"] = {"players": players}
+            spec["usermeta"]["players"] = players
         return spec
 
 
@@ -431,7 +434,6 @@ def _time_x(time: str, counter: str, counter_title: str, axis: str) -> alt.X:
         scale=alt.Scale(type="utc"),
         axis=alt.Axis(
             format=_TIME_FORMATS[axis],
-            formatType="utc",
             labelOverlap=True,
             # Never two ticks within a day, so no two labels read the same date.
             tickMinStep=DAY_MS if axis != "time" else 60_000,
