@@ -84,3 +84,23 @@ def test_a_two_week_trend_shows_dates_and_a_player_keeps_one_colour(stats_page, 
     assert bar_colours == {expected["Ben"].upper()}
     assert mark_colours(trend, "Ben") == {expected["Ben"].upper()}
     assert mark_colours(trend, "Ann") == {expected["Ann"].upper()}
+
+
+def test_on_a_phone_every_table_and_chart_stays_inside_the_screen(app_server, table, phone_page):
+    """At 390 px each table keeps to its frame (scrolling sideways inside it, the player's
+    name pinned first), each chart fits, and the page itself never scrolls sideways."""
+    phone_page.context.add_cookies([table.session_cookie(app_server.url)])
+    phone_page.goto(app_server.url + "/stats")
+    expect_title(phone_page, "Stats")
+    for section in ("Players", "Ratings", "Dutch calls", "One player"):
+        press(phone_page.get_by_role("tab", name=section))
+        expect(phone_page.get_by_role("tab", name=section)).to_have_attribute(
+            "aria-selected", "true"
+        )
+        frames = phone_page.get_by_test_id("stDataFrame")
+        expect(frames.first).to_be_visible()
+        for element in [*frames.all(), *phone_page.get_by_test_id("stVegaLiteChart").all()]:
+            element.scroll_into_view_if_needed()
+            box = element.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (section, box)
+        assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390, section
