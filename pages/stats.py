@@ -83,8 +83,7 @@ def explain_empty(filters: StatsFilters) -> None:
     st.page_link("pages/group.py", label="Load a demo group", icon=":material/group:")
 
 
-COLOURS: dict[str, str] = {}
-"""The group's player colours for this run (set by :func:`show_stats`)."""
+COLOURS: dict[str, str] = {}  # the group's player colours for this run, set by show_stats
 
 
 def chart(spec: ChartSpec) -> None:

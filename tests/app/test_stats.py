@@ -465,6 +465,7 @@ def test_each_player_has_one_colour_in_every_chart(history):
         colours = {colour_of(spec, player) for spec in [win_rate, rating, *trends]}
         assert len(colours) == 1, (player, colours)
     assert len({colour_of(rating, player) for player in ("Ann", "Ben", "Cleo")}) == 3
+    assert not any("colours" in markdown.value for markdown in at.markdown)  # no stray text
 
 
 def test_a_single_game_trend_counts_rounds_instead_of_dates(history):
