@@ -370,10 +370,12 @@ def test_a_game_still_going_with_no_call_yet_explains_the_missing_numbers(table)
     at = open_app(table.account, STATS)
     assert any("no game in this view has ended yet" in text.lower() for text in messages(at))
     for section, expected in (
+        ("Ratings", "Ratings start with the first ended game"),
         ("Dutch calls", "Nobody in this view has called Dutch yet."),
         ("Head to head", "Head to head counts ended games"),
         ("Records", "no records have been set"),
         ("Trends", "No calls in this view yet."),
+        ("One player", "No ended games in this view."),
     ):
         show_section(at, section)
         assert any(expected in text for text in messages(at)), section
@@ -478,3 +480,25 @@ def test_a_single_game_trend_counts_rounds_instead_of_dates(history):
     specs = [spec for spec in chart_specs(at) if "Round score over time" in json.dumps(spec)]
     assert specs[0]["encoding"]["x"]["type"] == "temporal"
     assert specs[0]["encoding"]["x"]["axis"]["format"] == "%d %b"
+
+
+def test_correcting_a_past_round_rates_the_whole_history_again(history):
+    """Ann's 9 in the first round becomes 40: Ben wins that game, and the ratings follow."""
+    at = show_section(open_app(history.account, STATS), "Ratings")
+    before = table_with(at, "rating_text").set_index("player")
+    ids = history.player_ids
+    first_game = int(history.call(load_history, history.group_id)["game_id"].iloc[0])
+    stored = history.call(games.get_game, first_game).rounds[0]
+    history.call(
+        rounds.edit_round,
+        stored.id,
+        stored.version,
+        {ids["Ann"]: "40", ids["Ben"]: "10", ids["Cleo"]: "2"},
+        ids["Cleo"],
+        "dutch",
+    )
+    show_section(at, "Ratings")
+    after = table_with(at, "rating_text").set_index("player")
+    assert after.loc["Ben", "wins"] == 1
+    assert after.loc["Ben", "mu"] > before.loc["Ben", "mu"]
+    assert after.loc["Ann", "mu"] < before.loc["Ann", "mu"]
