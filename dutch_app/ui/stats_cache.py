@@ -173,7 +173,7 @@ def compute_bundle(
         stats.player_ratings(frame, results=results, history=rating_history), shown
     )
     rating_trend = thin(stats.only_players(rating_history, shown), "game_number")
-    call_analysis = stats.call_analysis(own_rows)
+    call_analysis = stats.call_analysis(frame, None if player_ids is None else shown)
     call_chances, curves = call_analysis["chances"], call_analysis["curves"]
     ended = results["game_status"].eq("ended").to_numpy(dtype=bool, na_value=False)
     ended_games = stats.only_players(results.loc[ended], shown)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -176,9 +177,13 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 # The group's calls
 
 
-def _calls(df: pd.DataFrame) -> dict[str, np.ndarray]:
-    """The callers' rows: their positions, hand totals, player counts, success and penalty."""
-    calls = np.flatnonzero(df["is_caller"].to_numpy(dtype=bool))
+def _calls(df: pd.DataFrame, callers: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+    """The callers' rows (of ``callers`` only, when given): their positions, hand totals,
+    player counts, success and penalty. Player counts are whole rounds' either way."""
+    calling = df["is_caller"].to_numpy(dtype=bool)
+    if callers is not None:
+        calling = calling & np.asarray(df["player"].array.isin(list(callers)), dtype=bool)
+    calls = np.flatnonzero(calling)
     return {
         "rows": calls,
         "player": take(df["player"], calls),
@@ -350,13 +355,17 @@ def _calls_by_player(calls: dict[str, np.ndarray]) -> pd.DataFrame:
     )
 
 
-def call_analysis(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def call_analysis(
+    df: pd.DataFrame, callers: Iterable[str] | None = None
+) -> dict[str, pd.DataFrame]:
     """The whole should-I-call analysis of a frame, its calls picked out once.
 
     Keys: ``chances`` (:func:`call_chances`), ``curves`` (:func:`call_curves`),
     ``profiles`` (:func:`caller_profiles`) and ``by_player`` (:func:`calls_by_player`).
+    With ``callers``, only their calls count (each still with its whole round's
+    number of players), as when the page is narrowed to some players.
     """
-    calls = _calls(df)
+    calls = _calls(df, callers)
     chances = _call_chances(calls)
     return {
         "chances": chances,

@@ -502,3 +502,14 @@ def test_correcting_a_past_round_rates_the_whole_history_again(history):
     assert after.loc["Ben", "wins"] == 1
     assert after.loc["Ben", "mu"] > before.loc["Ben", "mu"]
     assert after.loc["Ann", "mu"] < before.loc["Ann", "mu"]
+
+
+def test_narrowed_to_one_player_their_calls_still_count_everyone_at_the_table(history):
+    at = open_app(history.account, STATS)
+    at.multiselect(key="stats_players").select(history.player_ids["Cleo"]).run()
+    show_section(at, "Dutch calls")
+    assert at.selectbox(key="stats_call_players").options == ["3"]  # three hands, not one
+    chances = table_with(at, "expected_cost")
+    assert chances["hand_total"].tolist() == [2, 12]  # Cleo's own calls only
+    profiles = table_with(at, "reference_rate")
+    assert profiles["player"].tolist() == ["Cleo"]

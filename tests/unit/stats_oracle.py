@@ -441,15 +441,18 @@ def player_ratings(df: pd.DataFrame) -> pd.DataFrame:
     return table[[*columns, "games_ended", "wins", "win_rate"]].reset_index(drop=True)
 
 
-def _round_calls(df: pd.DataFrame) -> pd.DataFrame:
+def _round_calls(df: pd.DataFrame, callers: Iterable[str] | None = None) -> pd.DataFrame:
+    """The callers' rows (of ``callers`` only, when given), with their round's player count."""
     sizes = df.groupby("round_id")["player"].transform("size")
     calls = df.assign(players=sizes).loc[df["is_caller"].to_numpy(dtype=bool)]
+    if callers is not None:
+        calls = calls.loc[calls["player"].isin(list(callers)).to_numpy(dtype=bool)]
     return calls.assign(success=is_value(calls["outcome"], "lowest"))
 
 
-def call_chances(df: pd.DataFrame) -> pd.DataFrame:
+def call_chances(df: pd.DataFrame, callers: Iterable[str] | None = None) -> pd.DataFrame:
     """Calls and successes per hand total and player count (the fitted columns left out)."""
-    calls = _round_calls(df)
+    calls = _round_calls(df, callers)
     table = calls.groupby(["hand_total", "players"]).agg(
         calls=("success", "size"), lowest=("success", "sum")
     )

@@ -237,3 +237,13 @@ def test_ratings_and_call_analysis_of_a_long_history_match_the_plain_statements(
     if shuffled:
         frame = frame.sample(frac=1, random_state=4, ignore_index=True)
     assert_same_ratings_and_calls(frame)
+
+
+@FAST
+@given(histories(), st.lists(st.sampled_from(sorted(set(PLAYERS.values())))))
+def test_the_call_analysis_of_some_callers_matches_its_plain_pandas_statement(frame, callers):
+    analysis = stats.call_analysis(frame, callers)
+    counted = analysis["chances"][["hand_total", "players", "calls", "lowest", "lowest_rate"]]
+    assert_same_values(counted, oracle.call_chances(frame, callers), "call_chances(callers)")
+    if not callers:
+        assert analysis["profiles"].empty
