@@ -617,7 +617,6 @@ def _call_chances(data: Any, marked: bool) -> alt.Chart:
             strokeDash=alt.StrokeDash(
                 "series:N",
                 scale=alt.Scale(domain=list(CALL_SERIES), range=[[1, 0], [1, 0], [6, 4]]),
-                legend=None,
             ),
             tooltip=[
                 alt.Tooltip("series:N", title="Line"),

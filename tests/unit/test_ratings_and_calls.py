@@ -307,3 +307,17 @@ def test_a_trend_over_two_weeks_labels_dates_and_one_game_labels_rounds():
     one_game = charts.ROUND_SCORE_TREND.spec(trend_of(stamps[:5], [3] * 5))
     x = one_game["encoding"]["x"]
     assert (x["field"], x["type"], x["title"]) == ("player_round", "quantitative", "Player's round")
+
+
+def test_the_call_chart_draws_counted_points_the_fit_and_the_reference_with_a_legend():
+    frame = history_of([{"Ann": 3, "Ben": 10, "Cleo": 20}, {"Ann": 12, "Ben": 1, "Cleo": 20}])
+    chances = stats.call_chances(frame)
+    data = charts.call_chance_data(chances, stats.call_curves(frame, chances), 3)
+    assert set(data["series"]) == set(charts.CALL_SERIES)
+    counted = data.loc[data["mark"] == "point"]
+    assert counted[["hand_total", "chance", "calls"]].values.tolist() == [[3, 1.0, 1], [12, 0.0, 1]]
+    spec = charts.CALL_CHANCES.spec(data)
+    for layer in spec["layer"]:
+        # One legend for the three series: no layer hides the series' legend.
+        for channel in ("color", "strokeDash"):
+            assert layer["encoding"].get(channel, {}).get("legend", {}) is not None
