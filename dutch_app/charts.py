@@ -605,7 +605,8 @@ def _call_chances(data: Any, marked: bool) -> alt.Chart:
     series = alt.Scale(domain=list(CALL_SERIES), range=list(CALL_SERIES.values()))
     x = alt.X("hand_total:Q", title="Caller's hand total", scale=alt.Scale(domain=[0, 40]))
     y = alt.Y("chance:Q", title="Chance the call succeeds", axis=alt.Axis(format=".0%"))
-    colour = alt.Color("series:N", title=None, scale=series)
+    # One entry a line: the three labels side by side would not fit a phone.
+    colour = alt.Color("series:N", title=None, scale=series, legend=alt.Legend(columns=1))
     base = alt.Chart(data)
     lines = (
         base.transform_filter(alt.datum.mark == "line")
