@@ -148,9 +148,9 @@ def show_should_i_call(bundle: StatsBundle) -> None:
     st.caption(
         "Points: this group's calls (bigger points rest on more calls). Solid line: a "
         "logistic fit to all the group's calls over hand total and player count, which "
-        "smooths hand totals with few calls. Dashed line: the chance to be strictly lowest "
-        "when everyone else holds four random cards. Expected score = hand total + 6.5 "
-        "points per expected penalty card."
+        "starts from the dashed line and follows the group where it has calls. Dashed "
+        "line: the chance to be strictly lowest when everyone else holds four random "
+        "cards. Expected score = hand total + 6.5 points per expected penalty card."
     )
     profiles = bundle.caller_profiles
     lines = [caller_sentence(row) for row in profiles.itertuples() if row.calls > 0]

@@ -117,16 +117,21 @@ def reference_chance(hand_total: np.ndarray, players: np.ndarray) -> np.ndarray:
 def logistic_fit(
     hand_total: np.ndarray, players: np.ndarray, calls: np.ndarray, successes: np.ndarray
 ) -> np.ndarray:
-    """Coefficients of P(success) = 1 / (1 + exp(-(b0 + b1·z_hand + b2·z_players))).
+    """Coefficients of logit P(success) = logit r + b0 + b1·z_hand + b2·z_players.
 
+    ``r`` is the reference chance against random hands
+    (:func:`reference_chance`), used as the starting point (an offset): the fit
+    describes how this group's calls do better or worse than random hands.
     ``z_hand`` and ``z_players`` are the hand total and player count
     standardised by the calls' mean and spread (a variable without spread
     counts as 0). The fit is a binomial logistic regression on the counts
     (``successes`` of ``calls`` per hand total and player count), by Newton's
     method (iteratively reweighted least squares) with a small L2 penalty
-    (:data:`RIDGE`) on b1 and b2, so that data where every low call succeeded
-    and every high one failed still give finite, sensible slopes. Returns
-    ``[b0, b1, b2, hand mean, hand spread, players mean, players spread]``.
+    (:data:`RIDGE`) on b0, b1 and b2: with few calls the fit stays near the
+    reference line, with many it follows the group, and data where every call
+    succeeded (or every low call succeeded and every high one failed) still
+    give finite, sensible chances. Returns ``[b0, b1, b2, hand mean, hand
+    spread, players mean, players spread]``.
     """
     calls = np.asarray(calls, dtype="float64")
     successes = np.asarray(successes, dtype="float64")
@@ -134,12 +139,13 @@ def logistic_fit(
         _spread(np.asarray(values, dtype="float64"), calls) for values in (hand_total, players)
     ]
     x = _design(hand_total, players, scale)
+    offset = _reference_logit(hand_total, players)
     beta = np.zeros(3)
-    penalty = np.diag([0.0, RIDGE, RIDGE])
+    penalty = np.eye(3) * RIDGE
     for _ in range(100):
-        p = _sigmoid(x @ beta)
+        p = _sigmoid(offset + x @ beta)
         gradient = x.T @ (successes - calls * p) - penalty @ beta
-        hessian = (x.T * (calls * p * (1 - p))) @ x + penalty + np.eye(3) * 1e-9
+        hessian = (x.T * (calls * p * (1 - p))) @ x + penalty
         step = np.linalg.solve(hessian, gradient)
         beta = beta + step
         if np.abs(step).max() < 1e-10:
@@ -150,7 +156,18 @@ def logistic_fit(
 def fitted_chance(coefficients: np.ndarray, hand_total, players) -> np.ndarray:
     """The fitted chance of success at each (hand total, player count)."""
     scale = [coefficients[3:5], coefficients[5:7]]
-    return _sigmoid(_design(hand_total, players, scale) @ coefficients[:3])
+    design = _design(hand_total, players, scale)
+    return _sigmoid(_reference_logit(hand_total, players) + design @ coefficients[:3])
+
+
+def _reference_logit(hand_total, players) -> np.ndarray:
+    """The log-odds of the reference chance, kept finite (hands off its table: near 1 or 0)."""
+    hand_total = np.atleast_1d(np.asarray(hand_total, dtype="int64"))
+    players = np.atleast_1d(np.asarray(players, dtype="int64"))
+    chance = reference_chance(hand_total, np.clip(players, 2, MAX_PLAYERS))
+    chance = np.where(np.isnan(chance), np.where(hand_total <= 2, 1.0, 0.0), chance)
+    chance = np.clip(chance, 1e-4, 1 - 1e-4)
+    return np.log(chance / (1 - chance))
 
 
 def _spread(values: np.ndarray, weights: np.ndarray) -> np.ndarray:

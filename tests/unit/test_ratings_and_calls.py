@@ -148,16 +148,33 @@ def test_a_changed_past_game_changes_the_ratings_worked_out_again():
 # The logistic fit
 
 
+def logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(p, 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
 def test_the_fit_recovers_a_known_curve_from_many_calls():
+    """A group that calls better than random hands at low totals and worse at high ones."""
     rng = np.random.default_rng(7)
-    hands = np.repeat(np.arange(0, 25), 4)
+    hands = np.repeat(np.arange(2, 27), 4)
     players = np.tile([2, 3, 4, 5], 25)
-    truth = 1 / (1 + np.exp(-(6 - 0.4 * hands - 0.5 * players)))
+    reference = calling.reference_chance(hands, players)
+    shift = 1.0 - 0.08 * (hands - 14) + 0.3 * (players - 3.5)
+    truth = 1 / (1 + np.exp(-(logit(reference) + shift)))
     calls = np.full(len(hands), 400)
     successes = rng.binomial(calls, truth)
     coefficients = calling.logistic_fit(hands, players, calls, successes)
     fitted = calling.fitted_chance(coefficients, hands, players)
     assert np.abs(fitted - truth).max() < 0.03
+
+
+def test_with_no_calls_at_a_total_the_fit_follows_the_reference_line():
+    """One lucky call at 30 points does not make every call at 30 a sure thing."""
+    coefficients = calling.logistic_fit(np.array([30]), np.array([4]), np.array([1]), np.array([1]))
+    fitted = calling.fitted_chance(coefficients, np.array([30, 15]), np.array([4, 4]))
+    reference = calling.reference_chance(np.array([30, 15]), np.array([4, 4]))
+    assert fitted[0] < 0.2
+    assert fitted == pytest.approx(reference, abs=0.1)
 
 
 def test_the_fit_of_perfectly_separated_calls_stays_finite_and_falls_with_the_hand():
