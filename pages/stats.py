@@ -148,7 +148,7 @@ def show_should_i_call(bundle: StatsBundle) -> None:
     st.caption(
         "Points: this group's calls (bigger points rest on more calls). Solid line: a "
         "logistic fit to all the group's calls over hand total and player count, which "
-        "starts from the dashed line and follows the group where it has calls. Dashed "
+        "smooths totals with few calls (leaning on the dashed line where calls are few). Dashed "
         "line: the chance to be strictly lowest when everyone else holds four random "
         "cards. Expected score = hand total + 6.5 points per expected penalty card."
     )

@@ -117,57 +117,80 @@ def reference_chance(hand_total: np.ndarray, players: np.ndarray) -> np.ndarray:
 def logistic_fit(
     hand_total: np.ndarray, players: np.ndarray, calls: np.ndarray, successes: np.ndarray
 ) -> np.ndarray:
-    """Coefficients of logit P(success) = logit r + b0 + b1·z_hand + b2·z_players.
+    """Coefficients of P(success) = 1 / (1 + exp(-(b0 + b1·z_hand + b2·z_players))).
 
-    ``r`` is the reference chance against random hands
-    (:func:`reference_chance`), used as the starting point (an offset): the fit
-    describes how this group's calls do better or worse than random hands.
-    ``z_hand`` and ``z_players`` are the hand total and player count
-    standardised by the calls' mean and spread (a variable without spread
-    counts as 0). The fit is a binomial logistic regression on the counts
-    (``successes`` of ``calls`` per hand total and player count), by Newton's
-    method (iteratively reweighted least squares) with a small L2 penalty
-    (:data:`RIDGE`) on b0, b1 and b2: with few calls the fit stays near the
-    reference line, with many it follows the group, and data where every call
-    succeeded (or every low call succeeded and every high one failed) still
-    give finite, sensible chances. Returns ``[b0, b1, b2, hand mean, hand
-    spread, players mean, players spread]``.
+    A binomial logistic regression on the counts (``successes`` of ``calls``
+    per hand total and player count), by Newton's method (iteratively
+    reweighted least squares, each step halved until it improves the fit),
+    with a small L2 penalty (:data:`RIDGE`) on b1 and b2. Beside the real
+    calls it counts :data:`PRIOR_CALLS` pseudo-calls per hand total from 2 to
+    40 and player count called with, succeeding as often as the random-hands
+    reference says (:func:`reference_chance`): a weak prior, outweighed by a
+    few dozen real calls, that keeps thin or one-sided data (every call so far
+    succeeded) from reading as certain success at every total. ``z_hand`` and
+    ``z_players`` are the hand total and player count standardised over all
+    those calls (a variable without spread counts as 0). Returns ``[b0, b1,
+    b2, hand mean, hand spread, players mean, players spread]``.
     """
-    calls = np.asarray(calls, dtype="float64")
-    successes = np.asarray(successes, dtype="float64")
-    scale = [
-        _spread(np.asarray(values, dtype="float64"), calls) for values in (hand_total, players)
-    ]
+    hand_total, players, calls, successes = _with_prior(hand_total, players, calls, successes)
+    scale = [_spread(values.astype("float64"), calls) for values in (hand_total, players)]
     x = _design(hand_total, players, scale)
-    offset = _reference_logit(hand_total, players)
+    penalty = np.diag([0.0, RIDGE, RIDGE])
+
+    def objective(coefficients: np.ndarray) -> float:
+        """The penalised log-likelihood, which the fit maximises (it is concave)."""
+        eta = x @ coefficients
+        fit = successes @ eta - calls @ np.logaddexp(0, eta)
+        return fit - coefficients @ penalty @ coefficients / 2
+
     beta = np.zeros(3)
-    penalty = np.eye(3) * RIDGE
+    best = objective(beta)
     for _ in range(100):
-        p = _sigmoid(offset + x @ beta)
+        p = _sigmoid(x @ beta)
         gradient = x.T @ (successes - calls * p) - penalty @ beta
-        hessian = (x.T * (calls * p * (1 - p))) @ x + penalty
+        hessian = (x.T * (calls * p * (1 - p))) @ x + penalty + np.eye(3) * 1e-9
         step = np.linalg.solve(hessian, gradient)
-        beta = beta + step
-        if np.abs(step).max() < 1e-10:
+        # A Newton step can overshoot where chances are near 0 or 1: halve it until
+        # the objective improves (it does for a short enough step).
+        value = objective(beta + step)
+        for _ in range(60):
+            if value >= best:
+                break
+            step = step / 2
+            value = objective(beta + step)
+        beta, best = beta + step, max(value, best)
+        if np.abs(step).max() < 1e-9:
             break
     return np.concatenate([beta, *scale])
+
+
+PRIOR_CALLS = 0.5
+"""Pseudo-calls per hand total (2 to 40) and player count that the fit adds from the reference."""
+
+
+def _with_prior(hand_total, players, calls, successes) -> tuple[np.ndarray, ...]:
+    """The counts with the reference's pseudo-calls added (for each player count called with)."""
+    hand_total = np.atleast_1d(np.asarray(hand_total, dtype="int64"))
+    players = np.atleast_1d(np.asarray(players, dtype="int64"))
+    calls = np.atleast_1d(np.asarray(calls, dtype="float64"))
+    successes = np.atleast_1d(np.asarray(successes, dtype="float64"))
+    counts = np.unique(np.clip(players[calls > 0], 2, MAX_PLAYERS))
+    hands = np.arange(2, 41)
+    prior_hand = np.tile(hands, len(counts))
+    prior_players = np.repeat(counts, len(hands))
+    chance = reference_chance(prior_hand, prior_players)
+    return (
+        np.concatenate([hand_total, prior_hand]),
+        np.concatenate([players, prior_players]),
+        np.concatenate([calls, np.full(len(prior_hand), PRIOR_CALLS)]),
+        np.concatenate([successes, PRIOR_CALLS * chance]),
+    )
 
 
 def fitted_chance(coefficients: np.ndarray, hand_total, players) -> np.ndarray:
     """The fitted chance of success at each (hand total, player count)."""
     scale = [coefficients[3:5], coefficients[5:7]]
-    design = _design(hand_total, players, scale)
-    return _sigmoid(_reference_logit(hand_total, players) + design @ coefficients[:3])
-
-
-def _reference_logit(hand_total, players) -> np.ndarray:
-    """The log-odds of the reference chance, kept finite (hands off its table: near 1 or 0)."""
-    hand_total = np.atleast_1d(np.asarray(hand_total, dtype="int64"))
-    players = np.atleast_1d(np.asarray(players, dtype="int64"))
-    chance = reference_chance(hand_total, np.clip(players, 2, MAX_PLAYERS))
-    chance = np.where(np.isnan(chance), np.where(hand_total <= 2, 1.0, 0.0), chance)
-    chance = np.clip(chance, 1e-4, 1 - 1e-4)
-    return np.log(chance / (1 - chance))
+    return _sigmoid(_design(hand_total, players, scale) @ coefficients[:3])
 
 
 def _spread(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
