@@ -246,10 +246,11 @@ def call_chances(df: pd.DataFrame) -> pd.DataFrame:
     where the group has no failed call with that many); ``expected_cost`` =
     hand total + 6.5 × expected penalty cards.
     """
-    return _call_chances(_calls(df))
+    return _call_chances(_calls(df))[0]
 
 
-def _call_chances(calls: dict[str, np.ndarray]) -> pd.DataFrame:
+def _call_chances(calls: dict[str, np.ndarray]) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table of :func:`call_chances`, and the coefficients of its fit."""
     size = MAX_PLAYERS + 1
     keys, distinct = pd.factorize(calls["hand_total"] * 1000 + calls["players"], sort=True)
     hand, players = distinct // 1000, distinct % 1000
@@ -271,7 +272,7 @@ def _call_chances(calls: dict[str, np.ndarray]) -> pd.DataFrame:
     per_fail = np.where(np.isnan(per_fail), fallback, per_fail)
     per_fail = np.nan_to_num(per_fail, nan=1.0)
     expected_cards = (1 - fitted) * per_fail
-    return frame_of(
+    table = frame_of(
         {
             "hand_total": hand.astype("int64"),
             "players": players.astype("int64"),
@@ -284,6 +285,7 @@ def _call_chances(calls: dict[str, np.ndarray]) -> pd.DataFrame:
             "expected_cost": hand + expected_cards * CARD_POINTS,
         }
     )
+    return table, coefficients
 
 
 def call_curves(df: pd.DataFrame, chances: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -294,13 +296,17 @@ def call_curves(df: pd.DataFrame, chances: pd.DataFrame | None = None) -> pd.Dat
     be ``call_chances(df)``.
     """
     chances = call_chances(df) if chances is None else chances
-    counts = np.unique(chances["players"].to_numpy())
     coefficients = logistic_fit(
         chances["hand_total"].to_numpy(),
         chances["players"].to_numpy(),
         chances["calls"].to_numpy(),
         chances["lowest"].to_numpy(),
     )
+    return _curves(chances, coefficients)
+
+
+def _curves(chances: pd.DataFrame, coefficients: np.ndarray) -> pd.DataFrame:
+    counts = np.unique(chances["players"].to_numpy())
     hands = np.arange(0, 41)
     players = np.repeat(counts, len(hands)).astype("int64")
     hand = np.tile(hands, len(counts)).astype("int64")
@@ -406,10 +412,10 @@ def call_analysis(
     number of players), as when the page is narrowed to some players.
     """
     calls = _calls(df, callers)
-    chances = _call_chances(calls)
+    chances, coefficients = _call_chances(calls)
     return {
         "chances": chances,
-        "curves": call_curves(df, chances),
+        "curves": _curves(chances, coefficients),
         "profiles": _caller_profiles(calls),
         "by_player": _calls_by_player(calls),
     }

@@ -345,3 +345,12 @@ def test_the_fit_converges_on_lopsided_counts_and_falls_with_the_hand():
     assert (np.diff(curve) < 0).all()
     assert curve[1] == pytest.approx(130 / 150, abs=0.1)
     assert curve[45] < 0.1
+
+
+def test_the_call_analysis_in_one_pass_equals_its_parts():
+    frame = history_of([{"Ann": 3, "Ben": 10, "Cleo": 20}, {"Ben": 12, "Ann": 1, "Cleo": 20}])
+    analysis = stats.call_analysis(frame)
+    pd.testing.assert_frame_equal(analysis["chances"], stats.call_chances(frame))
+    pd.testing.assert_frame_equal(analysis["curves"], stats.call_curves(frame))
+    pd.testing.assert_frame_equal(analysis["profiles"], stats.caller_profiles(frame))
+    pd.testing.assert_frame_equal(analysis["by_player"], stats.calls_by_player(frame))
