@@ -21,6 +21,7 @@ RATIOS: dict[str, tuple[str, float]] = {
     "9": ("Adding a round, 20,000-round game ÷ 10-round game", 1.2),
     "10": ("Reading a game for the Play page, 20,000 rounds ÷ 10 rounds", 1.2),
     "11": ("Reading a game for the Play page, 20,000 rounds ÷ 100 (the rounds it lists)", 1.2),
+    "12": ("Skill ratings and the call analysis ÷ loading the history", 0.2),
 }
 """Ratio id: (what is compared, goal: the ratio should be at most this)."""
 

@@ -29,7 +29,7 @@ from streamlit import logger as streamlit_logger
 from benchmarks import databases, live, memory, pages, report, service_ratios, write_ratios
 from benchmarks.timing import Comparison
 
-MEASURING_ORDER = ("1", "2", "5", "4", "3", "6", "9", "10", "11", "8", "7")
+MEASURING_ORDER = ("1", "2", "12", "5", "4", "3", "6", "9", "10", "11", "8", "7")
 """Reads first, then the ratios that write to the working copy."""
 
 
@@ -51,6 +51,8 @@ def _measure(ratio_id: str, big: databases.BenchDatabase, rows: int, args) -> Co
         return service_ratios.statistics_and_charts(big, repeats)
     if ratio_id == "5":
         return service_ratios.csv_export_cost(big, repeats)
+    if ratio_id == "12":
+        return service_ratios.ratings_and_calls(big, repeats)
     if ratio_id == "4":
         return pages.stats_rerun(big, args.repeats or 15)
     if ratio_id == "3":

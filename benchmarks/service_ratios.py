@@ -7,7 +7,6 @@ Each function takes a :class:`~benchmarks.databases.BenchDatabase` and returns a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 
 import pandas as pd
 from sqlalchemy import Engine
@@ -19,7 +18,7 @@ from dutch_app import charts
 from dutch_app.csv_io import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
 from dutch_app.storage.db import make_engine
-from dutch_app.ui.stats_cache import StatsCharts, compute_bundle
+from dutch_app.ui.stats_cache import compute_bundle
 from dutch_core import PRESETS, stats
 
 HANDS = ("3", "10", "12", "20")
@@ -67,7 +66,7 @@ def every_statistic_and_chart(frame: pd.DataFrame) -> list[dict]:
     chart (of the newest game) is drawn from its own table.
     """
     bundle = compute_bundle(frame, None)
-    specs = [getattr(bundle.charts, field.name) for field in fields(StatsCharts)]
+    specs = bundle.charts.all_specs()
     if not bundle.games.empty:
         newest = int(bundle.games["game_id"].iloc[0])
         specs.append(charts.CUMULATIVE_TOTALS.spec(stats.cumulative_totals(frame, newest)))
@@ -85,6 +84,31 @@ def statistics_and_charts(database: BenchDatabase, repeats: int) -> Comparison:
 
     try:
         return compare(lambda: every_statistic_and_chart(frame), load, repeats)
+    finally:
+        engine.dispose()
+
+
+def ratings_and_call_analysis(frame: pd.DataFrame) -> None:
+    """The skill ratings and the should-I-call analysis of a view, as the Stats page works
+    them out (the reference line is worked out once per process, before the timing)."""
+    results = stats.game_results(frame)
+    history_ratings = stats.rating_history(frame, results=results)
+    stats.player_ratings(frame, results=results, history=history_ratings)
+    stats.call_analysis(frame)
+
+
+def ratings_and_calls(database: BenchDatabase, repeats: int) -> Comparison:
+    """8. The skill ratings and the call analysis of the whole history ÷ loading that history."""
+    engine, sessions = _sessions(database)
+    frame = load_frame(database)
+    stats.reference_chances()
+
+    def load() -> None:
+        with sessions() as session:
+            history.load_history(session, database.owner_id, database.group_id)
+
+    try:
+        return compare(lambda: ratings_and_call_analysis(frame), load, repeats)
     finally:
         engine.dispose()
 

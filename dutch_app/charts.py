@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,12 +158,18 @@ class ChartKind:
     """
 
     shape: Callable[[pd.DataFrame], pd.DataFrame]
-    encode: Callable[[Any, bool], alt.Chart]
+    encode: Callable[..., alt.Chart]
+    variant: Callable[[pd.DataFrame], Any] | None = None
+    """When given: what the encoding depends on in the data (e.g. the time axis's span),
+    passed to ``encode`` as a third argument; one template is kept per variant."""
+
+    def _variant(self, data: pd.DataFrame) -> tuple:
+        return () if self.variant is None else (self.variant(data),)
 
     def chart(self, table: pd.DataFrame) -> alt.Chart:
         """The Altair chart of ``table``."""
         data = self.shape(table)
-        return self.encode(data, len(data) <= MARKED_POINTS)
+        return self.encode(data, len(data) <= MARKED_POINTS, *self._variant(data))
 
     def spec(self, table: pd.DataFrame) -> ChartSpec:
         """The chart of ``table`` as Streamlit draws it: Vega-Lite with Arrow data.
@@ -175,14 +181,76 @@ class ChartKind:
         # One thread: pyarrow would start a pool for these small tables, which costs more.
         payload = convert_anything_to_arrow_bytes(pa.Table.from_pandas(data, nthreads=1))
         name = "data-" + hashlib.blake2b(payload, digest_size=16).hexdigest()
-        template = _template(self, len(data) <= MARKED_POINTS)
-        return {**template, "data": {"name": name}, "datasets": {name: payload}}
+        template = _template(self, len(data) <= MARKED_POINTS, self._variant(data))
+        spec = {**template, "data": {"name": name}, "datasets": {name: payload}}
+        # Drawn as SVG: axis labels and marks are then text and elements that screen
+        # readers (and tests) can read, each mark labelled with its tooltip fields.
+        spec["usermeta"] = {"embedOptions": {"renderer": "svg"}}
+        if "player" in data.columns:
+            players = sorted(set(data["player"].dropna().tolist()), key=_name_order)
+            spec["usermeta"]["players"] = players
+        return spec
 
 
 @functools.cache
-def _template(kind: ChartKind, marked: bool) -> ChartSpec:
+def _template(kind: ChartKind, marked: bool, variant: tuple = ()) -> ChartSpec:
     """The kind's Vega-Lite spec with a placeholder for its data, in the app's theme."""
-    return kind.encode(alt.NamedData(name="data"), marked).to_dict(validate=True)
+    return kind.encode(alt.NamedData(name="data"), marked, *variant).to_dict(validate=True)
+
+
+def _name_order(name: str) -> tuple[str, str]:
+    return (str(name).casefold(), str(name))
+
+
+# Player colours
+
+
+def player_colours(players: Iterable[tuple[int, str]]) -> dict[str, str]:
+    """Each player's colour, by name: the group's players in the order they were added (by id)
+    take the palette's colours in turn, so a player keeps their colour in every chart and on
+    every page, whatever else a chart shows. A name shared by two players takes the first's.
+
+    >>> player_colours([(7, "Ben"), (3, "Ann")])
+    {'Ann': '#E69F00', 'Ben': '#56B4E9'}
+    """
+    colours: dict[str, str] = {}
+    for _, name in sorted(players):
+        colours.setdefault(name, OKABE_ITO[len(colours) % len(OKABE_ITO)])
+    return colours
+
+
+def fallback_colour(name: str) -> str:
+    """A colour for a name missing from the group's list: derived from the name alone."""
+    digest = hashlib.blake2b(str(name).encode(), digest_size=2).digest()
+    return OKABE_ITO[int.from_bytes(digest, "big") % len(OKABE_ITO)]
+
+
+def coloured(spec: ChartSpec, colours: Mapping[str, str] | None) -> ChartSpec:
+    """``spec`` with its players drawn in ``colours`` (see :func:`player_colours`).
+
+    The colour scale's domain is the players the chart shows (so the legend
+    lists just them) and its range their colours. Returns a new top-level
+    dict; only the parts on the way to a colour encoding are copied.
+    """
+    players = spec.get("usermeta", {}).get("players")
+    if not colours or not players:
+        return spec
+    scale = {
+        "domain": players,
+        "range": [colours.get(name) or fallback_colour(name) for name in players],
+    }
+    return _recolour(spec, scale)
+
+
+def _recolour(node: dict, scale: dict) -> dict:
+    out = dict(node)
+    encoding = node.get("encoding")
+    if isinstance(encoding, dict) and encoding.get("color", {}).get("field") == "player":
+        out["encoding"] = {**encoding, "color": {**encoding["color"], "scale": scale}}
+    for key in ("layer", "hconcat", "vconcat", "concat"):
+        if isinstance(node.get(key), list):
+            out[key] = [_recolour(part, scale) for part in node[key]]
+    return out
 
 
 def _as_is(table: pd.DataFrame) -> pd.DataFrame:
@@ -333,44 +401,111 @@ HEAD_TO_HEAD = ChartKind(_as_is, _head_to_head)
 """A grid of how often the row's player finished below the column's (from ``head_to_head``)."""
 
 
-def _trend(counter: str, time: str, value: str, title: str, axis_title: str) -> ChartKind:
-    """Lines of ``value`` over ``time`` per player, thinned by the player's ``counter``."""
+DAY_MS = 86_400_000
+
+
+def time_axis(times: pd.Series, games: pd.Series | None = None) -> str:
+    """How a trend's horizontal axis should read for these instants.
+
+    ``"events"`` when the events all belong to one game (then the axis counts
+    rounds, games or calls: dates would be fractions of one evening);
+    ``"time"`` for a range within one day (hours and minutes), ``"days"``
+    within about a year (day and month), ``"months"`` beyond.
+    """
+    if len(times) == 0:
+        return "days"
+    if games is not None and games.nunique() == 1:
+        return "events"
+    span = times.max() - times.min()
+    if span <= pd.Timedelta(days=1):
+        return "time"
+    return "days" if span <= pd.Timedelta(days=400) else "months"
+
+
+_TIME_FORMATS = {"time": "%H:%M", "days": "%d %b", "months": "%b %Y"}
+
+
+def _time_x(time: str, counter: str, counter_title: str, axis: str) -> alt.X:
+    if axis == "events":
+        return alt.X(f"{counter}:Q", title=counter_title, axis=alt.Axis(tickMinStep=1, format="d"))
+    return alt.X(
+        f"{time}:T",
+        title=None,
+        scale=alt.Scale(type="utc"),
+        axis=alt.Axis(
+            format=_TIME_FORMATS[axis],
+            labelOverlap=True,
+            # Never two ticks within a day, so no two labels read the same date.
+            tickMinStep=DAY_MS if axis != "time" else 60_000,
+        ),
+    )
+
+
+def _trend(
+    counter: str,
+    time: str,
+    value: str,
+    title: str,
+    axis_title: str,
+    counter_title: str,
+    value_format: str | None = None,
+) -> ChartKind:
+    """Lines of ``value`` over ``time`` per player, thinned by the player's ``counter``.
+
+    The axis shows dates, or times within one day, or ``counter`` (titled
+    ``counter_title``) when every point belongs to one game; see :func:`time_axis`.
+    """
     percent = value.endswith("rate")
+    axis_format = value_format or (".0%" if percent else "d")
+    tip_format = ".1%" if percent else ".1f"
 
     def shape(trend: pd.DataFrame) -> pd.DataFrame:
-        return thin_events(trend, counter)[0][["player", time, value]]
+        columns = ["player", time, counter, "game_id", value]
+        return thin_events(trend, counter)[0][[c for c in columns if c in trend.columns]]
 
-    def encode(data: Any, marked: bool) -> alt.Chart:
+    def variant(data: pd.DataFrame) -> str:
+        return time_axis(data[time], data.get("game_id"))
+
+    def encode(data: Any, marked: bool, axis: str = "days") -> alt.Chart:
         return (
             alt.Chart(data, title=title)
             .mark_line(point=marked)
             .encode(
-                x=alt.X(f"{time}:T", title=None),
-                y=alt.Y(
-                    f"{value}:Q", title=axis_title, axis=alt.Axis(format=".0%" if percent else "d")
-                ),
+                x=_time_x(time, counter, counter_title, axis),
+                y=alt.Y(f"{value}:Q", title=axis_title, axis=alt.Axis(format=axis_format)),
                 color=_player_colour(),
                 tooltip=[
                     alt.Tooltip("player:N", title="Player"),
-                    alt.Tooltip(f"{time}:T", title="When", format="%Y-%m-%d %H:%M"),
-                    alt.Tooltip(f"{value}:Q", title=axis_title, format=".1%" if percent else ".1f"),
+                    alt.Tooltip(f"{time}:T", title="When (UTC)", format="%Y-%m-%d %H:%M"),
+                    alt.Tooltip(f"{counter}:Q", title=counter_title),
+                    alt.Tooltip(f"{value}:Q", title=axis_title, format=tip_format),
                 ],
             )
         )
 
-    return ChartKind(shape, encode)
+    return ChartKind(shape, encode, variant)
 
 
 ROUND_SCORE_TREND = _trend(
-    "player_round", "played_at", "rolling_avg", "Round score over time", "Rolling average"
+    "player_round",
+    "played_at",
+    "rolling_avg",
+    "Round score over time",
+    "Rolling average",
+    "Player's round",
 )
 """Each player's rolling average round score over time (from ``round_score_trend``)."""
 WIN_RATE_TREND = _trend(
-    "game_number", "game_started_at", "win_rate", "Win rate over time", "Win rate"
+    "game_number", "game_started_at", "win_rate", "Win rate over time", "Win rate", "Game"
 )
 """Each player's win rate so far after each ended game (from ``win_rate_trend``)."""
 CALL_SUCCESS_TREND = _trend(
-    "call_number", "played_at", "success_rate", "Dutch-call success over time", "Success rate"
+    "call_number",
+    "played_at",
+    "success_rate",
+    "Dutch-call success over time",
+    "Success rate",
+    "Call",
 )
 """Each player's Dutch-call success rate so far after each call (``call_success_trend``)."""
 
@@ -395,3 +530,120 @@ def _cumulative_totals(data: Any, marked: bool) -> alt.Chart:
 
 CUMULATIVE_TOTALS = ChartKind(_as_is, _cumulative_totals)
 """Each player's game total after every round of one game (from ``cumulative_totals``)."""
+
+
+RATING_TREND = _trend(
+    "game_number",
+    "game_started_at",
+    "rating",
+    "Rating over time",
+    "Rating (mu - 3 sigma)",
+    "Game",
+    value_format=".0f",
+)
+"""Each player's conservative rating after each rated game (from ``rating_history``)."""
+
+
+def _win_chances(data: Any, marked: bool) -> alt.Chart:
+    return (
+        alt.Chart(data, title="Chance to win the next game")
+        .mark_bar()
+        .encode(
+            x=alt.X("win_chance:Q", title="Chance to win", axis=alt.Axis(format=".0%")),
+            y=alt.Y("player:N", title=None, sort="-x"),
+            color=_player_colour(),
+            tooltip=[
+                alt.Tooltip("player:N", title="Player"),
+                alt.Tooltip("win_chance:Q", title="Chance to win", format=".1%"),
+                alt.Tooltip("rating:Q", title="Rating", format=".1f"),
+            ],
+        )
+    )
+
+
+WIN_CHANCES = ChartKind(_as_is, _win_chances)
+"""Bars of each player's chance to win a line-up's next game (from ``win_chances``)."""
+
+CALL_SERIES = {
+    "This group's calls": "#0072B2",
+    "Fit to this group": "#56B4E9",
+    "Random hands": "#000000",
+}
+
+
+def call_chance_data(chances: pd.DataFrame, curves: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The chart data of :data:`CALL_CHANCES` for calls with ``players`` players.
+
+    ``chances`` is ``call_chances``, ``curves`` ``call_curves`` of the same frame:
+    the counted rates become points, the fit and the reference lines.
+    """
+    counted = chances.loc[chances["players"].eq(players).to_numpy(dtype=bool)]
+    curve = curves.loc[curves["players"].eq(players).to_numpy(dtype=bool)]
+    curve = curve.loc[curve["reference"].notna().to_numpy(dtype=bool) | curve["fitted"].notna()]
+    names = list(CALL_SERIES)
+    parts = [
+        (counted, "lowest_rate", names[0], "point", counted["calls"].to_numpy()),
+        (curve, "fitted", names[1], "line", np.zeros(len(curve), dtype="int64")),
+        (curve, "reference", names[2], "line", np.zeros(len(curve), dtype="int64")),
+    ]
+    return pd.DataFrame(
+        {
+            "hand_total": np.concatenate([part["hand_total"].to_numpy() for part, *_ in parts]),
+            "chance": np.concatenate([part[column].to_numpy() for part, column, *_ in parts]),
+            "series": pd.array(
+                np.concatenate([[name] * len(part) for part, _, name, *_ in parts]), dtype="str"
+            ),
+            "mark": pd.array(
+                np.concatenate([[mark] * len(part) for part, _, _, mark, _ in parts]), dtype="str"
+            ),
+            "calls": np.concatenate([calls for *_, calls in parts]).astype("int64"),
+        }
+    ).dropna(subset=["chance"])
+
+
+def _call_chances(data: Any, marked: bool) -> alt.Chart:
+    series = alt.Scale(domain=list(CALL_SERIES), range=list(CALL_SERIES.values()))
+    x = alt.X("hand_total:Q", title="Caller's hand total", scale=alt.Scale(domain=[0, 40]))
+    y = alt.Y("chance:Q", title="Chance the call succeeds", axis=alt.Axis(format=".0%"))
+    # One entry a line: the three labels side by side would not fit a phone.
+    colour = alt.Color("series:N", title=None, scale=series, legend=alt.Legend(columns=1))
+    base = alt.Chart(data)
+    lines = (
+        base.transform_filter(alt.datum.mark == "line")
+        .mark_line()
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            strokeDash=alt.StrokeDash(
+                "series:N",
+                scale=alt.Scale(domain=list(CALL_SERIES), range=[[1, 0], [1, 0], [6, 4]]),
+            ),
+            tooltip=[
+                alt.Tooltip("series:N", title="Line"),
+                alt.Tooltip("hand_total:Q", title="Hand total"),
+                alt.Tooltip("chance:Q", title="Chance", format=".0%"),
+            ],
+        )
+    )
+    points = (
+        base.transform_filter(alt.datum.mark == "point")
+        .mark_circle(opacity=0.8)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            size=alt.Size("calls:Q", title="Calls", legend=None),
+            tooltip=[
+                alt.Tooltip("hand_total:Q", title="Hand total"),
+                alt.Tooltip("chance:Q", title="Succeeded", format=".0%"),
+                alt.Tooltip("calls:Q", title="Calls"),
+            ],
+        )
+    )
+    return alt.layer(lines, points, title="Chance a call succeeds, by hand total")
+
+
+CALL_CHANCES = ChartKind(_as_is, _call_chances)
+"""The group's success rate by hand total (points sized by calls), its logistic fit and the
+random-hands reference line, for one number of players (data from ``call_chance_data``)."""

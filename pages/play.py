@@ -7,7 +7,7 @@ from dutch_app.services import demo, games, rounds, setup
 from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import roster
-from dutch_app.ui.chart_view import show_chart
+from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
@@ -107,7 +107,7 @@ def show_standings(game) -> None:
     """The standings table, the totals chart and the rounds so far."""
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
-        show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)))
+        show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)), COLOURS)
         count, shown = game.rounds_played, len(game.rounds)
         label = f"All {count} rounds" if count > 1 else "The round so far"
         if shown < count:
@@ -211,6 +211,7 @@ if group is None:
     no_group_yet()
     st.stop()
 st.caption(f"Group: {md(group.name)}")
+COLOURS = group_colours(group)  # each player's colour, the same as on the Stats page
 
 game_id = None if st.session_state.get(SETUP_KEY) else choose_game(group.id)
 if game_id is None:

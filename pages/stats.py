@@ -9,11 +9,11 @@ from functools import partial
 
 import streamlit as st
 
-from dutch_app.charts import ChartSpec
+from dutch_app.charts import WIN_CHANCES, ChartSpec
 from dutch_app.services.views import GroupView
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
-from dutch_app.ui.chart_view import show_chart
+from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import date_range
@@ -29,10 +29,11 @@ from dutch_app.ui.stats_cache import (
     stats_bundle,
 )
 from dutch_app.ui.text import distinct_labels, md
+from dutch_core import stats
 
 ensure_routed()
 
-SECTIONS = ("Players", "Dutch calls", "Head to head", "Records", "Trends")
+SECTIONS = ("Players", "Ratings", "Dutch calls", "Head to head", "Records", "Trends", "One player")
 WINDOWS = (3, 5, 10, 20, 50, 100)
 WINDOW_KEY = "stats_rolling"  # outlives the slider while the Trends tab is closed
 PICKABLE_GAMES = 300  # the newest games offered by the one-game picker
@@ -82,16 +83,24 @@ def explain_empty(filters: StatsFilters) -> None:
     st.page_link("pages/group.py", label="Load a demo group", icon=":material/group:")
 
 
+COLOURS: dict[str, str] = {}  # the group's player colours for this run, set by show_stats
+
+
+def chart(spec: ChartSpec) -> None:
+    """Draw a chart with each player in their own colour."""
+    show_chart(spec, COLOURS)
+
+
 def show_players(bundle: StatsBundle) -> None:
     """Games, wins and scores per player."""
     st.subheader("Per player")
     tables.show_table(bundle.summary, tables.SUMMARY)
     st.caption("Lower is better. Wins, win rate and game totals count ended games only.")
     if bundle.summary["games_ended"].sum() > 0:
-        show_chart(bundle.charts.win_rate)
+        chart(bundle.charts.win_rate)
     else:
         st.info("No game in this view has ended yet, so there are no wins to show.")
-    show_chart(bundle.charts.round_scores)
+    chart(bundle.charts.round_scores)
 
 
 def show_calls(bundle: StatsBundle) -> None:
@@ -101,7 +110,7 @@ def show_calls(bundle: StatsBundle) -> None:
     if callers.empty:
         st.info("Nobody in this view has called Dutch yet.")
     else:
-        show_chart(bundle.charts.call_outcomes)
+        chart(bundle.charts.call_outcomes)
         tables.show_table(callers, tables.CALLS)
         st.caption(
             "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
@@ -114,11 +123,160 @@ def show_calls(bundle: StatsBundle) -> None:
     if bundle.by_hand_total.empty:
         st.info("No calls yet, so no success rates by hand total.")
     else:
-        show_chart(bundle.charts.by_hand_total)
+        show_should_i_call(bundle)
+        chart(bundle.charts.by_hand_total)
         tables.show_table(bundle.by_hand_total, tables.BY_HAND_TOTAL)
     st.subheader("Beating someone else's call")
     tables.show_table(bundle.calls, tables.AGAINST_CALLS)
     st.caption("How often this player's hand was strictly lower than the caller's.")
+
+
+def show_should_i_call(bundle: StatsBundle) -> None:
+    """The chance a call succeeds at each hand total, for a chosen number of players."""
+    counts = sorted(bundle.charts.call_chances)
+    common = int(bundle.call_chances.groupby("players")["calls"].sum().idxmax())
+    players = st.selectbox(
+        "Players at the table",
+        counts,
+        index=counts.index(common),
+        key="stats_call_players",
+        help="The chances depend on how many hands the caller must beat.",
+    )
+    chart(bundle.charts.call_chances[players])
+    rows = bundle.call_chances.loc[bundle.call_chances["players"] == players]
+    tables.show_table(rows, tables.CALL_CHANCES)
+    st.caption(
+        "Points: this group's calls (bigger points rest on more calls). Solid line: a "
+        "logistic fit to all the group's calls over hand total and player count, which "
+        "smooths totals with few calls (leaning on the dashed line where calls are few). Dashed "
+        "line: the chance to be strictly lowest when everyone else holds four random "
+        "cards. Expected score = hand total + 6.5 points per expected penalty card."
+    )
+    profiles = bundle.caller_profiles
+    lines = [caller_sentence(row) for row in profiles.itertuples() if row.calls > 0]
+    if lines:
+        st.markdown("\n".join(f"- {line}" for line in lines))
+        tables.show_table(profiles, tables.CALLER_PROFILES)
+
+
+def caller_sentence(row) -> str:
+    """One player's calls in words, against the group's record and random hands."""
+    text = f"**{md(row.player)}** calls at {row.avg_hand_total:.1f} on average"
+    if row.group_calls_at_typical:
+        text += (
+            f"; calls at {row.typical_total} succeed {row.group_rate_at_typical:.0%} of the "
+            f"time in this group ({row.group_calls_at_typical:,} calls)"
+        )
+    text += f". Own success {row.lowest_rate:.0%} of {row.calls:,} calls"
+    if row.reference_rate == row.reference_rate:  # not NaN
+        text += f"; against random hands the same calls would succeed {row.reference_rate:.0%}"
+    return text + "."
+
+
+def rating_label(rating: float, provisional: bool, games: int) -> str:
+    """The rating as shown: the number once settled, else how far from settled."""
+    if provisional:
+        return f"provisional ({games} of {stats.PROVISIONAL_GAMES} games)"
+    return f"{rating:.1f}"
+
+
+def show_ratings(bundle: StatsBundle) -> None:
+    """Skill ratings, their history, and win chances for a chosen line-up."""
+    st.subheader("Skill ratings")
+    ratings = bundle.ratings
+    if ratings["rated_games"].sum() == 0:
+        st.info("Ratings start with the first ended game of two or more players.")
+        return
+    labels = [
+        rating_label(row.rating, row.provisional, row.rated_games) for row in ratings.itertuples()
+    ]
+    tables.show_table(ratings.assign(rating_text=labels), tables.RATINGS)
+    st.caption(
+        "The rating weighs who you beat: every ended game moves each player's skill "
+        "estimate by how their final total ranked against the others (lower is better, "
+        "equal totals tie). The rating shown is the cautious estimate, skill minus three "
+        "times its uncertainty, so it grows as a player's record gets longer."
+    )
+    trend(
+        "Rating over time",
+        bundle.rating_trend,
+        bundle.charts.rating_trend,
+        tables.RATING_TREND,
+        "rated games",
+    )
+    st.subheader("Who wins the next game?")
+    names = ratings["player"].tolist()
+    lineup = st.multiselect(
+        "Line-up",
+        names,
+        default=names[: min(4, len(names))],
+        key="stats_lineup",
+        help="Choose the players of the next game.",
+    )
+    if len(lineup) < 2:
+        st.info("Choose at least two players.")
+        return
+    chances = stats.win_chances(ratings, lineup)
+    chart(WIN_CHANCES.spec(chances))
+    tables.show_table(chances, tables.WIN_CHANCES)
+
+
+def rival(head_to_head, column: str) -> str | None:
+    """The opponent with the most games where ``column`` (lower / higher) happened."""
+    if head_to_head.empty or head_to_head[column].max() == 0:
+        return None
+    best = head_to_head.sort_values([column, "games"], ascending=[False, True]).iloc[0]
+    return f"{md(best['opponent'])} ({best[column]} of {best['games']} games)"
+
+
+def show_one_player(bundle: StatsBundle) -> None:
+    """One chosen player: rating, record, rivals, calls against random hands, best and worst."""
+    player = st.selectbox("Player", list(bundle.players), key="stats_one_player")
+    if player is None:
+        return
+    st.subheader(md(player))
+    rating = bundle.ratings.loc[bundle.ratings["player"] == player]
+    summary = bundle.summary.loc[bundle.summary["player"] == player]
+    left, middle, right = st.columns(3)
+    if not rating.empty:
+        row = rating.iloc[0]
+        left.metric("Rating", rating_label(row["rating"], row["provisional"], row["rated_games"]))
+    if not summary.empty:
+        row = summary.iloc[0]
+        middle.metric("Wins", f"{row['wins']} of {row['games_ended']}")
+        rate = row["win_rate"]
+        right.metric("Win rate", "-" if rate != rate else f"{rate:.0%}")
+    mine = bundle.head_to_head.loc[bundle.head_to_head["player"] == player]
+    beats = rival(mine, "lower")
+    beaten_by = rival(mine, "higher")
+    st.markdown(
+        f"- Beats most often: {beats or 'nobody yet'}\n"
+        f"- Beaten most often by: {beaten_by or 'nobody yet'}"
+    )
+    st.subheader("Calls against random hands")
+    calls = bundle.calls_by_player.loc[bundle.calls_by_player["player"] == player]
+    profile = bundle.caller_profiles.loc[bundle.caller_profiles["player"] == player]
+    if calls.empty:
+        st.info("No calls in this view.")
+    else:
+        st.markdown(caller_sentence(next(profile.itertuples())))
+        tables.show_table(calls, tables.PLAYER_CALLS)
+    st.subheader("Best and worst games")
+    games = bundle.ended_games.loc[bundle.ended_games["player"] == player]
+    if games.empty:
+        st.info("No ended games in this view.")
+        return
+    sizes = bundle.ended_games.groupby("game_id")["player"].size()
+    games = games.assign(players=games["game_id"].map(sizes).to_numpy())
+    order = ["game_total", "game_started_at"]
+    best, worst = st.columns(2)
+    with best:
+        st.caption("Best (lowest totals)")
+        tables.show_table(games.sort_values(order).head(3), tables.PLAYER_GAMES)
+    with worst:
+        st.caption("Worst (highest totals)")
+        worst_games = games.sort_values(order, ascending=[False, True]).head(3)
+        tables.show_table(worst_games, tables.PLAYER_GAMES)
 
 
 def show_head_to_head(bundle: StatsBundle) -> None:
@@ -127,7 +285,7 @@ def show_head_to_head(bundle: StatsBundle) -> None:
     if bundle.head_to_head.empty:
         st.info("Head to head counts ended games with at least two of these players; none yet.")
         return
-    show_chart(bundle.charts.head_to_head)
+    chart(bundle.charts.head_to_head)
     tables.show_table(bundle.head_to_head, tables.HEAD_TO_HEAD)
     st.caption("Each row compares the player's final total with the opponent's.")
 
@@ -153,7 +311,7 @@ def trend(title: str, data: Trend, spec: ChartSpec, columns: dict, what: str) ->
     if data.table.empty:
         st.info(f"No {what} in this view yet.")
         return
-    show_chart(spec)
+    chart(spec)
     tables.show_table(data.table, columns)
     if data.thinned:
         st.caption(
@@ -181,8 +339,8 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
         )
     if game_id is None:
         return
-    totals, chart = game_totals(group, filters, game_id)
-    show_chart(chart)
+    totals, totals_chart = game_totals(group, filters, game_id)
+    chart(totals_chart)
     tables.show_table(totals, tables.GAME_TOTALS)
 
 
@@ -263,6 +421,8 @@ def show_stats() -> None:
         st.page_link("pages/group.py", label="Go to Group", icon=":material/group:")
         return
     st.caption(md(f"Group: {group.name}"))
+    COLOURS.clear()
+    COLOURS.update(group_colours(group))
     filters = filters_for(group)
     bundle = stats_bundle(group, filters, rolling_window())
     if bundle.is_empty:
@@ -275,10 +435,12 @@ def show_stats() -> None:
     tabs = st.tabs(list(SECTIONS), key="stats_section", on_change="rerun")
     pages = {
         "Players": lambda: show_players(bundle),
+        "Ratings": lambda: show_ratings(bundle),
         "Dutch calls": lambda: show_calls(bundle),
         "Head to head": lambda: show_head_to_head(bundle),
         "Records": lambda: show_records(bundle),
         "Trends": lambda: show_trends(group, filters, bundle),
+        "One player": lambda: show_one_player(bundle),
     }
     for tab, section in zip(tabs, SECTIONS, strict=True):
         if tab.open:

@@ -76,6 +76,16 @@ class StatsCharts:
     round_trend: ChartSpec
     win_trend: ChartSpec
     call_trend: ChartSpec
+    rating_trend: ChartSpec
+    call_chances: dict[int, ChartSpec]
+    """The call-chance chart for each number of players that some call had."""
+
+    def all_specs(self) -> list[ChartSpec]:
+        """Every chart spec of the view."""
+        specs = []
+        for value in vars(self).values():
+            specs.extend(value.values() if isinstance(value, dict) else [value])
+        return specs
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,15 @@ class StatsBundle:
     win_trend: Trend
     call_trend: Trend
     charts: StatsCharts
+    ratings: pd.DataFrame
+    """``player_ratings`` of the shown players, best first."""
+    rating_trend: Trend
+    call_chances: pd.DataFrame
+    """The group's calls by hand total and player count, with the fit and the reference."""
+    caller_profiles: pd.DataFrame
+    calls_by_player: pd.DataFrame
+    ended_games: pd.DataFrame
+    """``game_results`` rows of the shown players' ended games (for best and worst games)."""
 
     @property
     def is_empty(self) -> bool:
@@ -150,6 +169,21 @@ def compute_bundle(
         "game_number",
     )
     call_trend = thin(stats.call_success_trend(own_rows, window), "call_number")
+    rating_history = stats.rating_history(frame, results=results)
+    ratings = stats.only_players(
+        stats.player_ratings(frame, results=results, history=rating_history), shown
+    )
+    rating_trend = thin(stats.only_players(rating_history, shown), "game_number")
+    call_analysis = stats.call_analysis(frame, None if player_ids is None else shown)
+    call_chances, curves = call_analysis["chances"], call_analysis["curves"]
+    ended = results["game_status"].eq("ended").to_numpy(dtype=bool, na_value=False)
+    ended_games = stats.only_players(results.loc[ended], shown)
+    call_specs = {
+        int(players): charts.CALL_CHANCES.spec(
+            charts.call_chance_data(call_chances, curves, int(players))
+        )
+        for players in sorted(call_chances["players"].unique())
+    }
     return StatsBundle(
         players=shown,
         games_played=int(frame["game_id"].nunique()),
@@ -173,7 +207,15 @@ def compute_bundle(
             round_trend=charts.ROUND_SCORE_TREND.spec(round_trend.table),
             win_trend=charts.WIN_RATE_TREND.spec(win_trend.table),
             call_trend=charts.CALL_SUCCESS_TREND.spec(call_trend.table),
+            rating_trend=charts.RATING_TREND.spec(rating_trend.table),
+            call_chances=call_specs,
         ),
+        ratings=ratings,
+        rating_trend=rating_trend,
+        call_chances=call_chances,
+        caller_profiles=stats.only_players(call_analysis["profiles"], shown),
+        calls_by_player=stats.only_players(call_analysis["by_player"], shown),
+        ended_games=ended_games,
     )
 
 

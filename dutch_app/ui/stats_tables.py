@@ -1,6 +1,8 @@
 """How the Stats page shows its tables: which columns, under what headings, in what format.
 
-Each table is shown with ``st.dataframe``, so player names stay plain data.
+Each table is shown with ``st.dataframe``, so player names stay plain data. The
+key figures come first and the player's name stays pinned at the left, so on a
+phone the table scrolls sideways inside its frame while the name stays in view.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ def _when(label: str) -> dict:
     return st.column_config.DatetimeColumn(label, format="YYYY-MM-DD HH:mm", timezone="UTC")
 
 
-PLAYER = st.column_config.TextColumn("Player")
+PLAYER = st.column_config.TextColumn("Player", pinned=True)
 
 SUMMARY: dict[str, Column] = {
     "player": PLAYER,
@@ -47,6 +49,7 @@ SUMMARY: dict[str, Column] = {
 CALLS: dict[str, Column] = {
     "player": PLAYER,
     "calls": _count("Calls", "Rounds this player ended, Dutch and Auto Dutch"),
+    "lowest_rate": _share("Lowest %", "Share of the calls that succeeded"),
     "calls_per_round": st.column_config.NumberColumn(
         "Calls per round", format="%.2f", help="Calls divided by rounds played"
     ),
@@ -54,7 +57,6 @@ CALLS: dict[str, Column] = {
     "lowest": _count("Lowest", "Calls with the lowest hand: success"),
     "tied": _count("Tied", "Calls tied with another hand"),
     "beaten": _count("Beaten", "Calls where another hand was lower"),
-    "lowest_rate": _share("Lowest %"),
     "tied_rate": _share("Tied %"),
     "beaten_rate": _share("Beaten %"),
     "avg_penalty_cards": _points("Avg penalty cards", "Per call; a success draws none"),
@@ -83,11 +85,11 @@ BY_HAND_TOTAL: dict[str, Column] = {
 HEAD_TO_HEAD: dict[str, Column] = {
     "player": PLAYER,
     "opponent": st.column_config.TextColumn("Opponent"),
+    "lower_rate": _share("Lower %"),
     "games": _count("Games together", "Ended games both played"),
     "lower": _count("Finished lower"),
     "equal": _count("Level"),
     "higher": _count("Finished higher"),
-    "lower_rate": _share("Lower %"),
 }
 
 RECORDS: dict[str, Column] = {
@@ -141,6 +143,74 @@ GAME_TOTALS: dict[str, Column] = {
 }
 
 
+RATINGS: dict[str, Column] = {
+    "player": PLAYER,
+    "rating_text": st.column_config.TextColumn(
+        "Rating",
+        help="Conservative skill rating, mu - 3 sigma: shown once a player has 5 rated games",
+    ),
+    "wins": _count("Wins", "Ended games won or shared the win of"),
+    "games_ended": _count("Games", "Ended games"),
+    "win_rate": _share("Win rate", "Wins per ended game"),
+    "mu": _points("Skill (mu)", "The rating model's estimate of the player's skill"),
+    "sigma": _points("Uncertainty (sigma)", "How unsure the estimate still is"),
+    "rated_games": _count("Rated games", "Ended games with at least two players"),
+}
+
+WIN_CHANCES: dict[str, Column] = {
+    "player": PLAYER,
+    "win_chance": _share("Chance to win", "By the rating model, for a game of these players"),
+    "rating": _points("Rating", "mu - 3 sigma"),
+}
+
+CALL_CHANCES: dict[str, Column] = {
+    "hand_total": _count("Caller's hand"),
+    "fitted": _share("Chance (fit)", "Logistic fit over hand total and player count"),
+    "lowest_rate": _share("Succeeded", "Share of these calls that were lowest"),
+    "calls": _count("Calls", "How many calls the counted share rests on"),
+    "reference": _share("Random hands", "Chance to be lowest against random 4-card hands"),
+    "expected_cost": _points("Expected score", "Hand total + 6.5 points per expected penalty card"),
+}
+
+CALLER_PROFILES: dict[str, Column] = {
+    "player": PLAYER,
+    "avg_hand_total": _points("Avg call at", "Average hand total when calling"),
+    "lowest_rate": _share("Own success"),
+    "group_rate_at_typical": _share(
+        "Group success there", "The group's success rate at that hand total (rounded)"
+    ),
+    "group_calls_at_typical": _count("Group calls there"),
+    "reference_rate": _share(
+        "Random hands", "Expected success of the same calls against random hands"
+    ),
+    "calls": _count("Calls"),
+}
+
+PLAYER_CALLS: dict[str, Column] = {
+    "hand_total": _count("Hand total"),
+    "calls": _count("Calls"),
+    "lowest_rate": _share("Succeeded"),
+    "reference": _share("Random hands", "Chance to be lowest against random 4-card hands"),
+}
+
+PLAYER_GAMES: dict[str, Column] = {
+    "game_total": _count("Final total"),
+    "rank": _count("Place"),
+    "players": _count("Players"),
+    "game_started_at": _when("Game started (UTC)"),
+}
+
+RATING_TREND: dict[str, Column] = {
+    "player": PLAYER,
+    "game_started_at": _when("Game started (UTC)"),
+    "game_number": _count("Game #"),
+    "rank": _count("Place"),
+    "rating": _points("Rating", "mu - 3 sigma after the game"),
+    "mu": _points("Skill (mu)"),
+    "sigma": _points("Uncertainty (sigma)"),
+}
+
+
 def show_table(table: pd.DataFrame, columns: dict[str, Column]) -> None:
     """Show ``table`` with just ``columns`` (in that order), labelled and formatted."""
     st.dataframe(
@@ -148,4 +218,5 @@ def show_table(table: pd.DataFrame, columns: dict[str, Column]) -> None:
         column_config=columns,
         column_order=list(columns),
         hide_index=True,
+        width="stretch",
     )

@@ -8,6 +8,14 @@ analysing a history costs less than loading it. Every function accepts an
 empty frame and then returns an empty table with the same columns.
 """
 
+from dutch_core.stats.calling import (
+    call_analysis,
+    call_chances,
+    call_curves,
+    caller_profiles,
+    calls_by_player,
+    reference_chances,
+)
 from dutch_core.stats.calls import call_success_by_hand_total, dutch_calls
 from dutch_core.stats.frame import (
     HISTORY_COLUMNS,
@@ -18,6 +26,12 @@ from dutch_core.stats.frame import (
     only_players,
 )
 from dutch_core.stats.players import game_list, game_results, head_to_head, player_summary
+from dutch_core.stats.ratings import (
+    PROVISIONAL_GAMES,
+    player_ratings,
+    rating_history,
+    win_chances,
+)
 from dutch_core.stats.records import (
     best_games,
     comebacks,
@@ -35,9 +49,15 @@ from dutch_core.stats.trends import (
 __all__ = [
     "HISTORY_COLUMNS",
     "HISTORY_DTYPES",
+    "PROVISIONAL_GAMES",
     "best_games",
+    "call_analysis",
+    "call_chances",
+    "call_curves",
     "call_success_by_hand_total",
     "call_success_trend",
+    "caller_profiles",
+    "calls_by_player",
     "comebacks",
     "conform_history",
     "cumulative_totals",
@@ -48,10 +68,14 @@ __all__ = [
     "game_results",
     "head_to_head",
     "only_players",
+    "player_ratings",
     "player_records",
     "player_summary",
+    "rating_history",
     "records",
+    "reference_chances",
     "round_score_trend",
+    "win_chances",
     "win_rate_trend",
     "win_streaks",
 ]

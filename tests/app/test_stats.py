@@ -19,6 +19,7 @@ Game 2 (10 Feb 2025)
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import fields
 from datetime import UTC, date, datetime, timedelta
 
@@ -201,7 +202,15 @@ def test_drawing_every_section_leaves_the_shared_numbers_as_computed(history):
     version = history.call(groups.cache_stamp, history.group_id)
     shared = _bundle(history.group_id, version, StatsFilters(), ROLLING_WINDOW)
     fresh = compute_bundle(history.call(load_history, history.group_id), None)
-    for section in ("Players", "Dutch calls", "Head to head", "Records", "Trends"):
+    for section in (
+        "Players",
+        "Ratings",
+        "Dutch calls",
+        "Head to head",
+        "Records",
+        "Trends",
+        "One player",
+    ):
         show_section(at, section)
     assert _bundle(history.group_id, version, StatsFilters(), ROLLING_WINDOW) is shared
     for field in fields(StatsBundle):
@@ -362,10 +371,12 @@ def test_a_game_still_going_with_no_call_yet_explains_the_missing_numbers(table)
     at = open_app(table.account, STATS)
     assert any("no game in this view has ended yet" in text.lower() for text in messages(at))
     for section, expected in (
+        ("Ratings", "Ratings start with the first ended game"),
         ("Dutch calls", "Nobody in this view has called Dutch yet."),
         ("Head to head", "Head to head counts ended games"),
         ("Records", "no records have been set"),
         ("Trends", "No calls in this view yet."),
+        ("One player", "No ended games in this view."),
     ):
         show_section(at, section)
         assert any(expected in text for text in messages(at)), section
@@ -397,3 +408,137 @@ def test_a_new_group_with_a_deleted_groups_id_and_version_never_gets_its_statist
         assert session.get(Player, seated[0]).group_id == old.id
     again = open_app(history.account, STATS)
     assert sorted(table_with(again, "avg_round_score")["player"]) == ["Xia", "Yan"]
+
+
+def chart_specs(at) -> list[dict]:
+    """The Vega-Lite specs of the charts on the page, in page order."""
+    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+
+
+def colour_of(spec: dict, player: str) -> str:
+    scale = spec["encoding"]["color"]["scale"]
+    return scale["range"][scale["domain"].index(player)]
+
+
+def test_ratings_rank_the_steady_winner_first_and_call_everyone_provisional(history):
+    at = show_section(open_app(history.account, STATS), "Ratings")
+    ratings = table_with(at, "rating_text")
+    assert ratings["player"].tolist() == ["Ann", "Ben", "Cleo"]
+    assert ratings["rating_text"].tolist() == ["provisional (2 of 5 games)"] * 3
+    assert ratings["wins"].tolist() == [2, 0, 0]
+    assert ratings["win_rate"].tolist() == [1.0, 0.0, 0.0]
+    assert ratings["mu"].is_monotonic_decreasing
+    over_time = table_with(at, "game_number")
+    assert over_time.loc[over_time["player"] == "Ann", "game_number"].tolist() == [1, 2]
+    chances = table_with(at, "win_chance")
+    assert chances["player"].tolist() == ["Ann", "Ben", "Cleo"]  # the whole line-up by default
+    assert chances["win_chance"].sum() == pytest.approx(1)
+    assert chances["win_chance"].tolist() == sorted(chances["win_chance"], reverse=True)
+
+
+def test_a_chosen_line_up_gets_its_own_win_chances(history):
+    at = show_section(open_app(history.account, STATS), "Ratings")
+    at.multiselect(key="stats_lineup").set_value(["Cleo", "Ben"]).run()
+    assert not at.exception
+    chances = table_with(at, "win_chance")
+    assert chances["player"].tolist() == ["Cleo", "Ben"]
+    assert chances["win_chance"].iloc[1] > 0.5
+    at.multiselect(key="stats_lineup").set_value(["Cleo"]).run()
+    assert any("at least two players" in info.value for info in at.info)
+
+
+def test_should_i_call_shows_the_chances_by_hand_total_with_counts_and_the_reference(history):
+    at = show_section(open_app(history.account, STATS), "Dutch calls")
+    assert at.selectbox(key="stats_call_players").value == 3
+    chances = table_with(at, "expected_cost")
+    assert chances["hand_total"].tolist() == [0, 2, 5, 12]
+    assert chances["calls"].tolist() == [1, 1, 1, 1]
+    assert chances["lowest_rate"].tolist() == [0, 1, 0, 0]
+    assert chances["reference"].iloc[1] > chances["reference"].iloc[3]
+    assert chances["fitted"].between(0, 1).all()
+    lines = " ".join(markdown.value for markdown in at.markdown)
+    assert "**Cleo** calls at 7.0 on average" in lines
+    assert "against random hands the same calls would succeed" in lines
+    profiles = table_with(at, "reference_rate")
+    assert row_of(profiles, player="Ben")["avg_hand_total"] == 2.5
+
+
+def test_the_one_player_view_shows_rating_record_rivals_calls_and_best_games(history):
+    at = show_section(open_app(history.account, STATS), "One player")
+    at.selectbox(key="stats_one_player").select("Cleo").run()
+    assert not at.exception
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert metrics["Rating"] == "provisional (2 of 5 games)"
+    assert metrics["Wins"] == "0 of 2"
+    lines = " ".join(markdown.value for markdown in at.markdown)
+    assert "Beats most often: nobody yet" in lines
+    assert "Beaten most often by: Ann (2 of 2 games)" in lines
+    calls = table_with(at, "reference")
+    assert calls["hand_total"].tolist() == [2, 12]
+    assert calls["lowest_rate"].tolist() == [1.0, 0.0]
+    best, worst = [frame.value for frame in at.dataframe if "game_total" in frame.value.columns][:2]
+    assert best["game_total"].tolist() == [32, 46]
+    assert worst["game_total"].tolist() == [46, 32]
+    at.selectbox(key="stats_one_player").select("Ann").run()
+    lines = " ".join(markdown.value for markdown in at.markdown)
+    assert "Beats most often: Ben (2 of 2 games)" in lines  # Ben ties with Cleo, fewer games first
+    assert any("No calls in this view" in info.value for info in at.info)
+
+
+def test_each_player_has_one_colour_in_every_chart(history):
+    at = open_app(history.account, STATS)
+    win_rate = next(spec for spec in chart_specs(at) if "win_rate" in json.dumps(spec))
+    show_section(at, "Ratings")
+    rating = next(spec for spec in chart_specs(at) if "Rating over time" in json.dumps(spec))
+    show_section(at, "Trends")
+    trends = [spec for spec in chart_specs(at) if "player" in spec.get("usermeta", {})]
+    for player in ("Ann", "Ben", "Cleo"):
+        colours = {colour_of(spec, player) for spec in [win_rate, rating, *trends]}
+        assert len(colours) == 1, (player, colours)
+    assert len({colour_of(rating, player) for player in ("Ann", "Ben", "Cleo")}) == 3
+    assert not any("colours" in markdown.value for markdown in at.markdown)  # no stray text
+
+
+def test_a_single_game_trend_counts_rounds_instead_of_dates(history):
+    at = open_app(history.account, STATS)
+    at.date_input(key="stats_dates").set_value((date(2025, 2, 10), date(2025, 2, 10))).run()
+    show_section(at, "Trends")
+    specs = [spec for spec in chart_specs(at) if "Round score over time" in json.dumps(spec)]
+    assert specs[0]["encoding"]["x"]["field"] == "player_round"
+    at.date_input(key="stats_dates").set_value(()).run()
+    specs = [spec for spec in chart_specs(at) if "Round score over time" in json.dumps(spec)]
+    assert specs[0]["encoding"]["x"]["type"] == "temporal"
+    assert specs[0]["encoding"]["x"]["axis"]["format"] == "%d %b"
+
+
+def test_correcting_a_past_round_rates_the_whole_history_again(history):
+    """Ann's 9 in the first round becomes 40: Ben wins that game, and the ratings follow."""
+    at = show_section(open_app(history.account, STATS), "Ratings")
+    before = table_with(at, "rating_text").set_index("player")
+    ids = history.player_ids
+    first_game = int(history.call(load_history, history.group_id)["game_id"].iloc[0])
+    stored = history.call(games.get_game, first_game).rounds[0]
+    history.call(
+        rounds.edit_round,
+        stored.id,
+        stored.version,
+        {ids["Ann"]: "40", ids["Ben"]: "10", ids["Cleo"]: "2"},
+        ids["Cleo"],
+        "dutch",
+    )
+    show_section(at, "Ratings")
+    after = table_with(at, "rating_text").set_index("player")
+    assert after.loc["Ben", "wins"] == 1
+    assert after.loc["Ben", "mu"] > before.loc["Ben", "mu"]
+    assert after.loc["Ann", "mu"] < before.loc["Ann", "mu"]
+
+
+def test_narrowed_to_one_player_their_calls_still_count_everyone_at_the_table(history):
+    at = open_app(history.account, STATS)
+    at.multiselect(key="stats_players").select(history.player_ids["Cleo"]).run()
+    show_section(at, "Dutch calls")
+    assert at.selectbox(key="stats_call_players").options == ["3"]  # three hands, not one
+    chances = table_with(at, "expected_cost")
+    assert chances["hand_total"].tolist() == [2, 12]  # Cleo's own calls only
+    profiles = table_with(at, "reference_rate")
+    assert profiles["player"].tolist() == ["Cleo"]

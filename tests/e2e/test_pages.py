@@ -9,8 +9,8 @@ reported no breach of the app's content policy on any page it showed.
 import pytest
 from playwright.sync_api import Page, expect
 
-from dutch_app.charts import OKABE_ITO
-from dutch_app.services import games, rounds
+from dutch_app.charts import OKABE_ITO, player_colours
+from dutch_app.services import games, players, rounds
 from dutch_app.services.demo import generate_history
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
@@ -45,7 +45,15 @@ SIGNED_IN_PAGES = [
     ("Privacy", "Privacy"),
     ("Play", "Play"),
 ]
-STATS_SECTIONS = ["Players", "Dutch calls", "Head to head", "Records", "Trends"]
+STATS_SECTIONS = [
+    "Players",
+    "Ratings",
+    "Dutch calls",
+    "Head to head",
+    "Records",
+    "Trends",
+    "One player",
+]
 
 
 @pytest.fixture(scope="module")
@@ -102,11 +110,14 @@ def test_every_signed_in_page_runs_without_errors(signed_in, screenshot):
     take_picture(signed_in, screenshot, "stats")
 
 
-def test_the_charts_draw_the_groups_numbers(signed_in):
+def test_the_charts_draw_the_groups_numbers(signed_in, table):
     """Play's totals chart and the Stats charts show marks in the players' colours."""
     chart = signed_in.get_by_test_id("stVegaLiteChart").first
-    drawn = chart_colours(chart, OKABE_ITO[:3])
-    assert all(drawn.values()), drawn  # one line per player of the game
+    with table.sessions() as session:
+        roster = players.list_players(session, table.account.user_id, table.group_id)
+    colours = player_colours((player.id, player.name) for player in roster)
+    drawn = chart_colours(chart, [colours[name] for name in SEATS])
+    assert all(drawn.values()), drawn  # one line per player of the game, in their colours
     open_page(signed_in, "Stats")
     bars = chart_colours(signed_in.get_by_test_id("stVegaLiteChart").first, OKABE_ITO)
     assert sum(1 for count in bars.values() if count > 50) >= 3, bars  # a bar per player

@@ -361,3 +361,147 @@ def call_success_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
         columns={"n": "call_number", "running": "success_rate", "rolling": "rolling_success_rate"}
     )
     return calls[[*order, "call_number", "outcome", "success_rate", "rolling_success_rate"]]
+
+
+# Ratings and the call analysis (the model, fit and reference line are the package's own)
+
+
+def rating_history(df: pd.DataFrame) -> pd.DataFrame:
+    """Ended games of two or more players in start order, each rated with the model in turn."""
+    from dutch_core.stats.ratings import MODEL
+
+    results = game_results(df)
+    ended = results.loc[is_value(results["game_status"], "ended")]
+    current: dict[str, object] = {}
+    played: dict[str, int] = {}
+    rows = []
+    for _, game in ended.groupby(["game_started_at", "game_id"], sort=True):
+        if len(game) < 2:
+            continue
+        game = game.sort_values("seat", kind="stable")
+        # Each player plays with their own copy of the rating (two may share a name).
+        teams = [
+            [MODEL.rating(mu=current[name].mu, sigma=current[name].sigma)]
+            if name in current
+            else [MODEL.rating()]
+            for name in game["player"]
+        ]
+        rated = MODEL.rate(teams, ranks=game["rank"].tolist())
+        for (_, row), (after,) in zip(game.iterrows(), rated, strict=True):
+            current[row["player"]] = after
+            played[row["player"]] = played.get(row["player"], 0) + 1
+            rows.append(
+                {
+                    "player": row["player"],
+                    "game_id": row["game_id"],
+                    "game_started_at": row["game_started_at"],
+                    "game_number": played[row["player"]],
+                    "players": len(game),
+                    "rank": row["rank"],
+                    "mu": after.mu,
+                    "sigma": after.sigma,
+                    "rating": after.mu - 3 * after.sigma,
+                }
+            )
+    columns = [
+        "player",
+        "game_id",
+        "game_started_at",
+        "game_number",
+        "players",
+        "rank",
+        "mu",
+        "sigma",
+        "rating",
+    ]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def player_ratings(df: pd.DataFrame) -> pd.DataFrame:
+    """The last rating of each player (the prior without one), beside their wins."""
+    from dutch_core.stats.ratings import MODEL, PROVISIONAL_GAMES
+
+    history = rating_history(df)
+    last = history.groupby("player").agg(
+        rated_games=("game_number", "size"), mu=("mu", "last"), sigma=("sigma", "last")
+    )
+    summary = player_summary(df).set_index("player")
+    table = summary[["games_ended", "wins", "win_rate"]].join(last, how="left")
+    table["rated_games"] = table["rated_games"].fillna(0).astype("int64")
+    table["mu"] = table["mu"].fillna(MODEL.mu)
+    table["sigma"] = table["sigma"].fillna(MODEL.sigma)
+    table["rating"] = table["mu"] - 3 * table["sigma"]
+    table["provisional"] = table["rated_games"] < PROVISIONAL_GAMES
+    table = table.reset_index()
+    table["folded"] = table["player"].map(str.casefold)
+    table = table.sort_values(
+        ["provisional", "rating", "folded", "player"], ascending=[True, False, True, True]
+    )
+    columns = ["player", "rated_games", "mu", "sigma", "rating", "provisional"]
+    return table[[*columns, "games_ended", "wins", "win_rate"]].reset_index(drop=True)
+
+
+def _round_calls(df: pd.DataFrame, callers: Iterable[str] | None = None) -> pd.DataFrame:
+    """The callers' rows (of ``callers`` only, when given), with their round's player count."""
+    sizes = df.groupby("round_id")["player"].transform("size")
+    calls = df.assign(players=sizes).loc[df["is_caller"].to_numpy(dtype=bool)]
+    if callers is not None:
+        calls = calls.loc[calls["player"].isin(list(callers)).to_numpy(dtype=bool)]
+    return calls.assign(success=is_value(calls["outcome"], "lowest"))
+
+
+def call_chances(df: pd.DataFrame, callers: Iterable[str] | None = None) -> pd.DataFrame:
+    """Calls and successes per hand total and player count (the fitted columns left out)."""
+    calls = _round_calls(df, callers)
+    table = calls.groupby(["hand_total", "players"]).agg(
+        calls=("success", "size"), lowest=("success", "sum")
+    )
+    table = table.reset_index()
+    table["lowest_rate"] = rate(table["lowest"], table["calls"])
+    return table
+
+
+def calls_by_player(df: pd.DataFrame) -> pd.DataFrame:
+    """Each player's calls per hand total, and the mean reference chance of those calls."""
+    from dutch_core.stats.calling import reference_chance
+
+    calls = _round_calls(df)
+    calls = calls.assign(reference=reference_chance(calls["hand_total"], calls["players"]))
+    table = calls.groupby(["player", "hand_total"]).agg(
+        calls=("success", "size"), lowest=("success", "sum"), reference=("reference", "mean")
+    )
+    table = table.reset_index()
+    table["lowest_rate"] = rate(table["lowest"], table["calls"])
+    return table[["player", "hand_total", "calls", "lowest", "lowest_rate", "reference"]]
+
+
+def caller_profiles(df: pd.DataFrame) -> pd.DataFrame:
+    """Each caller's average hand, own success, the group's success at that total, the reference."""
+    from dutch_core.stats.calling import reference_chance
+
+    calls = _round_calls(df)
+    calls = calls.assign(reference=reference_chance(calls["hand_total"], calls["players"]))
+    table = calls.groupby("player").agg(
+        calls=("success", "size"),
+        avg_hand_total=("hand_total", "mean"),
+        lowest_rate=("success", "mean"),
+        reference_rate=("reference", "mean"),
+    )
+    table = table.reset_index()
+    table["typical_total"] = np.floor(table["avg_hand_total"] + 0.5).astype("int64")
+    at_total = calls.groupby("hand_total")["success"].agg(["size", "mean"])
+    table["group_calls_at_typical"] = (
+        table["typical_total"].map(at_total["size"]).fillna(0).astype("int64")
+    )
+    table["group_rate_at_typical"] = table["typical_total"].map(at_total["mean"])
+    columns = [
+        "player",
+        "calls",
+        "avg_hand_total",
+        "typical_total",
+        "lowest_rate",
+        "group_calls_at_typical",
+        "group_rate_at_typical",
+        "reference_rate",
+    ]
+    return table[columns]

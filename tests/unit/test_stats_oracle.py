@@ -195,3 +195,55 @@ def test_every_table_of_a_long_history_matches_its_plain_pandas_statement(seed, 
     if shuffled:
         frame = frame.sample(frac=1, random_state=seed, ignore_index=True)
     assert_same_tables(frame)
+
+
+def assert_same_values(table: pd.DataFrame, expected: pd.DataFrame, obj: str) -> None:
+    """Equal columns and values (floats to rounding; dtypes may differ: pandas' group-bys
+    pick their own)."""
+    pd.testing.assert_frame_equal(
+        table.reset_index(drop=True),
+        expected.reset_index(drop=True),
+        check_dtype=False,
+        check_index_type=False,
+        check_column_type=False,
+        rtol=1e-9,
+        obj=obj,
+    )
+
+
+def assert_same_ratings_and_calls(frame: pd.DataFrame) -> None:
+    assert_same_values(stats.rating_history(frame), oracle.rating_history(frame), "rating_history")
+    assert_same_values(stats.player_ratings(frame), oracle.player_ratings(frame), "player_ratings")
+    chances = stats.call_chances(frame)
+    counted = chances[["hand_total", "players", "calls", "lowest", "lowest_rate"]]
+    assert_same_values(counted, oracle.call_chances(frame), "call_chances")
+    assert_same_values(stats.calls_by_player(frame), oracle.calls_by_player(frame), "by player")
+    assert_same_values(stats.caller_profiles(frame), oracle.caller_profiles(frame), "profiles")
+
+
+@FAST
+@given(histories())
+def test_ratings_and_call_analysis_match_their_plain_pandas_statements(frame):
+    assert_same_ratings_and_calls(frame)
+
+
+def test_ratings_and_call_analysis_of_an_empty_history_match_the_plain_statements():
+    assert_same_ratings_and_calls(stats.empty_history())
+
+
+@pytest.mark.parametrize("shuffled", [False, True], ids=["sorted", "shuffled"])
+def test_ratings_and_call_analysis_of_a_long_history_match_the_plain_statements(shuffled):
+    frame = random_history(random.Random(4), games=150, max_rounds=12)
+    if shuffled:
+        frame = frame.sample(frac=1, random_state=4, ignore_index=True)
+    assert_same_ratings_and_calls(frame)
+
+
+@FAST
+@given(histories(), st.lists(st.sampled_from(sorted(set(PLAYERS.values())))))
+def test_the_call_analysis_of_some_callers_matches_its_plain_pandas_statement(frame, callers):
+    analysis = stats.call_analysis(frame, callers)
+    counted = analysis["chances"][["hand_total", "players", "calls", "lowest", "lowest_rate"]]
+    assert_same_values(counted, oracle.call_chances(frame, callers), "call_chances(callers)")
+    if not callers:
+        assert analysis["profiles"].empty
