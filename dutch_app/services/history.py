@@ -1,7 +1,9 @@
 """A group's history as one tidy frame (one row per player per round) for the statistics.
 
-The rows come from a single joined SELECT read by pandas in one go; everything
-else (caller's hand total, running game totals) is computed column-wise. Only
+The rows come from a single joined SELECT, read as Arrow columns through an ADBC
+driver (:mod:`dutch_app.storage.arrow_read`): no Python object is made per cell.
+Everything else (caller's hand total, running game totals) is computed
+column-wise on numpy arrays. Only
 games whose house rules halve a total that lands exactly on the limit have their
 totals replayed row by row, since halving depends on the order of rounds; that
 replay reads the frame, not the database, so loading costs the same few
@@ -15,6 +17,8 @@ from datetime import date, datetime
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session, aliased
 
@@ -24,6 +28,7 @@ from dutch_app.services._input import check_id
 from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading
 from dutch_app.services.errors import NotFound, ValidationError
+from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
 from dutch_core.stats import HISTORY_COLUMNS, HISTORY_DTYPES, empty_history
 
@@ -85,10 +90,10 @@ def load_history(
         query = query.where(
             Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id.in_(ids)))
         )
-    frame = pd.read_sql(query, session.connection())
-    if frame.empty:
+    table = arrow_reader(session.get_bind()).read(query)
+    if table.num_rows == 0:
         return empty_history()
-    frame = _derive(frame)
+    frame = _derive(table)
     _halve_where_the_rules_say(session, group_id, frame)
     return frame
 
@@ -111,21 +116,56 @@ def _group_player_ids(session: Session, group_id: int, player_ids: object) -> li
     return ids
 
 
-def _utc(column: pd.Series) -> pd.Series:
-    moments = pd.to_datetime(column)
-    if moments.dt.tz is None:
-        moments = moments.dt.tz_localize("UTC")
-    return moments.dt.tz_convert("UTC").astype("datetime64[ns, UTC]")
+_TIMES = ("game_started_at", "played_at")
 
 
-def _derive(frame: pd.DataFrame) -> pd.DataFrame:
-    frame["game_started_at"] = _utc(frame["game_started_at"])
-    frame["played_at"] = _utc(frame["played_at"])
-    is_caller = frame["is_caller"].astype(bool)
-    frame["is_caller"] = is_caller
-    caller_total = frame["hand_total"].where(is_caller)
-    frame["caller_hand_total"] = caller_total.groupby(frame["round_id"]).transform("max")
-    frame["penalty_cards_due"] = np.where(is_caller, frame["penalty_cards_due"], 0)
+def _utc_times(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Moments in UTC, nanoseconds: PostgreSQL sends them typed; SQLite keeps them as text
+    (``2026-01-31 20:15:00.000000``, written in UTC), parsed once per distinct value."""
+    if pa.types.is_timestamp(column.type):
+        moments = column if column.type.tz else pc.assume_timezone(column, "UTC")
+        return moments.cast(pa.timestamp("ns", tz="UTC"))
+    encoded = pc.dictionary_encode(column).combine_chunks()
+    parsed = pc.assume_timezone(encoded.dictionary.cast(pa.timestamp("ns")), "UTC")
+    return pa.chunked_array([parsed.take(encoded.indices)])
+
+
+def _text(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    # A text column that is NULL in every row comes back untyped from SQLite.
+    return column if pa.types.is_string(column.type) else column.cast(pa.string())
+
+
+def _derive(table: pa.Table) -> pd.DataFrame:
+    """The history frame of the SELECT's Arrow table: times in UTC, the caller's hand total
+    on every row of a round, and each player's running game total."""
+    columns: dict[str, object] = {}
+    for name in table.column_names:
+        column = table.column(name)
+        dtype = HISTORY_DTYPES.get(name)
+        if name in _TIMES:
+            columns[name] = pd.array(_utc_times(column).to_pandas())
+        elif dtype == "string":
+            columns[name] = pd.array(_text(column), dtype="string")
+        elif dtype == "bool":
+            columns[name] = column.to_numpy().astype(bool)
+        else:
+            columns[name] = column.to_numpy()
+    frame = pd.DataFrame(columns, copy=False)
+    is_caller = frame["is_caller"].to_numpy()
+    round_ids = frame["round_id"].to_numpy()
+    # Rows of a round are adjacent (the SELECT orders by game, round, seat).
+    starts = np.flatnonzero(np.r_[True, round_ids[1:] != round_ids[:-1]])
+    caller_rows = np.flatnonzero(is_caller)
+    of_round = np.searchsorted(starts, caller_rows, side="right") - 1
+    per_round = np.zeros(len(starts), dtype="int64")
+    per_round[of_round] = frame["hand_total"].to_numpy()[caller_rows]
+    has_caller = np.zeros(len(starts), dtype=bool)
+    has_caller[of_round] = True
+    sizes = np.diff(np.r_[starts, len(frame)])
+    frame["caller_hand_total"] = pd.arrays.IntegerArray(
+        np.repeat(per_round, sizes), ~np.repeat(has_caller, sizes)
+    )
+    frame["penalty_cards_due"] = np.where(is_caller, frame["penalty_cards_due"].to_numpy(), 0)
     frame["penalty"] = frame["penalty"].where(is_caller)
     frame["game_total"] = frame.groupby(["game_id", "player_id"], sort=False)[
         "round_score"
