@@ -26,10 +26,19 @@ from pathlib import Path
 
 from streamlit import logger as streamlit_logger
 
-from benchmarks import databases, live, memory, pages, report, service_ratios, write_ratios
+from benchmarks import (
+    databases,
+    live,
+    load_memory,
+    memory,
+    pages,
+    report,
+    service_ratios,
+    write_ratios,
+)
 from benchmarks.timing import Comparison
 
-MEASURING_ORDER = ("1", "2", "12", "5", "4", "3", "6", "9", "10", "11", "8", "7")
+MEASURING_ORDER = ("1", "1b", "13", "2", "12", "5", "4", "3", "6", "9", "10", "11", "8", "7")
 """Reads first, then the ratios that write to the working copy."""
 
 
@@ -47,6 +56,10 @@ def _measure(ratio_id: str, big: databases.BenchDatabase, rows: int, args) -> Co
     repeats = args.repeats or _repeats(rows)
     if ratio_id == "1":
         return service_ratios.history_load(big, repeats)
+    if ratio_id == "1b":
+        return service_ratios.history_load_against_read_sql(big, repeats)
+    if ratio_id == "13":
+        return load_memory.peak_growth(big)
     if ratio_id == "2":
         return service_ratios.statistics_and_charts(big, repeats)
     if ratio_id == "5":

@@ -17,6 +17,7 @@ from benchmarks.timing import Comparison, compare
 from dutch_app import charts
 from dutch_app.csv_io import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
+from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.db import make_engine
 from dutch_app.ui.stats_cache import compute_bundle
 from dutch_core import PRESETS, stats
@@ -41,7 +42,28 @@ def load_frame(database: BenchDatabase) -> pd.DataFrame:
 
 
 def history_load(database: BenchDatabase, repeats: int) -> Comparison:
-    """1. ``load_history`` ÷ a bare ``pandas.read_sql`` of the same SELECT."""
+    """1. ``load_history`` ÷ the bare Arrow-native read of the same SELECT (ADBC, then
+    ``to_pandas``): the floor for turning those rows into a frame."""
+    engine, sessions = _sessions(database)
+    query = history.history_query(database.group_id)
+    reader = arrow_reader(engine)
+
+    def app() -> None:
+        with sessions() as session:
+            history.load_history(session, database.owner_id, database.group_id)
+
+    def bare() -> None:
+        reader.read(query).to_pandas()
+
+    try:
+        return compare(app, bare, repeats)
+    finally:
+        engine.dispose()
+
+
+def history_load_against_read_sql(database: BenchDatabase, repeats: int) -> Comparison:
+    """1b. ``load_history`` ÷ a bare ``pandas.read_sql`` of the same SELECT (the way the
+    frame was read before, one Python object per cell)."""
     engine, sessions = _sessions(database)
     query = history.history_query(database.group_id)
 

@@ -2,12 +2,9 @@
 
 The rows come from a single joined SELECT, read as Arrow columns through an ADBC
 driver (:mod:`dutch_app.storage.arrow_read`): no Python object is made per cell.
-Everything else (caller's hand total, running game totals) is computed
-column-wise on numpy arrays. Only
-games whose house rules halve a total that lands exactly on the limit have their
-totals replayed row by row, since halving depends on the order of rounds; that
-replay reads the frame, not the database, so loading costs the same few
-statements whatever the rules.
+Each hand's running game total is stored with it when the round is written
+(the core's rule, halving included), so loading replays nothing; the caller's
+hand total is spread over the rows of each round on numpy arrays.
 """
 
 from __future__ import annotations
@@ -25,12 +22,11 @@ from sqlalchemy.orm import Session, aliased
 from dutch_app.services._access import membership
 from dutch_app.services._filters import started_between, with_status
 from dutch_app.services._input import check_id
-from dutch_app.services._scoring import halved_running_totals, halving_limit
 from dutch_app.services._transaction import reading
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
-from dutch_core.stats import HISTORY_COLUMNS, HISTORY_DTYPES, empty_history
+from dutch_core.stats import HISTORY_DTYPES, empty_history
 
 
 def history_query(group_id: int) -> Select:
@@ -57,6 +53,7 @@ def history_query(group_id: int) -> Select:
             Round.penalty_text.label("penalty"),
             RoundHand.penalty_points,
             RoundHand.round_score,
+            RoundHand.game_total,
         )
         .select_from(RoundHand)
         .join(Round, Round.id == RoundHand.round_id)
@@ -93,9 +90,7 @@ def load_history(
     table = arrow_reader(session.get_bind()).read(query)
     if table.num_rows == 0:
         return empty_history()
-    frame = _derive(table)
-    _halve_where_the_rules_say(session, group_id, frame)
-    return frame
+    return _derive(table)
 
 
 def _group_player_ids(session: Session, group_id: int, player_ids: object) -> list[int]:
@@ -135,66 +130,45 @@ def _text(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return column if pa.types.is_string(column.type) else column.cast(pa.string())
 
 
+def _caller_totals(round_ids: np.ndarray, is_caller: np.ndarray, hand_totals: np.ndarray):
+    """The caller's hand total on every row of their round (missing where nobody called).
+    Rows of a round are adjacent: the SELECT orders by game, round and seat."""
+    starts = np.flatnonzero(np.r_[True, round_ids[1:] != round_ids[:-1]])
+    caller_rows = np.flatnonzero(is_caller)
+    of_round = np.searchsorted(starts, caller_rows, side="right") - 1
+    per_round = np.zeros(len(starts), dtype="int64")
+    per_round[of_round] = hand_totals[caller_rows]
+    has_caller = np.zeros(len(starts), dtype=bool)
+    has_caller[of_round] = True
+    sizes = np.diff(np.r_[starts, len(round_ids)])
+    return pd.arrays.IntegerArray(np.repeat(per_round, sizes), ~np.repeat(has_caller, sizes))
+
+
 def _derive(table: pa.Table) -> pd.DataFrame:
-    """The history frame of the SELECT's Arrow table: times in UTC, the caller's hand total
-    on every row of a round, and each player's running game total."""
+    """The history frame of the SELECT's Arrow table: times in UTC, and the caller's hand
+    total and penalty on every row of a round."""
+    is_caller = table.column("is_caller").to_numpy().astype(bool)
     columns: dict[str, object] = {}
-    for name in table.column_names:
+    for name, dtype in HISTORY_DTYPES.items():
+        if name == "caller_hand_total":
+            columns[name] = _caller_totals(
+                table.column("round_id").to_numpy(),
+                is_caller,
+                table.column("hand_total").to_numpy(),
+            )
+            continue
         column = table.column(name)
-        dtype = HISTORY_DTYPES.get(name)
+        if name == "penalty":  # the penalty belongs to the caller's row only
+            column = pc.if_else(is_caller, _text(column), None)
         if name in _TIMES:
             columns[name] = pd.array(_utc_times(column).to_pandas())
         elif dtype == "string":
             columns[name] = pd.array(_text(column), dtype="string")
         elif dtype == "bool":
-            columns[name] = column.to_numpy().astype(bool)
+            columns[name] = is_caller
         else:
-            columns[name] = column.to_numpy()
-    frame = pd.DataFrame(columns, copy=False)
-    is_caller = frame["is_caller"].to_numpy()
-    round_ids = frame["round_id"].to_numpy()
-    # Rows of a round are adjacent (the SELECT orders by game, round, seat).
-    starts = np.flatnonzero(np.r_[True, round_ids[1:] != round_ids[:-1]])
-    caller_rows = np.flatnonzero(is_caller)
-    of_round = np.searchsorted(starts, caller_rows, side="right") - 1
-    per_round = np.zeros(len(starts), dtype="int64")
-    per_round[of_round] = frame["hand_total"].to_numpy()[caller_rows]
-    has_caller = np.zeros(len(starts), dtype=bool)
-    has_caller[of_round] = True
-    sizes = np.diff(np.r_[starts, len(frame)])
-    frame["caller_hand_total"] = pd.arrays.IntegerArray(
-        np.repeat(per_round, sizes), ~np.repeat(has_caller, sizes)
-    )
-    frame["penalty_cards_due"] = np.where(is_caller, frame["penalty_cards_due"].to_numpy(), 0)
-    frame["penalty"] = frame["penalty"].where(is_caller)
-    frame["game_total"] = frame.groupby(["game_id", "player_id"], sort=False)[
-        "round_score"
-    ].cumsum()
-    return frame.loc[:, list(HISTORY_COLUMNS)].astype(HISTORY_DTYPES)
-
-
-def _halve_where_the_rules_say(session: Session, group_id: int, frame: pd.DataFrame) -> None:
-    """Redo the running totals of games whose house rules halve a total that lands exactly
-    on the limit (``dutch_core.Game.running_totals``): the halving depends on the order of
-    rounds, so it is replayed row by row, over those games' rows of the frame only.
-    """
-    limits = {
-        game_id: limit
-        for game_id, settings in session.execute(
-            select(Game.id, Game.rules).where(Game.group_id == group_id)
-        )
-        if (limit := halving_limit(settings)) is not None
-    }
-    rows = frame["game_id"].isin(list(limits)).to_numpy(dtype=bool)
-    if not rows.any():
-        return
-    part = frame.loc[rows, ["game_id", "player_id", "round_score"]]
-    # Rows of a game are in round order, then seat order: each player's rounds in turn.
-    scores = zip(
-        part["game_id"].tolist(),
-        part["player_id"].tolist(),
-        part["round_score"].tolist(),
-        strict=True,
-    )
-    running = halved_running_totals(scores, limits)
-    frame.loc[rows, "game_total"] = np.asarray(running, dtype="int64")
+            values = column.to_numpy().astype(dtype, copy=False)
+            if name == "penalty_cards_due":
+                values = np.where(is_caller, values, 0)
+            columns[name] = values
+    return pd.DataFrame(columns, copy=False)
