@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Make sure the programs the test suite drives are on the machine:
-# Debian's Chromium (for the browser tests) and a PostgreSQL server.
+# Debian's Chromium (for the browser tests), a PostgreSQL server, and nginx (the
+# load balancer of deploy/nginx.conf, which the two-server browser tests run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
 command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
+[[ -x /usr/sbin/nginx ]] || missing+=(nginx)
 if ((${#missing[@]} > 0)); then
     scripts/apt-install.sh "${missing[@]}"
 fi

@@ -129,3 +129,53 @@ def start_streamlit(app: str, env: dict[str, str], log_dir: Path) -> StreamlitRu
         if "already in use" not in log and "is not available" not in log:
             break
     pytest.fail(f"Streamlit did not start for {app!r}:\n{log_tail(run.log_path)}", pytrace=False)
+
+
+NGINX = "/usr/sbin/nginx"
+NGINX_CONF = PROJECT_ROOT / "deploy" / "nginx.conf"
+
+
+@dataclass(frozen=True)
+class Balancer:
+    """nginx running ``deploy/nginx.conf`` in front of some servers: its URL and process."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    prefix: Path
+
+
+def balancer_config(backends: list[str], port: int) -> str:
+    """``deploy/nginx.conf`` with its upstream servers and listening port pointed at the
+    test's own (the lines a host changes); everything else exactly as kept in the repo."""
+    import re
+
+    text = NGINX_CONF.read_text(encoding="utf-8")
+    servers = "\n".join(
+        f"        server {url.removeprefix('http://')} max_fails=3 fail_timeout=10s;"
+        for url in backends
+    )
+    text, upstreams = re.subn(r"(?m)^        server 127\.0\.0\.1:85\d\d .*;\n", "", text)
+    if upstreams == 0:
+        raise AssertionError("deploy/nginx.conf lists no upstream server lines to replace")
+    text = text.replace("        keepalive 32;", f"{servers}\n        keepalive 32;", 1)
+    text, listens = re.subn(r"(?m)^        listen 8080;", f"        listen 127.0.0.1:{port};", text)
+    if listens != 1:
+        raise AssertionError("deploy/nginx.conf has no 'listen 8080;' line to replace")
+    return text
+
+
+def start_balancer(backends: list[str], workdir: Path) -> Balancer:
+    """Start nginx in the foreground on a free port in front of ``backends``."""
+    port = free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
+    config = workdir / "nginx.conf"
+    config.write_text(balancer_config(backends, port), encoding="utf-8")
+    command = [NGINX, "-p", str(workdir), "-c", str(config), "-g", "daemon off;"]
+    process = spawn_logged(command, workdir, dict(os.environ), workdir / "nginx.out")
+    url = f"http://127.0.0.1:{port}"
+    if not wait_until(lambda: process.poll() is not None or streamlit_healthy(url), 30):
+        stop_process_group(process)
+        raise RuntimeError(f"nginx did not answer at {url}:\n{log_tail(workdir / 'error.log')}")
+    if process.poll() is not None:
+        raise RuntimeError(f"nginx stopped:\n{log_tail(workdir / 'nginx.out')}")
+    return Balancer(url, process, workdir)

@@ -1,16 +1,23 @@
-"""Two app servers on one PostgreSQL database, as when the app is hosted behind a load balancer.
+"""Two app servers on one PostgreSQL database behind the nginx of ``deploy/nginx.conf``.
 
-Ann's browser talks to server A and Ben's to server B; each server keeps its own caches.
-What one of them stores, the other shows on its next rerun, and a correction made on one
-server that clashes with a correction made on the other is refused without losing either.
+The browsers reach the servers only through nginx, so what is tested is the configuration a
+host runs: sticky sessions by the balancer's route cookie, the websocket passed through, the
+security headers. Ann's browser is kept on server A and Ben's on server B; each server keeps
+its own caches. What one of them stores, the other shows on its next rerun, and a correction
+made on one server that clashes with a correction made on the other is refused without
+losing either.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+import requests
 from playwright.sync_api import Page, expect
 
 from dutch_app.accounts import Account, AccountBackend, make_backend
@@ -30,6 +37,7 @@ from tests.e2e.streamlit_ui import (
     press,
     widget,
 )
+from tests.servers import Balancer, start_balancer, stop_process_group, wait_until
 
 SECRET_KEY = "two-servers-secret-key-shared-by-every-server"
 NAMES = ("Ann", "Ben", "Cleo")
@@ -41,6 +49,7 @@ class SharedDatabase:
 
     server_a: str
     server_b: str
+    balancer: Balancer
     accounts: AccountBackend
     sessions: object
     ann: Account
@@ -58,9 +67,26 @@ class SharedDatabase:
         game = self.as_ann(games.get_game, self.game_id)
         return [(s.rank, s.player, s.game_total) for s in game.standings]
 
+    def server_of(self, route: str) -> str:
+        """The server nginx sends a browser with this route cookie to (from its access log)."""
+        probe = uuid.uuid4().hex
+        url = f"{self.balancer.url}/_stcore/health?probe={probe}"
+        requests.get(url, cookies={"dutch_route": route}, timeout=10)
+        log = (self.balancer.prefix / "access.log").read_text().splitlines()
+        (line,) = [line for line in log if probe in line]
+        assert f"route={route}" in line, line
+        return "http://" + re.search(r"upstream=(\S+)", line).group(1)
+
+    def route_to(self, server: str) -> str:
+        """A route cookie value that nginx sends to ``server``."""
+        for number in range(200):
+            if self.server_of(f"route-{number}") == server:
+                return f"route-{number}"
+        raise AssertionError(f"no route key reaches {server}")
+
 
 @pytest.fixture
-def shared(fresh_postgres_database, streamlit_server):
+def shared(fresh_postgres_database, streamlit_server, tmp_path):
     """A fresh PostgreSQL database served by two ``streamlit run`` processes."""
     url = fresh_postgres_database()
     env = {"DUTCH_DATABASE_URL": url, "DUTCH_SECRET_KEY": SECRET_KEY, "DUTCH_AUTH_BACKEND": "local"}
@@ -78,17 +104,32 @@ def shared(fresh_postgres_database, streamlit_server):
         )
     server_a = streamlit_server(env=env)
     server_b = streamlit_server(env=env)
-    yield SharedDatabase(server_a, server_b, accounts, sessions, ann, ben, ids, game.id)
+    balancer = start_balancer([server_a, server_b], tmp_path / "nginx")
+    yield SharedDatabase(server_a, server_b, balancer, accounts, sessions, ann, ben, ids, game.id)
+    stop_process_group(balancer.process)
     engine.dispose()
 
 
 def signed_in(page: Page, server: str, shared: SharedDatabase, account: Account) -> Page:
-    """``page`` on ``server``, signed in as ``account`` through the session cookie."""
+    """``page`` signed in as ``account`` through the session cookie, opened through nginx
+    with a route cookie that keeps it on ``server``."""
     token = shared.accounts.issue_token(account.user_id)
-    page.context.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": server}])
-    page.goto(server)
+    url = shared.balancer.url
+    page.context.add_cookies(
+        [
+            {"name": SESSION_COOKIE, "value": token, "url": url},
+            {"name": "dutch_route", "value": shared.route_to(server), "url": url},
+        ]
+    )
+    page.goto(url)
     expect_title(page, "Play")
     return page
+
+
+def upstreams_of(log: Path, route: str) -> set[str]:
+    """Every server that answered a request carrying ``route``, by nginx's access log."""
+    lines = [line for line in log.read_text().splitlines() if f"route={route}" in line]
+    return {re.search(r"upstream=(\S+)", line).group(1) for line in lines}
 
 
 def correct_hands(page: Page, hands: list[str]) -> None:
@@ -161,3 +202,60 @@ def test_clashing_corrections_on_two_servers_one_is_refused_and_nothing_is_lost(
     expect(widget(ben, "history_edit_hand_1").locator("input")).to_have_value("8")
     expect_standings(ben, corrected)
     expect_clean_page(ben)
+
+
+def test_a_new_browser_gets_a_route_and_every_request_of_it_reaches_one_server(
+    shared, page_factory
+):
+    """A browser with no route cookie is handed one by nginx on its first answer; the page,
+    its scripts, the websocket and every rerun of that browser then reach the same server."""
+    page = page_factory()
+    page.goto(shared.balancer.url)
+    expect_title(page, "Dutch Scorer")
+    (route,) = [c["value"] for c in page.context.cookies() if c["name"] == "dutch_route"]
+    (cookie,) = [c for c in page.context.cookies() if c["name"] == "dutch_route"]
+    assert cookie["httpOnly"]
+    fill(page, "signin_email", "nobody@example.com")
+    press(page.get_by_role("button", name="Sign in", exact=True))
+    expect(page.get_by_text(re.compile("password", re.IGNORECASE)).first).to_be_visible()
+    page.context.close()  # nginx logs the websocket when it closes
+    log = shared.balancer.prefix / "access.log"
+
+    def stream_logged() -> bool:
+        return any(
+            "/_stcore/stream" in line and f"route={route}" in line and '" 101 ' in line
+            for line in log.read_text().splitlines()
+        )
+
+    assert wait_until(stream_logged, timeout=10)
+    served = upstreams_of(log, route)
+    assert len(served) == 1, served
+
+
+def test_nginx_sends_the_security_headers_on_every_answer(shared):
+    """The app cannot be framed by another site, and answers are not sniffed."""
+    for path in ("/", "/_stcore/health", "/play"):
+        answer = requests.get(f"{shared.balancer.url}{path}", timeout=10)
+        assert answer.headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_when_a_server_stops_its_browsers_carry_on_signed_in_on_the_other(shared, page_factory):
+    """Server A goes away (a restart, a crash): nginx sends Ann's next load to server B, where
+    her session cookie signs her straight back in and the game is as stored."""
+    ids = shared.player_ids
+    shared.as_ann(
+        rounds.add_round,
+        shared.game_id,
+        {ids["Ann"]: "3", ids["Ben"]: "10", ids["Cleo"]: "12"},
+        ids["Ann"],
+        "dutch",
+    )
+    ann = signed_in(page_factory(), shared.server_a, shared, shared.ann)
+    expect_standings(ann, [(1, "Ann", 3), (2, "Ben", 10), (3, "Cleo", 12)])
+    port_a = shared.server_a.rsplit(":", 1)[1]
+    subprocess.run(["pkill", "-f", rf"server\.port {port_a}( |$)"], check=True)
+    ann.reload()
+    expect_title(ann, "Play")
+    expect_standings(ann, [(1, "Ann", 3), (2, "Ben", 10), (3, "Cleo", 12)])
