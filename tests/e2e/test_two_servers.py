@@ -232,10 +232,14 @@ def test_a_new_browser_gets_a_route_and_every_request_of_it_reaches_one_server(
     assert len(served) == 1, served
 
 
-def test_nginx_sends_the_security_headers_on_every_answer(shared):
-    """The app cannot be framed by another site, and answers are not sniffed."""
+def test_the_apps_security_headers_reach_the_browser_through_nginx_once_each(shared):
+    """The app cannot be framed by another site, and answers are not sniffed: the servers'
+    headers pass through nginx unchanged and are not doubled."""
     for path in ("/", "/_stcore/health", "/play"):
         answer = requests.get(f"{shared.balancer.url}{path}", timeout=10)
+        raw = answer.raw.headers
+        for name in ("X-Frame-Options", "Content-Security-Policy", "X-Content-Type-Options"):
+            assert len(raw.getlist(name)) == 1, (path, name, raw.getlist(name))
         assert answer.headers["X-Frame-Options"] == "DENY"
         assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
