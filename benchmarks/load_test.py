@@ -1,0 +1,223 @@
+"""The load test: many tables playing at once against one server on PostgreSQL.
+
+Each table is a group of its own with a game of four in progress, and one
+browser-less client (:mod:`benchmarks.protocol_client`) that does what the
+scorer's phone does over Streamlit's own websocket protocol: open Play signed in
+by its session cookie, then save a round every few seconds (a seeded random pause
+of 3–7 s). For each save it times how long the page takes from the tap on Save
+until the run that shows the next round's form (and with it the new standings)
+has finished. Meanwhile the server's CPU time and peak memory are read from
+/proc. Afterwards every game must hold exactly the rounds that were saved, each
+once.
+
+``python -m benchmarks.load_test --tables 1,10,25,50`` prints one line per level;
+``make bench`` runs it as ratio 9 (p95 at the largest level ÷ p95 at one table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from benchmarks.protocol_client import StreamlitClient
+from dutch_app.accounts import make_backend
+from dutch_app.config import load_settings
+from dutch_app.services import games, groups, players
+from dutch_app.storage.db import get_engine, make_session_factory
+from dutch_app.storage.models import Round
+from dutch_core import PRESETS
+
+SECRET_KEY = "load-test-signing-key-0123456789abcdefghijklmnopqrstuvwxyz"  # noqa: S105
+PASSWORD = "a long and careful passphrase"  # noqa: S105
+HANDS = ("3", "10", "12", "20")  # the first seat calls Dutch and is lowest
+NAMES = ("Anna", "Bram", "Chloé", "Daan")
+
+
+@dataclass(frozen=True)
+class Level:
+    """What one level of the test measured."""
+
+    tables: int
+    saves: int
+    p50: float
+    p95: float
+    cpu_seconds_per_minute: float
+    peak_rss_mib: float
+    stored_rounds: int
+    expected_rounds: int
+
+    def line(self) -> str:
+        """One line for the terminal."""
+        return (
+            f"{self.tables:>3} tables: {self.saves:>4} saves, save-to-standings p50 "
+            f"{self.p50 * 1000:,.0f} ms, p95 {self.p95 * 1000:,.0f} ms; server "
+            f"{self.cpu_seconds_per_minute:.1f} CPU-s/min, peak {self.peak_rss_mib:,.0f} MiB; "
+            f"rounds stored {self.stored_rounds}/{self.expected_rounds}"
+        )
+
+
+def _proc_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def prepare_tables(url: str, tables: int) -> tuple[list[str], list[int]]:
+    """``tables`` groups on the database at ``url``, each with a game of four in progress
+    and a scorer; their session tokens and game ids."""
+    env = {"DUTCH_DATABASE_URL": url, "DUTCH_SECRET_KEY": SECRET_KEY, "DUTCH_AUTH_BACKEND": "local"}
+    engine = get_engine(url)
+    sessions = make_session_factory(engine)
+    accounts = make_backend(sessions, load_settings(secrets={}, environ=env))
+    tokens, game_ids = [], []
+    for table in range(tables):
+        scorer = accounts.sign_up(f"scorer-{table}@example.com", PASSWORD, f"Scorer {table}")
+        with sessions() as session:
+            group = groups.create_group(session, scorer.user_id, f"Table {table}")
+            seats = [players.add_player(session, scorer.user_id, group.id, n).id for n in NAMES]
+            game = games.start_game(session, scorer.user_id, group.id, seats, PRESETS["classic"])
+        tokens.append(accounts.issue_token(scorer.user_id))
+        game_ids.append(game.id)
+    engine.dispose()
+    return tokens, game_ids
+
+
+def count_rounds(url: str, game_ids: list[int]) -> int:
+    """How many rounds the games hold now."""
+    engine = get_engine(url)
+    try:
+        with make_session_factory(engine)() as session:
+            stored = select(func.count()).select_from(Round).where(Round.game_id.in_(game_ids))
+            return int(session.scalar(stored) or 0)
+    finally:
+        engine.dispose()
+
+
+async def play_one_round(client: StreamlitClient, number: int) -> float:
+    """Save round ``number`` as the scorer would; seconds from Save to the next round's form."""
+    for seat, hand in enumerate(HANDS):
+        client.fill(f"play_round_hand_{seat}", hand)
+    save = client.button_id("Save the round")
+    began = time.perf_counter()
+    await client.rerun(pressed=save)
+    await client.wait_for_text(f"Round {number + 1}", timeout=120)
+    client.forget_typing()
+    return time.perf_counter() - began
+
+
+async def scorer(server: str, token: str, rounds: int, seed: int, times: list[float]) -> None:
+    """One table's phone: open Play, then save ``rounds`` rounds with pauses between."""
+    pause = random.Random(seed)  # noqa: S311 (pacing, not security)
+    client = StreamlitClient(server, {"dutch_session": token})
+    await client.open()
+    try:
+        await asyncio.sleep(pause.uniform(0, 3))
+        for number in range(1, rounds + 1):
+            times.append(await play_one_round(client, number))
+            await asyncio.sleep(pause.uniform(3, 7))
+    finally:
+        await client.close()
+
+
+async def _all_tables(server: str, tokens: list[str], rounds: int) -> list[float]:
+    times: list[float] = []
+    await asyncio.gather(
+        *(scorer(server, token, rounds, seed, times) for seed, token in enumerate(tokens))
+    )
+    return times
+
+
+def run_level(
+    server_url: str, server_pid: int | None, db_url: str, tables: int, rounds: int
+) -> Level:
+    """Play ``rounds`` rounds at each of ``tables`` tables at once; what it cost (the CPU and
+    memory figures are 0 when the server's process id is not known)."""
+    tokens, game_ids = prepare_tables(db_url, tables)
+    before = count_rounds(db_url, game_ids)
+    cpu_before = _proc_cpu_seconds(server_pid) if server_pid else 0.0
+    began = time.monotonic()
+    times = asyncio.run(_all_tables(server_url, tokens, rounds))
+    cpu = _proc_cpu_seconds(server_pid) - cpu_before if server_pid else 0.0
+    minutes = (time.monotonic() - began) / 60
+    ordered = sorted(times)
+    return Level(
+        tables=tables,
+        saves=len(times),
+        p50=statistics.median(ordered),
+        p95=ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+        cpu_seconds_per_minute=cpu / minutes,
+        peak_rss_mib=_peak_rss_mib(server_pid) if server_pid else 0.0,
+        stored_rounds=count_rounds(db_url, game_ids) - before,
+        expected_rounds=tables * rounds,
+    )
+
+
+def measure(levels: list[int], rounds: int) -> list[Level]:
+    """Each level on a fresh PostgreSQL database (of ``DUTCH_TEST_POSTGRES_URL``'s server)
+    and a fresh server of its own."""
+    from benchmarks.databases import working_database
+    from tests.servers import start_streamlit, stop_process_group
+
+    results = []
+    for tables in levels:
+        with working_database("postgresql", 0, 1) as database:
+            db_url = database.url
+            env = {
+                **os.environ,
+                "DUTCH_DATABASE_URL": db_url,
+                "DUTCH_SECRET_KEY": SECRET_KEY,
+                "DUTCH_AUTH_BACKEND": "local",
+                "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
+            }
+            run = start_streamlit("serve.py", env, Path(tempfile.mkdtemp(prefix="dutch-load-")))
+            try:
+                level = run_level(run.url, run.process.pid, db_url, tables, rounds)
+            finally:
+                stop_process_group(run.process)
+        print(level.line(), file=sys.stderr, flush=True)
+        results.append(level)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: levels, rounds per table, the PostgreSQL server."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load_test", description=__doc__)
+    parser.add_argument("--tables", default="1,10,25,50")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds saved at each table")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/load.json"))
+    args = parser.parse_args(argv)
+    levels = [int(level) for level in args.tables.split(",") if level.strip()]
+    results = measure(levels, args.rounds)
+    for level in results:
+        print(level.line())
+    first, last = results[0], results[-1]
+    ratio = last.p95 / first.p95
+    print(f"p95 at {last.tables} tables ÷ p95 at {first.tables}: {ratio:.2f} (goal ≤ 2)")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    document = {"levels": [asdict(level) for level in results], "p95_ratio": ratio}
+    args.out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    lost = [level for level in results if level.stored_rounds != level.expected_rounds]
+    if lost:
+        print(f"ROUNDS LOST OR DOUBLED at {[level.tables for level in lost]} tables")
+    return 1 if lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

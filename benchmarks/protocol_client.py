@@ -1,0 +1,218 @@
+"""A browser-less Streamlit client that speaks the app's own websocket protocol.
+
+It does what a browser tab does, without drawing anything: opens
+``/_stcore/stream`` with the session cookie, asks for script runs
+(``BackMsg.rerun_script`` with the widgets' states), keeps the elements each run
+sends, answers the server's requests to rerun a fragment on a timer
+(``ForwardMsg.auto_rerun``, how ``st.fragment(run_every=...)`` works), and lets
+a caller fill widgets by their keys and press buttons. The load test drives many
+of these at once against one server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.Element_pb2 import Element
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+WIDGETS = {"text_input", "text_area", "selectbox", "radio", "button", "button_group", "checkbox"}
+
+
+@dataclass
+class Run:
+    """What one script run (or fragment run) sent: its elements by delta path."""
+
+    fragment_id: str
+    elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def _widget_id(element: Element) -> str | None:
+    kind = element.WhichOneof("type")
+    return getattr(element, kind).id if kind in WIDGETS else None
+
+
+def _default_state(element: Element) -> WidgetState | None:
+    """The state a browser would send for a widget nobody touched."""
+    kind = element.WhichOneof("type")
+    proto = getattr(element, kind)
+    state = WidgetState(id=proto.id)
+    if kind in ("text_input", "text_area"):
+        state.string_value = proto.value if proto.set_value else proto.default
+    elif kind in ("selectbox", "radio"):
+        if proto.set_value and proto.raw_value:
+            state.string_value = proto.raw_value
+        elif proto.HasField("default") and 0 <= proto.default < len(proto.options):
+            state.string_value = proto.options[proto.default]
+        else:
+            return None
+    elif kind == "checkbox":
+        state.bool_value = proto.value if proto.set_value else proto.default
+    elif kind == "button_group":
+        values = (
+            proto.raw_values
+            if proto.set_value
+            else [proto.options[i].content for i in proto.default]
+        )
+        state.string_array_value.data.extend(values)
+    else:  # buttons are triggers: only pressed ones are sent
+        return None
+    return state
+
+
+class StreamlitClient:
+    """One tab of the app, signed in by its session cookie."""
+
+    def __init__(self, base_url: str, cookies: Mapping[str, str]) -> None:
+        self._url = base_url.replace("http://", "ws://", 1) + "/_stcore/stream"
+        self._cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+        self._socket: Any = None
+        self._reader: asyncio.Task | None = None
+        self._timers: dict[str, asyncio.Task] = {}
+        self._states: dict[str, WidgetState] = {}
+        self._touched: dict[str, WidgetState] = {}
+        self.page_script_hash = ""
+        self.elements: dict[tuple[int, ...], Element] = {}
+        self._run: Run | None = None
+        self.fragment_runs = 0
+        self.texts_changed = asyncio.Event()
+
+    async def open(self) -> None:
+        """Connect and run the landing page once."""
+        self._socket = await websockets.connect(
+            self._url,
+            subprotocols=["streamlit"],
+            additional_headers={"Cookie": self._cookie},
+            max_size=64 * 2**20,
+        )
+        self._reader = asyncio.create_task(self._read())
+        await self.rerun()
+
+    async def close(self) -> None:
+        """Stop the timers and the socket."""
+        for timer in self._timers.values():
+            timer.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
+        if self._socket is not None:
+            await self._socket.close()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    async def _read(self) -> None:
+        async for raw in self._socket:
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            self._take(message)
+
+    def _take(self, message: ForwardMsg) -> None:
+        kind = message.WhichOneof("type")
+        if kind == "new_session":
+            self.page_script_hash = message.new_session.page_script_hash
+        elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+            path = tuple(message.metadata.delta_path)
+            element = message.delta.new_element
+            self.elements[path] = element
+            if self._run is not None:
+                self._run.elements[path] = element
+            widget_id = _widget_id(element)
+            if widget_id is not None and widget_id not in self._touched:
+                state = _default_state(element)
+                if state is not None:
+                    self._states[widget_id] = state
+            self.texts_changed.set()
+        elif kind == "script_finished" and self._run is not None:
+            # A run cut short by st.rerun() is followed by the run that counts.
+            if message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                self._run.finished.set()
+        elif kind == "auto_rerun":
+            interval, fragment = message.auto_rerun.interval, message.auto_rerun.fragment_id
+            if fragment not in self._timers:
+                self._timers[fragment] = asyncio.create_task(self._every(interval, fragment))
+
+    async def _every(self, interval: float, fragment_id: str) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            self.fragment_runs += 1
+            await self._send_rerun(fragment_id=fragment_id)
+
+    # --- asking for runs -------------------------------------------------------------------
+
+    async def _send_rerun(self, fragment_id: str = "", pressed: str | None = None) -> None:
+        message = BackMsg()
+        state = message.rerun_script
+        state.page_script_hash = self.page_script_hash
+        state.fragment_id = fragment_id
+        state.is_auto_rerun = bool(fragment_id)
+        widgets = [*self._states.values()]
+        if pressed is not None:
+            widgets.append(WidgetState(id=pressed, trigger_value=True))
+        state.widget_states.widgets.extend(widgets)
+        await self._socket.send(message.SerializeToString())
+
+    async def rerun(self, pressed: str | None = None, timeout: float = 60) -> Run:
+        """Run the page (with a button pressed, if named) and wait until the run finishes."""
+        self._run = run = Run("")
+        self.elements = {}
+        await self._send_rerun(pressed=pressed)
+        await asyncio.wait_for(run.finished.wait(), timeout)
+        return run
+
+    # --- widgets ---------------------------------------------------------------------------
+
+    def widget(self, key: str) -> Element:
+        """The newest element of the widget whose user key is ``key``."""
+        found = [e for e in self.elements.values() if (_widget_id(e) or "").endswith(f"-{key}")]
+        if not found:
+            raise LookupError(f"no widget with key {key!r} on the page")
+        return found[-1]
+
+    def fill(self, key: str, text: str) -> None:
+        """Type ``text`` into a text field, or choose the option ``text`` of a select."""
+        element = self.widget(key)
+        state = WidgetState(id=_widget_id(element), string_value=text)
+        self._touched[state.id] = self._states[state.id] = state
+
+    def button_id(self, label: str) -> str:
+        """The id of the button (or form submit button) labelled ``label``."""
+        for element in reversed(list(self.elements.values())):
+            if element.WhichOneof("type") == "button" and element.button.label == label:
+                return element.button.id
+        raise LookupError(f"no button {label!r} on the page")
+
+    def forget_typing(self) -> None:
+        """After a form was submitted and cleared: take the fields' new values again."""
+        self._touched.clear()
+
+    def texts(self) -> list[str]:
+        """Every heading, markdown and plain text of the page, in page order."""
+        found = []
+        for _path, element in sorted(self.elements.items()):
+            kind = element.WhichOneof("type")
+            if kind in ("heading", "markdown"):
+                found.append(getattr(element, kind).body)
+            elif kind == "text":
+                found.append(element.text.body)
+        return found
+
+    async def wait_for_text(self, text: str, timeout: float) -> float:
+        """Seconds until some heading or text of the page contains ``text``."""
+        began = time.perf_counter()
+        deadline = began + timeout
+        while not any(text in shown for shown in self.texts()):
+            self.texts_changed.clear()
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError(f"{text!r} did not show within {timeout} s")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.texts_changed.wait(), left)
+        return time.perf_counter() - began
