@@ -6,7 +6,7 @@ rows store that input together with the core's result.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -24,7 +24,6 @@ from dutch_core import (
     RoundResult,
     format_cards,
     parse_cards,
-    totals_after,
 )
 
 
@@ -101,36 +100,6 @@ def stored_input(table: Table, stored: Round, hands: list[RoundHand]) -> RoundIn
 def rules_of(game: Game) -> HouseRules:
     """The snapshot of house rules the game was started with."""
     return HouseRules.from_dict(game.rules)
-
-
-def halving_limit(rules: dict) -> int | None:
-    """The limit of stored house rules that halve a total landing exactly on it, else None."""
-    end = rules.get("end") or {}
-    return end["limit"] if end.get("exact_limit_halves") else None
-
-
-def halved_running_totals(
-    rows: Iterable[tuple[int, int, int]], limits: dict[int, int]
-) -> list[int]:
-    """The game total after each ``(game_id, player_id, round_score)`` row, each game's rows
-    in round order, a total landing exactly on its game's limit halved (``limits``: game id
-    to limit), as ``dutch_core.Game.running_totals`` adds them up: halving depends on the
-    order of rounds, so no sum can stand in for it."""
-    halving = {limit: _halving_rules(limit) for limit in set(limits.values())}
-    totals: dict[tuple[int, int], int] = {}
-    running = []
-    for game_id, player_id, score in rows:
-        key = (game_id, player_id)
-        total = totals_after(halving[limits[game_id]], totals, {key: score})[key]
-        totals[key] = total
-        running.append(total)
-    return running
-
-
-def _halving_rules(limit: int) -> HouseRules:
-    return HouseRules.from_dict(
-        {"end": {"kind": "score_limit", "limit": limit, "exact_limit_halves": True}}
-    )
 
 
 def latest_totals(session: Session, game_id: int) -> tuple[int, dict[int, int]]:
