@@ -119,6 +119,10 @@ class Limits:
     """Password checks or hashes one server process runs at the same time."""
     hashing_wait_seconds: float = 5.0
     """How long a sign-in waits for a free slot before it is told to try again."""
+    cache_megabytes: int = 512
+    """Memory one server process keeps for cached history frames and statistics; the least
+    recently used go first when more is needed, and all of it is given back under memory
+    pressure (see ``dutch_app.ui.memory_cache``)."""
 
 
 @dataclass(frozen=True)

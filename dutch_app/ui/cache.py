@@ -25,6 +25,7 @@ import streamlit as st
 from dutch_app.services import groups, history, players
 from dutch_app.services.views import GroupView, PlayerView
 from dutch_app.ui.context import call, require_account, resources
+from dutch_app.ui.memory_cache import MIB, MemoryBoundedCache
 
 
 def group_version(group_id: int) -> str:
@@ -52,9 +53,15 @@ def roster(group: GroupView) -> list[PlayerView]:
     return _roster(require_account().user_id, group.id, group.cache_stamp)
 
 
-@st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
+@st.cache_resource(show_spinner=False)
+def shared_memory() -> MemoryBoundedCache:
+    """The server process's cache of history frames and statistics, bounded by memory
+    (``cache_megabytes`` of the limits) rather than by a count of entries."""
+    return MemoryBoundedCache(resources().settings.limits.cache_megabytes * MIB)
+
+
 def _history(
-    _reader_id: int,
+    reader_id: int,
     group_id: int,
     version: str,
     date_from: date | None,
@@ -62,17 +69,22 @@ def _history(
     player_ids: tuple[int, ...] | None,
     status: str | None,
 ) -> pd.DataFrame:
-    del version  # part of the cache key only
-    with resources().sessions() as session:
-        return history.load_history(
-            session,
-            _reader_id,
-            group_id,
-            date_from=date_from,
-            date_to=date_to,
-            player_ids=list(player_ids) if player_ids is not None else None,
-            status=status,
-        )
+    def load() -> pd.DataFrame:
+        with resources().sessions() as session:
+            return history.load_history(
+                session,
+                reader_id,
+                group_id,
+                date_from=date_from,
+                date_to=date_to,
+                player_ids=list(player_ids) if player_ids is not None else None,
+                status=status,
+            )
+
+    key = ("history", group_id, version, date_from, date_to, player_ids, status)
+    # A shallow copy: the cached frame is shared by every session, and copy-on-write keeps
+    # a page's changes to its copy away from it.
+    return shared_memory().get_or_compute(key, load).copy(deep=False)
 
 
 def history_frame(

@@ -13,8 +13,9 @@ cached, so a bundle stays small however long the history is. The bundle holds
 the view's charts too, as specs ready to draw, so a rerun draws them without
 building or converting any chart.
 
-Bundles are kept as shared objects (``st.cache_resource``), not copied out of
-the cache on every rerun: a warm rerun then costs no unpickling. Pages only
+Bundles are kept as shared objects in the server's memory-bounded cache
+(:mod:`dutch_app.ui.memory_cache`), not copied out of it on every rerun: a warm
+rerun then costs no unpickling. Pages only
 read them; nothing may change a bundle's tables in place (pandas' copy-on-write
 keeps derived tables apart).
 """
@@ -31,7 +32,7 @@ from dutch_app import charts
 from dutch_app.charts import ChartSpec, thin_events
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
-from dutch_app.ui.cache import history_frame
+from dutch_app.ui.cache import history_frame, shared_memory
 from dutch_app.ui.context import require_account, resources
 from dutch_core import stats
 
@@ -219,11 +220,12 @@ def compute_bundle(
     )
 
 
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
 def _bundle(group_id: int, version: str, filters: StatsFilters, window: int) -> StatsBundle:
-    del version  # part of the cache key only; history_frame checks membership
-    frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
-    return compute_bundle(frame, filters.player_ids, window)
+    def compute() -> StatsBundle:  # history_frame checks membership
+        frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
+        return compute_bundle(frame, filters.player_ids, window)
+
+    return shared_memory().get_or_compute(("bundle", group_id, version, filters, window), compute)
 
 
 def stats_bundle(

@@ -542,3 +542,24 @@ def test_narrowed_to_one_player_their_calls_still_count_everyone_at_the_table(hi
     assert chances["hand_total"].tolist() == [2, 12]  # Cleo's own calls only
     profiles = table_with(at, "reference_rate")
     assert profiles["player"].tolist() == ["Cleo"]
+
+
+def test_the_servers_cache_keeps_frames_and_bundles_within_its_memory_budget(history, monkeypatch):
+    """History frames and bundles live in one cache per server process, weighed in bytes and
+    kept under the ``cache_megabytes`` limit; the page works the same with a tiny budget."""
+    import streamlit as st
+
+    from dutch_app.ui.cache import shared_memory
+    from dutch_app.ui.memory_cache import MIB
+
+    at = open_app(history.account, STATS)
+    cache = shared_memory()
+    assert cache.budget == 512 * MIB
+    assert len(cache) >= 2 and 0 < cache.size <= cache.budget  # the frame and the bundle
+    monkeypatch.setenv("DUTCH_CACHE_MEGABYTES", "1")
+    st.cache_resource.clear()
+    at = open_app(history.account, STATS)
+    small = shared_memory()
+    assert small is not cache and small.budget == MIB
+    assert small.size <= MIB
+    assert table_with(at, "avg_round_score")["player"].tolist()
