@@ -41,44 +41,44 @@ def load_frame(database: BenchDatabase) -> pd.DataFrame:
         engine.dispose()
 
 
-def history_load(database: BenchDatabase, repeats: int) -> Comparison:
-    """1. ``load_history`` ÷ the bare Arrow-native read of the same SELECT (ADBC, then
-    ``to_pandas``): the floor for turning those rows into a frame."""
+def _load_against(database: BenchDatabase, repeats: int, bare_read) -> Comparison:
+    """``load_history`` ÷ ``bare_read(engine, query)()``, a bare read of the same SELECT."""
     engine, sessions = _sessions(database)
-    query = history.history_query(database.group_id)
-    reader = arrow_reader(engine)
+    bare = bare_read(engine, history.history_query(database.group_id))
 
     def app() -> None:
         with sessions() as session:
             history.load_history(session, database.owner_id, database.group_id)
 
-    def bare() -> None:
-        reader.read(query).to_pandas()
-
     try:
         return compare(app, bare, repeats)
     finally:
         engine.dispose()
+
+
+def history_load(database: BenchDatabase, repeats: int) -> Comparison:
+    """1. ``load_history`` ÷ the bare Arrow-native read of the same SELECT (ADBC, then
+    ``to_pandas``): the floor for turning those rows into a frame."""
+
+    def arrow_native(engine, query):
+        reader = arrow_reader(engine)
+        return lambda: reader.read(query).to_pandas()
+
+    return _load_against(database, repeats, arrow_native)
 
 
 def history_load_against_read_sql(database: BenchDatabase, repeats: int) -> Comparison:
     """1b. ``load_history`` ÷ a bare ``pandas.read_sql`` of the same SELECT (the way the
     frame was read before, one Python object per cell)."""
-    engine, sessions = _sessions(database)
-    query = history.history_query(database.group_id)
 
-    def app() -> None:
-        with sessions() as session:
-            history.load_history(session, database.owner_id, database.group_id)
+    def read_sql(engine, query):
+        def read() -> None:
+            with engine.connect() as connection:
+                pd.read_sql(query, connection)
 
-    def bare() -> None:
-        with engine.connect() as connection:
-            pd.read_sql(query, connection)
+        return read
 
-    try:
-        return compare(app, bare, repeats)
-    finally:
-        engine.dispose()
+    return _load_against(database, repeats, read_sql)
 
 
 def every_statistic_and_chart(frame: pd.DataFrame) -> list[dict]:

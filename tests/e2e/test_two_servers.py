@@ -126,6 +126,18 @@ def signed_in(page: Page, server: str, shared: SharedDatabase, account: Account)
     return page
 
 
+def first_round_saved(shared: SharedDatabase) -> None:
+    """Round 1 stored straight on the database: Ann 3 (caller, lowest), Ben 10, Cleo 12."""
+    ids = shared.player_ids
+    shared.as_ann(
+        rounds.add_round,
+        shared.game_id,
+        {ids["Ann"]: "3", ids["Ben"]: "10", ids["Cleo"]: "12"},
+        ids["Ann"],
+        "dutch",
+    )
+
+
 def upstreams_of(log: Path, route: str) -> set[str]:
     """Every server that answered a request carrying ``route``, by nginx's access log."""
     lines = [line for line in log.read_text().splitlines() if f"route={route}" in line]
@@ -170,14 +182,7 @@ def test_clashing_corrections_on_two_servers_one_is_refused_and_nothing_is_lost(
     """Ann and Ben open round 1 for correction on different servers. Ann saves first; Ben's
     correction, made to the round as it was before, is refused and Ann's stays stored. Ben
     can then load the round as it is now."""
-    ids = shared.player_ids
-    shared.as_ann(
-        rounds.add_round,
-        shared.game_id,
-        {ids["Ann"]: "3", ids["Ben"]: "10", ids["Cleo"]: "12"},
-        ids["Ann"],
-        "dutch",
-    )
+    first_round_saved(shared)
     ann = signed_in(page_factory(), shared.server_a, shared, shared.ann)
     ben = signed_in(page_factory(), shared.server_b, shared, shared.ben)
     for page in (ann, ben):
@@ -248,14 +253,7 @@ def test_the_apps_security_headers_reach_the_browser_through_nginx_once_each(sha
 def test_when_a_server_stops_its_browsers_carry_on_signed_in_on_the_other(shared, page_factory):
     """Server A goes away (a restart, a crash): nginx sends Ann's next load to server B, where
     her session cookie signs her straight back in and the game is as stored."""
-    ids = shared.player_ids
-    shared.as_ann(
-        rounds.add_round,
-        shared.game_id,
-        {ids["Ann"]: "3", ids["Ben"]: "10", ids["Cleo"]: "12"},
-        ids["Ann"],
-        "dutch",
-    )
+    first_round_saved(shared)
     ann = signed_in(page_factory(), shared.server_a, shared, shared.ann)
     expect_standings(ann, [(1, "Ann", 3), (2, "Ben", 10), (3, "Cleo", 12)])
     port_a = shared.server_a.rsplit(":", 1)[1]

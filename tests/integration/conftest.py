@@ -7,14 +7,15 @@ so each test starts from an empty, fully migrated database.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
-from dutch_app.storage.db import get_engine, make_engine, upgrade
+from dutch_app.storage.db import get_engine, make_engine, make_session_factory, upgrade
 from dutch_app.storage.models import Base, User
 
 DATABASES = [
@@ -113,3 +114,27 @@ def seated(session: Session, owner: int, group):
     from dutch_app.services.players import add_player
 
     return [add_player(session, owner, group.id, name) for name in ("Ann", "Bo", "Cy", "Dee")]
+
+
+# --- A fresh database per test, for the account backends (their own sessions) -------------
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Iterator[str]:
+    """The URL of a fresh, migrated database of each kind: a copied SQLite file, or a new
+    PostgreSQL database (a module may narrow it, as test_accounts.py does)."""
+    if request.param == "postgres":
+        yield request.getfixturevalue("fresh_postgres_database")()
+        return
+    path = tmp_path / "dutch.db"
+    shutil.copy(migrated_sqlite, path)
+    yield f"sqlite:///{path}"
+
+
+@pytest.fixture
+def sessions(database: str) -> Iterator[sessionmaker[Session]]:
+    """A session factory on ``database``, as the app makes one."""
+    engine = make_engine(database)
+    upgrade(engine)
+    yield make_session_factory(engine)
+    engine.dispose()

@@ -21,7 +21,7 @@ import pytest
 from argon2 import PasswordHasher
 from firebase_admin import auth
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from dutch_app.accounts import (
     Account,
@@ -41,7 +41,6 @@ from dutch_app.accounts.firebase import FirebaseBackend
 from dutch_app.accounts.local import LocalBackend
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.config import FirebaseSettings, load_settings
-from dutch_app.storage.db import make_engine, make_session_factory, upgrade
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -82,14 +81,6 @@ def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Itera
     path = tmp_path / "dutch.db"
     shutil.copy(migrated_sqlite, path)
     yield f"sqlite:///{path}"
-
-
-@pytest.fixture
-def sessions(database: str) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(database)
-    upgrade(engine)
-    yield make_session_factory(engine)
-    engine.dispose()
 
 
 @pytest.fixture

@@ -9,18 +9,15 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app.accounts import AuthFailed, WeakPassword, make_backend
 from dutch_app.accounts.local import LocalBackend
@@ -31,7 +28,6 @@ from dutch_app.accounts.reset import (
     ResetRequestsLimited,
 )
 from dutch_app.config import ConfigError, SmtpSettings, load_settings
-from dutch_app.storage.db import make_engine, make_session_factory, upgrade
 from dutch_app.storage.models import PasswordReset, ThrottleCounter
 from tests.mailbox import Mailbox, smtp_server  # noqa: F401 (a fixture)
 
@@ -54,24 +50,6 @@ class FakeClock:
 
     def advance(self, **duration: float) -> None:
         self.offset += timedelta(**duration)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Iterator[str]:
-    if request.param == "postgres":
-        yield request.getfixturevalue("fresh_postgres_database")()
-        return
-    path = tmp_path / "dutch.db"
-    shutil.copy(migrated_sqlite, path)
-    yield f"sqlite:///{path}"
-
-
-@pytest.fixture
-def sessions(database: str) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(database)
-    upgrade(engine)
-    yield make_session_factory(engine)
-    engine.dispose()
 
 
 @pytest.fixture

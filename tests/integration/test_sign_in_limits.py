@@ -8,16 +8,14 @@ The clock stands still unless a test moves it, so waits are tested without waiti
 from __future__ import annotations
 
 import contextlib
-import shutil
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app import throttle
 from dutch_app.accounts import AuthFailed, HashingBusy, RateLimited, WeakPassword
@@ -27,7 +25,6 @@ from dutch_app.services.games import start_game
 from dutch_app.services.groups import create_group
 from dutch_app.services.players import add_player
 from dutch_app.services.rounds import add_round
-from dutch_app.storage.db import make_engine, make_session_factory, upgrade
 from dutch_app.storage.models import ThrottleCounter
 from dutch_core import PRESETS
 
@@ -54,24 +51,6 @@ def cheap_hashes(slots: int = 8, wait_seconds: float = 30.0) -> PasswordHashes:
     """Fast argon2id parameters, so that tests can make many attempts."""
     hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     return PasswordHashes(hasher, slots=slots, wait_seconds=wait_seconds)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Iterator[str]:
-    if request.param == "postgres":
-        yield request.getfixturevalue("fresh_postgres_database")()
-        return
-    path = tmp_path / "dutch.db"
-    shutil.copy(migrated_sqlite, path)
-    yield f"sqlite:///{path}"
-
-
-@pytest.fixture
-def sessions(database: str) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(database)
-    upgrade(engine)
-    yield make_session_factory(engine)
-    engine.dispose()
 
 
 @pytest.fixture
