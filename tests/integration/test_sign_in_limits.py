@@ -289,10 +289,9 @@ def test_everyone_together_meets_the_server_ceiling(backend, clock, monkeypatch)
 # --- No slow work while holding the database ------------------------------------------------
 
 
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)  # SQLite's one write lock
 def test_no_password_is_checked_while_the_database_is_locked(sessions, clock, database):
     """While a password is being hashed, another writer gets the SQLite write lock at once."""
-    if not database.startswith("sqlite"):
-        pytest.skip("the single write lock is SQLite's")
     probes: list[str] = []
     path = database.removeprefix("sqlite:///")
 
