@@ -125,6 +125,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             markers.add("e2e")
         for marker in sorted(markers):
             item.add_marker(marker)
+        if "firebase" in markers:
+            # The emulator is one shared store that tests empty: under pytest-xdist
+            # (--dist loadgroup) every test using it runs in the same worker, one at a time.
+            item.add_marker(pytest.mark.xdist_group("auth-emulator"))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

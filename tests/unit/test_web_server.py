@@ -7,6 +7,7 @@ in-process); the browser tests in tests/e2e check them on a running server.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 
 import httpx
 import pytest
@@ -96,7 +97,10 @@ class Server:
             async with httpx.AsyncClient(transport=transport, base_url="http://app") as client:
                 return await client.request(method, url, **options)
 
-        return asyncio.run(send())
+        # In a thread of its own: the browser tests' Playwright keeps an event loop running
+        # in the main thread when both kinds run in one session.
+        with concurrent.futures.ThreadPoolExecutor(1) as worker:
+            return worker.submit(asyncio.run, send()).result()
 
     def get(self, url: str, **options) -> httpx.Response:
         return self.request("GET", url, **options)
