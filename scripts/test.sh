@@ -40,11 +40,13 @@ if (($# > 0)); then
     .venv/bin/pytest "$@" || failed+=("pytest (exit $?)")
 else
     # Everything but the browser tests on both cores (each worker has its own SQLite
-    # files and PostgreSQL database; the tests of the one shared Auth emulator stay in
-    # one worker), then the browser journeys one at a time, so that their deadlines
-    # (a live update within 3 s) are measured on a machine they do not share.
-    section "pytest: all but the browser tests, on two workers"
-    .venv/bin/pytest -m "not e2e" -n 2 --dist loadgroup || failed+=("pytest not e2e (exit $?)")
+    # files and PostgreSQL database), then the tests of the one shared Auth emulator and
+    # the browser journeys one at a time, so that the journeys' deadlines (a live update
+    # within 3 s) are measured on a machine they do not share.
+    section "pytest: all but the browser and Auth emulator tests, on two workers"
+    .venv/bin/pytest -m "not e2e and not serial" -n 2 || failed+=("pytest parallel (exit $?)")
+    section "pytest: the tests of the Auth emulator, one at a time"
+    .venv/bin/pytest -m "serial and not e2e" || failed+=("pytest serial (exit $?)")
     section "pytest: the browser tests (Chromium), one at a time"
     .venv/bin/pytest -m e2e || failed+=("pytest e2e (exit $?)")
 fi

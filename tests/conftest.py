@@ -20,6 +20,7 @@ automatically, so ``pytest -m "not e2e"`` leaves out the browser tests.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -123,12 +124,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         markers = {marker for name, marker in _FIXTURE_MARKERS.items() if name in fixture_names}
         if e2e_dir in item.path.parents:
             markers.add("e2e")
+        if "firebase" in markers or _uses_the_emulator(item.path):
+            # The emulator is one store that tests empty: every test of a module that uses
+            # it (some ask for it only while they run) is kept out of parallel runs.
+            markers.add("serial")
         for marker in sorted(markers):
             item.add_marker(marker)
-        if "firebase" in markers:
-            # The emulator is one shared store that tests empty: under pytest-xdist
-            # (--dist loadgroup) every test using it runs in the same worker, one at a time.
-            item.add_marker(pytest.mark.xdist_group("auth-emulator"))
+
+
+@functools.cache
+def _uses_the_emulator(path: Path) -> bool:
+    try:
+        return "firebase_auth_emulator" in path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
