@@ -1,7 +1,7 @@
 """The live table: how soon a round shows on the other phones, and what idle pages cost.
 
 Not ratios but the product's own promises, measured on a real ``streamlit run
-app.py`` with Chromium:
+serve.py`` with Chromium:
 
 - **Live update delay**: a round is stored (as another phone would store it) at
   a random moment of the pages' polling cycle, and the time until a second

@@ -194,7 +194,7 @@ class StreamlitClient:
         self._touched.clear()
 
     def texts(self) -> list[str]:
-        """Every heading, markdown and plain text of the page, in page order."""
+        """Every heading, markdown, plain text and alert of the page, in page order."""
         found = []
         for _path, element in sorted(self.elements.items()):
             kind = element.WhichOneof("type")
@@ -202,6 +202,8 @@ class StreamlitClient:
                 found.append(getattr(element, kind).body)
             elif kind == "text":
                 found.append(element.text.body)
+            elif kind == "alert":
+                found.append(element.alert.body)
         return found
 
     async def wait_for_text(self, text: str, timeout: float) -> float:
@@ -212,7 +214,8 @@ class StreamlitClient:
             self.texts_changed.clear()
             left = deadline - time.perf_counter()
             if left <= 0:
-                raise TimeoutError(f"{text!r} did not show within {timeout} s")
+                shown = " | ".join(self.texts())[-600:]
+                raise TimeoutError(f"{text!r} did not show within {timeout} s; the page: {shown}")
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.texts_changed.wait(), left)
         return time.perf_counter() - began
