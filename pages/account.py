@@ -17,6 +17,7 @@ from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import md
+from dutch_app.ui.widgets import password_change_fields
 
 ensure_routed()
 
@@ -54,23 +55,8 @@ def password(account) -> None:
                 st.success(f"A link is on its way to {md(account.email)}.")
         return
     with st.form("account_password_form", clear_on_submit=True):
-        current = st.text_input(
-            "Current password",
-            type="password",
-            key="account_current_password",
-            autocomplete="current-password",
-        )
-        new = st.text_input(
-            "New password (at least 10 characters, mixing letters with digits or symbols)",
-            type="password",
-            key="account_new_password",
-            autocomplete="new-password",
-        )
-        again = st.text_input(
-            "New password again",
-            type="password",
-            key="account_new_password_again",
-            autocomplete="new-password",
+        current, new, again = password_change_fields(
+            "account_current_password", "account_new_password", "account_new_password_again"
         )
         submitted = st.form_submit_button("Change the password")
     if submitted:

@@ -10,6 +10,7 @@ from dutch_app.ui.client import client_address
 from dutch_app.ui.context import accounts
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.text import md
+from dutch_app.ui.widgets import password_change_fields
 
 NEEDED_KEY = "signin_new_password_needed"
 
@@ -32,23 +33,8 @@ def replacement_form() -> Account | None:
         return None
     st.warning(md(needed))
     with st.form("signin_replace_form"):
-        current = st.text_input(
-            "Current password",
-            type="password",
-            key="signin_replace_current",
-            autocomplete="current-password",
-        )
-        new = st.text_input(
-            "New password (at least 10 characters, mixing letters with digits or symbols)",
-            type="password",
-            key="signin_replace_new",
-            autocomplete="new-password",
-        )
-        again = st.text_input(
-            "New password again",
-            type="password",
-            key="signin_replace_again",
-            autocomplete="new-password",
+        current, new, again = password_change_fields(
+            "signin_replace_current", "signin_replace_new", "signin_replace_again"
         )
         submitted = st.form_submit_button("Set the new password and sign in", type="primary")
     if not submitted:

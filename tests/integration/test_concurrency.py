@@ -6,7 +6,6 @@ their own, all released at the same moment by a barrier.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import pytest
@@ -21,31 +20,10 @@ from dutch_app.services.players import rename_player
 from dutch_app.services.rounds import add_round, edit_round
 from dutch_app.storage.models import Round
 from dutch_core import PRESETS
+from tests.integration.threads import at_once
 
 PEOPLE = 4
 ROUNDS_EACH = 3
-
-
-def at_once(engine, jobs: list[Callable[[Session], object]]) -> list[object]:
-    """Run each job in its own thread and session, started together; results or errors."""
-    barrier = threading.Barrier(len(jobs))
-    outcomes: list[object] = [None] * len(jobs)
-
-    def run(index: int) -> None:
-        with Session(engine, expire_on_commit=False) as session:
-            barrier.wait(timeout=30)
-            try:
-                outcomes[index] = jobs[index](session)
-            except Exception as error:  # handed back to the test, whatever it is
-                outcomes[index] = error
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return outcomes
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ session of their own each, released together.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
@@ -24,6 +23,7 @@ from dutch_app.services.players import add_player
 from dutch_app.services.setup import start_game_with_players
 from dutch_app.storage.models import Player, ThrottleCounter
 from dutch_core import PRESETS
+from tests.integration.threads import at_once
 
 NETWORK = "198.51.100.66"
 
@@ -49,26 +49,6 @@ def patient_limits(monkeypatch) -> None:
     for name in ("INVITE_GUESSES", "INVITE_GUESSES_FROM"):
         rule = getattr(groups, name)
         monkeypatch.setattr(groups, name, replace(rule, first_wait=timedelta(hours=1)))
-
-
-def at_once(engine, jobs: list[Callable[[Session], object]]) -> list[object]:
-    barrier = threading.Barrier(len(jobs))
-    outcomes: list[object] = [None] * len(jobs)
-
-    def run(index: int) -> None:
-        with Session(engine, expire_on_commit=False) as session:
-            barrier.wait(timeout=30)
-            try:
-                outcomes[index] = jobs[index](session)
-            except Exception as error:  # handed back to the test
-                outcomes[index] = error
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return outcomes
 
 
 def kinds(outcomes: list[object]) -> dict[str, int]:
