@@ -72,8 +72,13 @@ class SharedDatabase:
         probe = uuid.uuid4().hex
         url = f"{self.balancer.url}/_stcore/health?probe={probe}"
         requests.get(url, cookies={"dutch_route": route}, timeout=10)
-        log = (self.balancer.prefix / "access.log").read_text().splitlines()
-        (line,) = [line for line in log if probe in line]
+        access_log = self.balancer.prefix / "access.log"
+
+        def logged() -> list[str]:  # nginx writes the line just after answering
+            return [line for line in access_log.read_text().splitlines() if probe in line]
+
+        assert wait_until(lambda: bool(logged()), timeout=10), f"no access-log line for {probe}"
+        (line,) = logged()
         assert f"route={route}" in line, line
         return "http://" + re.search(r"upstream=(\S+)", line).group(1)
 
