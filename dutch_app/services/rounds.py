@@ -33,6 +33,7 @@ from dutch_app.services._access import bump_group, game_for, round_for
 from dutch_app.services._input import check_id, moment
 from dutch_app.services._present import round_view
 from dutch_app.services._scoring import (
+    Table,
     caller_name,
     check_hand_ids,
     core_game,
@@ -44,13 +45,22 @@ from dutch_app.services._scoring import (
     rounds_of,
     rules_of,
     store_totals,
+    stored_input,
     table_of,
 )
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, GameEnded, StaleRound, ValidationError
 from dutch_app.services.views import RoundView
 from dutch_app.storage.models import Game, Round, RoundHand, User, utcnow
-from dutch_core import CallType, GameError, end_reached, lowest_totals, score_round, totals_after
+from dutch_core import (
+    CallType,
+    GameError,
+    RoundInput,
+    end_reached,
+    lowest_totals,
+    score_round,
+    totals_after,
+)
 from dutch_core import penalty_cards_due as core_penalty_cards_due
 
 
@@ -85,6 +95,27 @@ def _refuse_ended(totals: dict[str, int]) -> None:
         winners=winners,
         total=total,
     )
+
+
+def _same_latest_round(
+    session: Session,
+    table: Table,
+    game_id: int,
+    user_id: int,
+    for_round: object,
+    latest: int,
+    round_input: RoundInput,
+) -> RoundView | None:
+    """The game's latest round when this very entry (same person, same round number, same
+    hands and call) stored it already: a second tap on Save that reached the server after
+    the first one was stored. Saving it again is answered with the round as stored, not
+    refused as coming from another phone, and nothing more is written."""
+    if isinstance(for_round, bool) or for_round != latest or latest == 0:
+        return None
+    ((stored, hands),) = rounds_of(session, game_id, first=latest)
+    if stored.entered_by != user_id or stored_input(table, stored, hands) != round_input:
+        return None
+    return round_view(table, stored, hands)
 
 
 def _check_round_number(session: Session, game: Game, for_round: object, latest: int) -> int:
@@ -142,10 +173,13 @@ def add_round(
     before = named_totals(table, stored_totals)
     if game.status != "active":
         _refuse_ended(before if last else {})
+    round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
+    repeat = _same_latest_round(session, table, game.id, user_id, for_round, last, round_input)
+    if repeat is not None:
+        return repeat
     number = _check_round_number(session, game, for_round, last)
     if end_reached(rules, last, before):
         raise GameError(f"the game ended after round {last}; start a new game")
-    round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
     result = score_round(round_input, rules)
     totals = totals_after(rules, before, result.as_dict())
     stored = Round(

@@ -62,12 +62,26 @@ def test_a_stale_round_one_form_cannot_create_round_three(
 
 
 def test_a_double_submission_stores_one_round(session, owner, game, seated, count_rows):
+    """The same entry saved twice by the same person (a second tap that reached the server
+    after the first was stored) gets the stored round back; nothing more is written."""
+    first = save(session, owner, game, seated, 1)
+    before = count_rows()
+    again = save(session, owner, game, seated, 1)
+    assert (again.id, again.number, again.version) == (first.id, 1, first.version)
+    assert count_rows() == before
+    assert before["rounds"] == 1
+
+
+def test_round_1_again_from_another_person_or_with_other_hands_is_refused(
+    session, owner, friend, game, seated, count_rows
+):
     save(session, owner, game, seated, 1)
     before = count_rows()
     with pytest.raises(StaleRound, match="Round 1 was already saved"):
-        save(session, owner, game, seated, 1)
+        save(session, friend, game, seated, 1)
+    with pytest.raises(StaleRound, match="Round 1 was already saved"):
+        save(session, owner, game, seated, 1, hands=("3", "9", "9", "10"))
     assert count_rows() == before
-    assert before["rounds"] == 1
 
 
 def test_a_round_for_a_number_taken_back_is_refused(session, owner, friend, game, seated):
