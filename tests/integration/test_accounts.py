@@ -59,19 +59,6 @@ PASSWORD = "Correct horse 42"
 NEW_PASSWORD = "Battery staple 77"
 
 
-class FakeClock:
-    """The real time moved on by however much a test advanced it (never backwards)."""
-
-    def __init__(self) -> None:
-        self.offset = timedelta()
-
-    def __call__(self) -> datetime:
-        return datetime.now(UTC) + self.offset
-
-    def advance(self, **duration: float) -> None:
-        self.offset += timedelta(**duration)
-
-
 @pytest.fixture
 def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Iterator[str]:
     """The database URL: a fresh SQLite file, or a fresh PostgreSQL database when asked."""
@@ -81,11 +68,6 @@ def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Itera
     path = tmp_path / "dutch.db"
     shutil.copy(migrated_sqlite, path)
     yield f"sqlite:///{path}"
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 @pytest.fixture(params=["local", pytest.param("firebase", marks=pytest.mark.firebase)])

@@ -12,7 +12,6 @@ import re
 import subprocess
 import sys
 import threading
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -37,24 +36,6 @@ PASSWORD = "Correct horse 42"
 NEW_PASSWORD = "Battery staple 77"
 BASE_URL = "https://scores.example.org"
 LINK = re.compile(re.escape(BASE_URL) + r"/\?reset=([A-Za-z0-9_-]+)")
-
-
-class FakeClock:
-    """The real time moved on by however much a test advanced it."""
-
-    def __init__(self) -> None:
-        self.offset = timedelta()
-
-    def __call__(self) -> datetime:
-        return datetime.now(UTC) + self.offset
-
-    def advance(self, **duration: float) -> None:
-        self.offset += timedelta(**duration)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 def local_backend(sessions, clock, smtp: SmtpSettings | None = None) -> LocalBackend:
