@@ -1,6 +1,7 @@
 """Download everything the app keeps about a person, as one ZIP file.
 
 The ZIP holds ``profile.json`` (email, display name, how they sign in),
+``preferences.json`` (language, theme, keep-awake choice, last used house rules),
 ``groups.json`` (each of their groups with its members' display names) and one
 CSV per table of what those groups hold: players, games, seats, rounds and hands.
 No password, hash, session token or invite code is ever written. Text cells of the
@@ -31,12 +32,14 @@ from dutch_app.storage.models import (
     Round,
     RoundHand,
     User,
+    UserPreferences,
 )
 
 README = """\
 Your data from Dutch Scorer
 ===========================
 profile.json       your email address, display name and how you sign in
+preferences.json   your language, theme, keep-awake choice and last used house rules
 groups.json        your groups, your role in each and the members' display names
 players.csv        the players of your groups (linked_to_you marks your own)
 games.csv          the games of your groups, with the house rules they used
@@ -92,6 +95,20 @@ def _profile(user: User) -> dict[str, Any]:
     }
 
 
+def _preferences(session: Session, user_id: int) -> dict[str, Any]:
+    row = session.get(UserPreferences, user_id)
+    if row is None:
+        return {"saved": False}
+    return {
+        "saved": True,
+        "language": row.language,
+        "theme": row.theme,
+        "keep_screen_awake": row.keep_awake,
+        "last_used_house_rules": row.last_rules,
+        "updated_at": _text(row.updated_at),
+    }
+
+
 def _groups(session: Session, group_ids: list[int], user_id: int) -> list[dict[str, Any]]:
     groups = []
     for group in session.scalars(select(Group).where(Group.id.in_(group_ids)).order_by(Group.id)):
@@ -129,6 +146,7 @@ def export_user_data(session: Session, user_id: int) -> bytes:
     files = {
         "README.txt": README,
         "profile.json": json.dumps(_profile(user), indent=2, ensure_ascii=False),
+        "preferences.json": json.dumps(_preferences(session, user_id), indent=2),
         "groups.json": json.dumps(_groups(session, group_ids, user_id), indent=2),
         "players.csv": _players(session, group_ids, user_id),
         "games.csv": _table(

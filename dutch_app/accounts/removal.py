@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from dutch_app.accounts.ratelimit import forget_attempts
 from dutch_app.accounts.tokens import end_sessions
 from dutch_app.services._access import end_membership
-from dutch_app.storage.models import LocalCredential, Membership, Player, User
+from dutch_app.storage.models import LocalCredential, Membership, Player, User, UserPreferences
 
 
 def leave_all_groups(session: Session, user_id: int) -> None:
@@ -24,7 +24,8 @@ def leave_all_groups(session: Session, user_id: int) -> None:
 
 
 def remove_user(session: Session, user: User) -> None:
-    """Delete ``user`` with their credentials and sign-in attempts, after leaving all groups.
+    """Delete ``user`` with their credentials, preferences and sign-in attempts, after
+    leaving all groups.
 
     The session secret is changed first, so no token of the person is good for even
     the rest of this transaction.
@@ -33,5 +34,6 @@ def remove_user(session: Session, user: User) -> None:
     leave_all_groups(session, user.id)
     forget_attempts(session, user.email)
     session.execute(delete(LocalCredential).where(LocalCredential.user_id == user.id))
+    session.execute(delete(UserPreferences).where(UserPreferences.user_id == user.id))
     session.delete(user)
     session.flush()

@@ -14,6 +14,7 @@ from dutch_app.services._input import as_utc, check_id, clean_text, moment
 from dutch_app.services._present import game_view
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
+from dutch_app.services.preferences import remember_rules
 from dutch_app.services.views import GameSummary, GameView
 from dutch_app.storage.models import (
     Game,
@@ -99,6 +100,8 @@ def start_game(
         for seat, player in enumerate(seated)
     )
     session.flush()
+    if import_key is None:  # a game started at the table, not one read from a file
+        remember_rules(session, user_id, rules)
     bump_group(session, group_id)
     return game_view(session, game)
 

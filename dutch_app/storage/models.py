@@ -294,3 +294,40 @@ class RoundHand(Base):
     round_score: Mapped[int] = mapped_column(Integer)
     is_caller: Mapped[bool] = mapped_column(default=False)
     game_total: Mapped[int] = mapped_column(Integer)
+
+
+class UserPreferences(Base):
+    """What a person chose for the app itself, kept across sessions and devices.
+
+    ``language`` is a language code or NULL (follow the browser); ``theme`` is
+    ``auto`` (follow the device), ``light`` or ``dark``; ``last_rules`` is the
+    house rules (``HouseRules.to_dict()``) of the last game the person started.
+    """
+
+    __tablename__ = "user_preferences"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    language: Mapped[str | None] = mapped_column(String(8))
+    theme: Mapped[str] = mapped_column(String(8), default="auto")
+    keep_awake: Mapped[bool] = mapped_column(default=True)
+    last_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SharedGame(Base):
+    """A read-only link to one game that works without an account.
+
+    Only the SHA-256 hash of the link's random token is kept; a game has at most one
+    link, and deleting the row (or the game) ends it.
+    """
+
+    __tablename__ = "shared_games"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

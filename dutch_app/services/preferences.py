@@ -1,0 +1,113 @@
+"""A person's preferences for the app itself, kept with their account across sessions.
+
+The language, the theme, whether the screen stays awake during a game, and the house
+rules of the last game they started (offered when they start the next one). A person who
+never chose anything gets :data:`DEFAULTS`; nothing is stored until they save or start
+a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from dutch_app.services._access import acting_user
+from dutch_app.services._transaction import reading, writing
+from dutch_app.services.errors import ValidationError
+from dutch_app.storage.models import UserPreferences, utcnow
+from dutch_core import HouseRules
+from dutch_core.errors import DutchError
+
+LANGUAGE_CODES = ("en", "nl", "de", "fr")
+"""The languages a person can pick; None follows the browser."""
+THEMES = ("auto", "light", "dark")
+"""``auto`` follows the device's light or dark setting."""
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """What a person chose; every field has a default for someone who chose nothing."""
+
+    language: str | None = None
+    """A code of :data:`LANGUAGE_CODES`, or None to follow the browser's language."""
+    theme: str = "auto"
+    """One of :data:`THEMES`."""
+    keep_awake: bool = True
+    """Whether the phone's screen stays on while a game is open."""
+    last_rules: HouseRules | None = None
+    """The house rules of the last game the person started, or None."""
+
+
+DEFAULTS = Preferences()
+
+
+def _rules(stored: dict[str, Any] | None) -> HouseRules | None:
+    if stored is None:
+        return None
+    try:
+        return HouseRules.from_dict(stored)
+    except (DutchError, TypeError, ValueError, KeyError):
+        return None  # rules of an older version that no longer make sense: offer none
+
+
+def _view(row: UserPreferences | None) -> Preferences:
+    if row is None:
+        return DEFAULTS
+    return Preferences(row.language, row.theme, row.keep_awake, _rules(row.last_rules))
+
+
+def _row(session: Session, user_id: int) -> UserPreferences:
+    row = session.get(UserPreferences, user_id)
+    if row is None:
+        row = UserPreferences(user_id=user_id, theme=DEFAULTS.theme, keep_awake=DEFAULTS.keep_awake)
+        session.add(row)
+    return row
+
+
+@reading
+def get_preferences(session: Session, user_id: int) -> Preferences:
+    """The person's preferences (the defaults for anything never chosen)."""
+    acting_user(session, user_id)
+    return _view(session.get(UserPreferences, user_id))
+
+
+def check_choices(language: object, theme: object, keep_awake: object) -> None:
+    """Refuse a language, theme or keep-awake value the app does not offer."""
+    if language is not None and language not in LANGUAGE_CODES:
+        codes = ", ".join(LANGUAGE_CODES)
+        raise ValidationError(
+            "language", f"language must be one of {codes} (or none), not {language!r}."
+        )
+    if theme not in THEMES:
+        raise ValidationError("theme", f"theme must be one of {', '.join(THEMES)}, not {theme!r}.")
+    if not isinstance(keep_awake, bool):
+        raise ValidationError("keep_awake", f"keep_awake must be yes or no, not {keep_awake!r}.")
+
+
+@writing
+def save_preferences(
+    session: Session,
+    user_id: int,
+    *,
+    language: str | None,
+    theme: str,
+    keep_awake: bool,
+) -> Preferences:
+    """Keep the person's language, theme and keep-awake choice (the rules stay as they were)."""
+    acting_user(session, user_id)
+    check_choices(language, theme, keep_awake)
+    row = _row(session, user_id)
+    row.language, row.theme, row.keep_awake = language, theme, keep_awake
+    row.updated_at = utcnow()
+    session.flush()
+    return _view(row)
+
+
+def remember_rules(session: Session, user_id: int, rules: HouseRules) -> None:
+    """Keep ``rules`` as the person's last used house rules (inside the caller's transaction)."""
+    row = _row(session, user_id)
+    row.last_rules = rules.to_dict()
+    row.updated_at = utcnow()
+    session.flush()
