@@ -1,0 +1,187 @@
+"""Showing one game's result outside the group: a read-only link that needs no account.
+
+A member makes a link for a game of their group; it carries a random token of which only the
+SHA-256 hash is stored, so reading the database gives nobody a working link. Anyone with the
+link sees the game's player names, totals and round scores, and nothing else of the group
+(no group name, notes, cards, members or other games). A game has at most one link: making a
+new one ends the old, and any member can end it. An unknown token, a mistyped one and one
+whose link was ended get the same answer, and every try is counted per network like wrong
+invite codes, so tokens cannot be guessed at speed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from dutch_app import throttle
+from dutch_app.services._access import game_for
+from dutch_app.services._input import as_utc
+from dutch_app.services._present import game_view
+from dutch_app.services._transaction import reading, writing
+from dutch_app.services.errors import LimitReached, ServiceError
+from dutch_app.services.views import GameView
+from dutch_app.storage.models import Game, SharedGame, utcnow
+from dutch_app.throttle import Key, Rule
+from dutch_core import Standing
+
+QUERY_PARAMETER = "game"
+TOKEN_BYTES = 32
+LINK_TRIES_FROM = Rule(
+    "share_client", 30, timedelta(seconds=1), timedelta(minutes=15), timedelta(days=1)
+)
+"""Tries of unknown links from one network: 30 free, then waits doubling up to 15 minutes."""
+
+
+LINK_INVALID = (
+    "This link to a game does not work: it may have been mistyped, or the group ended it. "
+    "Ask whoever sent it for a new one."
+)
+
+
+class ShareLinkInvalid(ServiceError, LookupError):
+    """The link is unknown, mistyped or ended: one answer for all three."""
+
+    def __init__(self) -> None:
+        super().__init__(LINK_INVALID)
+
+
+@dataclass(frozen=True)
+class SharedRound:
+    """One round as a shared result shows it: each player's round score and game total."""
+
+    number: int
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SharedGameView:
+    """What a shared result shows: names in seat order, the standings and the rounds."""
+
+    players: tuple[str, ...]
+    standings: tuple[Standing, ...]
+    rounds: tuple[SharedRound, ...]
+    finished: bool
+    winners: tuple[str, ...]
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ShareLinkState:
+    """Whether a game has a read-only link, and since when."""
+
+    game_id: int
+    made_at: datetime | None
+
+    @property
+    def exists(self) -> bool:
+        """True while the game has a working link."""
+        return self.made_at is not None
+
+
+def shared_view(game: GameView) -> SharedGameView:
+    """The part of a game that a shared result shows (names, totals, round scores).
+
+    ``game`` must hold all its rounds (``get_game`` without a window).
+    """
+    names = tuple(player.name for player in game.players)
+    rounds = []
+    for stored in game.rounds:
+        by_name = {hand.player: hand for hand in stored.hands}
+        rounds.append(
+            SharedRound(
+                stored.number,
+                tuple(by_name[name].round_score for name in names),
+                tuple(by_name[name].game_total for name in names),
+            )
+        )
+    return SharedGameView(
+        players=names,
+        standings=game.standings,
+        rounds=tuple(rounds),
+        finished=game.status == "ended" or game.is_over,
+        winners=game.winners,
+        ended_at=game.ended_at,
+    )
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 hex digest that is stored for a link's token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@reading
+def share_link_state(session: Session, user_id: int, game_id: int) -> ShareLinkState:
+    """Whether the game (of one of the user's groups) has a read-only link."""
+    game = game_for(session, user_id, game_id)
+    made = session.scalar(select(SharedGame.created_at).where(SharedGame.game_id == game.id))
+    return ShareLinkState(game.id, as_utc(made) if made is not None else None)
+
+
+@writing
+def make_share_link(session: Session, user_id: int, game_id: int) -> str:
+    """A new read-only link's token for the game; an earlier link of the game stops working.
+
+    The token is returned this once and never stored.
+    """
+    game = game_for(session, user_id, game_id, lock=True)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    session.execute(delete(SharedGame).where(SharedGame.game_id == game.id))
+    session.add(SharedGame(game_id=game.id, token_hash=token_hash(token), created_by=user_id))
+    session.flush()
+    return token
+
+
+@writing
+def end_share_link(session: Session, user_id: int, game_id: int) -> None:
+    """End the game's read-only link (nothing happens when it has none)."""
+    game = game_for(session, user_id, game_id, lock=True)
+    session.execute(delete(SharedGame).where(SharedGame.game_id == game.id))
+
+
+def open_shared_game(session: Session, token: object, *, client: str | None) -> SharedGameView:
+    """The game a read-only link shows, for anyone holding it (no account needed).
+
+    Every try is counted per ``client`` network before the token is looked up, and taken
+    back when it was good; an unknown, mistyped or ended token raises the same
+    :class:`ShareLinkInvalid`.
+    """
+    keys = [Key(LINK_TRIES_FROM, client or "unknown")]
+    _count_try(session, keys)
+    return _look_up(session, token, keys)
+
+
+@writing
+def _count_try(session: Session, keys: list[Key]) -> None:
+    refusal = throttle.admit(session, keys, utcnow())
+    if refusal is not None:
+        raise LimitReached(
+            "Too many tries of links to games from your network. "
+            f"Try again in {throttle.spell_wait(refusal.seconds)}."
+        )
+
+
+@reading
+def _look_up(session: Session, token: object, keys: list[Key]) -> SharedGameView:
+    digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
+    game = session.scalars(
+        select(Game)
+        .join(SharedGame, SharedGame.game_id == Game.id)
+        .where(SharedGame.token_hash == digest)
+    ).one_or_none()
+    if game is None:
+        raise ShareLinkInvalid()
+    view = shared_view(game_view(session, game))
+    _forgive(session, keys)
+    return view
+
+
+@writing
+def _forgive(session: Session, keys: list[Key]) -> None:
+    throttle.take_back(session, keys)
