@@ -84,6 +84,71 @@ def dutch_theme() -> alt.theme.ThemeConfig:
     }
 
 
+DARK_SWAPS = {"#000000": "#EDEDED"}
+"""Palette colours that vanish on a dark background, and what the dark theme draws instead."""
+
+DARK_TEXT, DARK_MUTED, DARK_GRID = "#E6E9EC", "#B9BFC6", "#3A4049"
+DARK_CONFIG: dict[str, Any] = {
+    "background": "transparent",
+    "axis": {
+        "labelColor": DARK_MUTED,
+        "titleColor": DARK_TEXT,
+        "gridColor": DARK_GRID,
+        "domainColor": DARK_MUTED,
+        "tickColor": DARK_MUTED,
+    },
+    "legend": {"labelColor": DARK_MUTED, "titleColor": DARK_TEXT},
+    "title": {"color": DARK_TEXT, "subtitleColor": DARK_MUTED},
+    "text": {"color": DARK_TEXT},
+}
+"""What the dark theme changes in a chart's config: light text and quiet grid lines."""
+
+
+def for_theme(spec: ChartSpec, dark: bool) -> ChartSpec:
+    """``spec`` as drawn in the light or the dark theme.
+
+    In the dark theme, text and grid lines turn light and any palette colour that would
+    vanish on a dark background (:data:`DARK_SWAPS`) is replaced; the light theme draws
+    the spec as it is. Returns a new dict; ``spec`` is not changed.
+
+    >>> black = {"encoding": {"color": {"scale": {"range": ["#000000"]}}}}
+    >>> dark = for_theme(black, True)
+    >>> dark["encoding"]["color"]["scale"]["range"], dark["config"]["axis"]["labelColor"]
+    (['#EDEDED'], '#B9BFC6')
+    """
+    if not dark:
+        return spec
+    out = _swap_colours(spec)
+    config = dict(spec.get("config", {}))
+    for key, value in DARK_CONFIG.items():
+        config[key] = {**config.get(key, {}), **value} if isinstance(value, dict) else value
+    out["config"] = config
+    return out
+
+
+def _swap_colours(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            key: value if key == "datasets" else _swap_colours(value) for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_swap_colours(item) for item in node]
+    if isinstance(node, str):
+        return DARK_SWAPS.get(node, node)
+    return node
+
+
+def theme_colours(colours: Mapping[str, str], dark: bool) -> dict[str, str]:
+    """Player colours (:func:`player_colours`) as the light or dark theme draws them.
+
+    >>> theme_colours({"Ann": "#000000", "Ben": "#E69F00"}, dark=True)
+    {'Ann': '#EDEDED', 'Ben': '#E69F00'}
+    """
+    if not dark:
+        return dict(colours)
+    return {name: DARK_SWAPS.get(colour, colour) for name, colour in colours.items()}
+
+
 def _player_colour() -> alt.Color:
     return alt.Color("player:N", title="Player", scale=alt.Scale(range=OKABE_ITO))
 
