@@ -1,0 +1,48 @@
+// Dutch Scorer's additions to the page head, and the theme the person chose.
+// Loaded from the app's own origin (the content policy allows no other script).
+(function () {
+  "use strict";
+  var me = document.currentScript;
+  if (!me) return;
+  var base = me.getAttribute("data-base") || "";
+
+  function ensure(tag, id, attributes) {
+    if (document.getElementById(id)) return;
+    var element = document.createElement(tag);
+    element.id = id;
+    Object.keys(attributes).forEach(function (name) {
+      element.setAttribute(name, attributes[name]);
+    });
+    document.head.appendChild(element);
+  }
+
+  ensure("link", "dutch-manifest", { rel: "manifest", href: base + "/_dutch/manifest.webmanifest" });
+  ensure("link", "dutch-touch-icon", { rel: "apple-touch-icon", href: base + "/_dutch/icon-192.png" });
+  ensure("meta", "dutch-app-title", { name: "apple-mobile-web-app-title", content: "Dutch Scorer" });
+  ensure("meta", "dutch-app-name", { name: "application-name", content: "Dutch Scorer" });
+  ensure("meta", "dutch-web-app", { name: "mobile-web-app-capable", content: "yes" });
+
+  // Streamlit keeps the theme picked in its menu under a key named after the address the
+  // page was loaded from; the choice saved with the account is written there, and the page
+  // reloads once to show it.
+  var wanted = me.getAttribute("data-theme");
+  if (!wanted) return;
+  try {
+    var value = JSON.stringify(wanted);
+    var loaded = performance.getEntriesByType("navigation")[0];
+    var paths = [window.location.pathname];
+    if (loaded && loaded.name) paths.push(new URL(loaded.name).pathname);
+    var loadKey = "stActiveTheme-" + paths[paths.length - 1] + "-v2";
+    var shown = window.localStorage.getItem(loadKey) || JSON.stringify("System");
+    paths.forEach(function (path) {
+      window.localStorage.setItem("stActiveTheme-" + path + "-v2", value);
+    });
+    if (shown === value) return;
+    var last = Number(window.sessionStorage.getItem("dutch-theme-reload") || 0);
+    if (Date.now() - last < 10000) return; // never a loop of reloads
+    window.sessionStorage.setItem("dutch-theme-reload", String(Date.now()));
+    window.location.reload();
+  } catch (error) {
+    // Storage switched off: the page keeps following the device.
+  }
+})();
