@@ -27,18 +27,32 @@ from dutch_app.ui.context import (
     signed_out_notice,
 )
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.invite_link import (
+    WAITING,
+    invite_link_opened,
+    invite_waiting,
+    join_from_link,
+    show_invite_outcome,
+)
 from dutch_app.ui.password_reset import reset_link_opened
+from dutch_app.ui.preferences import my_preferences, page_head
 from dutch_app.ui.text import distinct_labels
 from dutch_app.ui.widgets import apply_pending_resets
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
-st.set_page_config(page_title="Dutch Scorer", page_icon="🃏", layout="wide")
+ICON = "dutch_app/web/static/icon-192.png"  # also the home-screen icon (dutch_app.web.assets)
+st.set_page_config(page_title="Dutch Scorer", page_icon=ICON, layout="wide")
 
 sign_in = st.Page("pages/sign_in.py", title="Sign in", icon=":material/login:")
 calculator = st.Page("pages/calculator.py", title="Round calculator", icon=":material/calculate:")
 rules = st.Page("pages/rules.py", title="Rules", icon=":material/menu_book:")
 privacy = st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:")
+# A read-only link to one game opens this page, signed in or not (dutch_app.services.sharing).
+shared_game = st.Page(
+    "pages/shared.py", title="Shared game", icon=":material/share:", url_path="shared",
+    visibility="hidden",
+)  # fmt: skip
 reset_password = st.Page(
     "pages/reset_password.py", title="Choose a new password", icon=":material/key:"
 )
@@ -55,7 +69,10 @@ def signed_out_pages() -> dict[str, list]:
         st.Page("pages/sign_in.py", title="Sign in", url_path=path, visibility="hidden")
         for path in PRIVATE_PATHS
     ]
-    return {"Dutch Scorer": [sign_in, calculator, *waiting], "About": [rules, privacy]}
+    return {
+        "Dutch Scorer": [sign_in, calculator, *waiting, shared_game],
+        "About": [rules, privacy],
+    }
 
 
 def signed_in_pages() -> dict[str, list]:
@@ -82,7 +99,7 @@ def signed_in_pages() -> dict[str, list]:
     return {
         "Scores": [play, table, history, stats, play_address],
         "You": [group, account],
-        "Tools": [calculator],
+        "Tools": [calculator, shared_game],
         "About": [rules, privacy],
     }
 
@@ -125,6 +142,7 @@ def run() -> None:
         resume_from_cookie()
 
     resetting = reset_link_opened()  # a password-reset link: its form alone
+    invite_link_opened()  # an invite link: its code waits in the tab until sign-in
     if resetting:
         page = st.navigation([reset_password], position="hidden")
     elif current_account() is None:
@@ -133,14 +151,21 @@ def run() -> None:
         page = st.navigation(signed_in_pages())
 
     if current_account() is not None and not resetting:
+        with guarded():
+            join_from_link()  # before the sidebar, so the group joined is in its list
         with guarded(st.sidebar):
             sidebar_for_signed_in()
     elif (notice := signed_out_notice()) is not None and not resetting:
         st.info(notice, icon=":material/logout:")
+    if current_account() is None and invite_waiting() and not resetting:
+        st.info(WAITING, icon=":material/group_add:")
     flush_cookie()
+    with guarded():
+        page_head(my_preferences().theme if current_account() is not None else None)
     apply_pending_resets()
     with guarded():
         show_lost_group()
+        show_invite_outcome()
         page.run()
 
 

@@ -1,4 +1,5 @@
-"""Account: your profile, your password, your data (privacy and a download), and deletion."""
+"""Account: your profile, your preferences, your password, your data (privacy and a download),
+and deletion."""
 
 from datetime import UTC, datetime
 
@@ -15,6 +16,7 @@ from dutch_app.ui.context import (
 )
 from dutch_app.ui.flash import flash, forget_flash, show_flash
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.preference_form import preferences_section
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import md
 from dutch_app.ui.widgets import password_change_fields
@@ -74,8 +76,8 @@ def your_data(account) -> None:
     """What is kept (the privacy page) and a download of all of it."""
     st.subheader("Your data")
     st.write(
-        "We keep your email address, your display name and the games your groups enter; "
-        "nothing is tracked, sold or shared."
+        "We keep your email address, your display name, your preferences and the games your "
+        "groups enter; nothing is tracked, sold or shared."
     )
     st.page_link("pages/privacy.py", label="Read the privacy policy", icon=":material/shield:")
     st.download_button(
@@ -87,7 +89,9 @@ def your_data(account) -> None:
         on_click="ignore",
         icon=":material/download:",
     )
-    st.caption("Your profile, your groups and all their games, as JSON and CSV files.")
+    st.caption(
+        "Your profile, your preferences, your groups and all their games, as JSON and CSV files."
+    )
 
 
 def delete_account(account) -> None:
@@ -120,6 +124,7 @@ def delete_account(account) -> None:
 st.title("Account")
 me = require_account()
 profile(me)
+preferences_section()
 password(me)
 your_data(me)
 delete_account(me)

@@ -24,6 +24,7 @@ from dutch_app.ui.group_view import (
     remove_note,
 )
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.invite_link import show_invite
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import reset_on_next_run
@@ -86,12 +87,18 @@ def invite_code(group) -> None:
     if group.role != "owner":
         st.caption("Only the group's owner can see and change the invite code: ask them for it.")
         return
-    st.code(group.invite_code, language=None)
-    st.caption("Anyone with this code can join. A new code stops the old one from working.")
+    show_invite(group)
+    st.caption(
+        "Anyone with this link or code can join. A new code stops the old one, and the old "
+        "link, from working."
+    )
     if st.button("Make a new code", key="group_rotate_code", icon=":material/autorenew:"):
         with guarded():
             call(groups.rotate_invite_code, group.id)
-            flash("The group has a new invite code; the old one no longer works.", "group_invite")
+            flash(
+                "The group has a new invite code and link; the old ones no longer work.",
+                "group_invite",
+            )
 
 
 def rename_group(group) -> None:

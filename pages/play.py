@@ -15,8 +15,10 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import service_input
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import form_basis, refuse, round_notice, saved, undo_last_round
+from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.share_result import share_result
 from dutch_app.ui.text import distinct_labels, md
 
 ensure_routed()
@@ -67,12 +69,14 @@ def choose_game(group_id: int) -> int | None:
 def set_up_game(group: GroupView) -> None:
     """The set-up form; starting a game shows it."""
     st.subheader("New game")
-    started = game_setup_form("play_setup", roster(group))
+    # The rules of the person's last game come first (kept with their preferences).
+    started = game_setup_form("play_setup", roster(group), my_preferences().last_rules)
     if started is not None:
         with guarded():
             game = call(
                 setup.start_game_with_players, group.id, started.seats, started.rules, started.notes
             )
+            forget_remembered_rules()  # these rules are now the last used
             st.session_state[GAME_KEY] = game.id
             st.session_state[SETUP_KEY] = False
             st.rerun()
@@ -131,11 +135,13 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
         st.balloons()
     show_standings(game)
     undo_last_round(game, group)
+    share_result(game, COLOURS)
     again, reopen, new = st.columns(3)
     if again.button("Rematch: same players and rules", key="play_rematch", type="primary"):
         with guarded():
             seats = [player.id for player in game.players]
             rematch = call(setup.start_game_with_players, game.group_id, seats, game.rules)
+            forget_remembered_rules()
             st.session_state[GAME_KEY] = rematch.id
             st.rerun()
     if game.status == "ended" and reopen.button("Reopen this game", key="play_reopen"):

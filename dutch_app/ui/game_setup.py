@@ -66,12 +66,22 @@ def _end_condition(key: str, base: EndCondition) -> EndCondition:
     return EndCondition.open()
 
 
-def house_rules_picker(key: str) -> HouseRules | None:
-    """A preset, adjustable in an expander; None (with a message) if the choice is invalid."""
+REMEMBERED = "last_used"
+REMEMBERED_LABEL = "The rules of my last game"
+
+
+def house_rules_picker(key: str, remembered: HouseRules | None = None) -> HouseRules | None:
+    """A preset, adjustable in an expander; None (with a message) if the choice is invalid.
+
+    ``remembered`` (the rules of the person's last game, kept with their preferences) is
+    offered first, and chosen to begin with, when given.
+    """
+    presets = dict(PRESETS) if remembered is None else {REMEMBERED: remembered, **PRESETS}
+    labels = {**PRESET_LABELS, REMEMBERED: REMEMBERED_LABEL}
     preset = st.selectbox(
-        "House rules", list(PRESETS), format_func=PRESET_LABELS.__getitem__, key=f"{key}_preset"
+        "House rules", list(presets), format_func=labels.__getitem__, key=f"{key}_preset"
     )
-    base = PRESETS[preset]
+    base = presets[preset]
     k = f"{key}_{preset}"  # a fresh set of widgets per preset, so each starts at its values
     with st.expander("Adjust these rules"):
         red_king = st.number_input("A red King counts", 0, 13, base.red_king_value, key=f"{k}_rk")
@@ -118,8 +128,13 @@ def house_rules_picker(key: str) -> HouseRules | None:
         return None
 
 
-def game_setup_form(key: str, roster: Sequence[PlayerView]) -> GameSetup | None:
-    """The set-up widgets and a start button; returns the set-up when started."""
+def game_setup_form(
+    key: str, roster: Sequence[PlayerView], remembered: HouseRules | None = None
+) -> GameSetup | None:
+    """The set-up widgets and a start button; returns the set-up when started.
+
+    ``remembered`` pre-fills the house rules (see :func:`house_rules_picker`).
+    """
     names = {player.id: player.name for player in roster}
     chosen = st.multiselect(
         "Players, in seat order (pick them clockwise from the dealer)",
@@ -133,7 +148,7 @@ def game_setup_form(key: str, roster: Sequence[PlayerView]) -> GameSetup | None:
         key=f"{key}_new_players",
         placeholder="e.g. Eve, Finn — they join the group and sit after the chosen players",
     )
-    rules = house_rules_picker(f"{key}_rules")
+    rules = house_rules_picker(f"{key}_rules", remembered)
     notes = st.text_input("Notes (optional)", key=f"{key}_notes", max_chars=500)
     if not st.button("Start the game", type="primary", key=f"{key}_start"):
         return None

@@ -101,15 +101,16 @@ def test_a_demo_group_can_be_loaded_from_the_empty_page(loner, app_resources):
     assert len(table_column(at, "Player")) >= 2
 
 
-def test_the_owner_sees_the_invite_code_and_can_replace_it(table):
+def test_the_owner_sees_the_invite_link_its_qr_code_and_the_code_and_can_replace_them(table):
     at = open_app(table.account, PAGE)
     old = table.call(groups.get_group, table.group_id).invite_code
-    assert at.code[0].value == old
+    assert [code.value for code in at.code[:2]] == [f"http://localhost:8501/?join={old}", old]
+    assert len(at.get("image")) == 1  # the QR code of the link
     click(at, "group_rotate_code")
     new = table.call(groups.get_group, table.group_id).invite_code
     assert new != old
-    assert at.code[0].value == new
-    assert any("new invite code" in text for text in messages(at))
+    assert [code.value for code in at.code[:2]] == [f"http://localhost:8501/?join={new}", new]
+    assert any("new invite code and link" in text for text in messages(at))
 
 
 def test_a_member_does_not_see_the_invite_code(table):
@@ -306,7 +307,7 @@ def test_the_owner_removes_a_member_after_a_confirmation(table):
     )
     assert table_column(at, "Member") == ["Ann (you)"]
     assert [g.id for g in ben.call(groups.list_groups)] == [ben.group_id]
-    assert at.code[0].value == table.call(groups.get_group, table.group_id).invite_code
+    assert at.code[1].value == table.call(groups.get_group, table.group_id).invite_code
     assert "You are the only member: nobody else to remove." in at.caption.values
 
 

@@ -1,0 +1,64 @@
+"""The signed-in person's preferences in the UI: read once per session, shown on the Account
+page, and applied to every page (the theme; the language once translations read it)."""
+
+from __future__ import annotations
+
+from html import escape
+
+import streamlit as st
+
+from dutch_app.services import preferences
+from dutch_app.services.preferences import DEFAULTS, Preferences
+from dutch_app.ui.context import call, current_account
+from dutch_app.web.assets import HEAD_SCRIPT, asset_path
+
+PREFERENCES_KEY = "my_preferences"
+THEME_LABELS = {"auto": "Like my device", "light": "Light", "dark": "Dark"}
+# What Streamlit's own theme menu calls each choice (see dutch_app/web/static/app-head.js).
+STREAMLIT_THEME_NAMES = {"auto": "System", "light": "Light", "dark": "Dark"}
+LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français"}
+
+
+def language_names() -> dict[str, str]:
+    """The languages to pick from, each in its own name (the translations' list when present)."""
+    try:
+        from dutch_app.i18n import LANGUAGES  # only once translations exist
+    except ImportError:
+        return dict(LANGUAGE_NAMES)
+    return dict(LANGUAGES)
+
+
+def my_preferences() -> Preferences:
+    """The signed-in person's preferences (the defaults before sign-in), read once a session."""
+    if current_account() is None:
+        return DEFAULTS
+    kept = st.session_state.get(PREFERENCES_KEY)
+    if kept is None:
+        kept = call(preferences.get_preferences)
+        st.session_state[PREFERENCES_KEY] = kept
+    return kept
+
+
+def save_my_preferences(*, language: str | None, theme: str, keep_awake: bool) -> Preferences:
+    """Store the choices with the account and use them from now on in this session."""
+    saved = call(
+        preferences.save_preferences, language=language, theme=theme, keep_awake=keep_awake
+    )
+    st.session_state[PREFERENCES_KEY] = saved
+    return saved
+
+
+def forget_remembered_rules() -> None:
+    """Read the preferences afresh next time (a game was started: its rules are the last used)."""
+    st.session_state.pop(PREFERENCES_KEY, None)
+
+
+def page_head(theme: str | None) -> None:
+    """The app's own script: home-screen links in the page head, and ``theme`` when given."""
+    src = asset_path(HEAD_SCRIPT, st.get_option("server.baseUrlPath"))
+    base = src.removesuffix(f"/_dutch/{HEAD_SCRIPT}")
+    chosen = f' data-theme="{STREAMLIT_THEME_NAMES[theme]}"' if theme else ""
+    st.html(
+        f'<script src="{escape(src)}" data-base="{escape(base)}"{chosen}></script>',
+        unsafe_allow_javascript=True,
+    )

@@ -1,0 +1,136 @@
+"""Sharing a game's result: the picture to download, the read-only link, and the page it opens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+
+import pandas as pd
+import streamlit as st
+
+from dutch_app.services import games, sharing
+from dutch_app.services.sharing import SharedGameView
+from dutch_app.services.views import GameView
+from dutch_app.share_image import result_png, totals_frame
+from dutch_app.ui.client import client_address
+from dutch_app.ui.context import call, current_account, resources
+from dutch_app.ui.guard import guarded
+from dutch_app.ui.invite_link import app_address
+
+SHARED_PATH = "shared"
+FRESH_LINK_KEY = "share_fresh_link"
+
+
+def shared_link(token: str, address: str) -> str:
+    """The read-only link of a game.
+
+    >>> shared_link("abc", "https://scores.example.com")
+    'https://scores.example.com/shared?game=abc'
+    """
+    return f"{address.rstrip('/')}/{SHARED_PATH}?{sharing.QUERY_PARAMETER}={token}"
+
+
+def _picture(user_id: int, game_id: int, colours: Mapping[str, str]) -> bytes:
+    with resources().sessions() as session:
+        game = games.get_game(session, user_id, game_id)
+    return result_png(sharing.shared_view(game), colours, game.ended_at or game.started_at)
+
+
+def picture_maker(game: GameView, colours: Mapping[str, str]) -> Callable[[], bytes]:
+    """What the download button calls (when clicked, outside the page's run): the PNG."""
+    account = current_account()
+    if account is None:  # pragma: no cover - the Play page is behind the sign-in gate
+        st.stop()
+    return partial(_picture, account.user_id, game.id, dict(colours))
+
+
+def share_result(game: GameView, colours: Mapping[str, str]) -> None:
+    """The end of a game: the result as a picture, and a read-only link if the group wants."""
+    st.markdown("#### Share the result")
+    day = (game.ended_at or game.started_at).date().isoformat()
+    st.download_button(
+        "Download the result (PNG)",
+        picture_maker(game, colours),
+        file_name=f"dutch-result-{day}.png",
+        mime="image/png",
+        key="play_share_picture",
+        on_click="ignore",
+        icon=":material/image:",
+    )
+    with guarded():
+        read_only_link(game)
+
+
+def read_only_link(game: GameView) -> None:
+    """Make, show and end the game's read-only link (for people without an account)."""
+    state = call(sharing.share_link_state, game.id)
+    fresh = st.session_state.get(FRESH_LINK_KEY)
+    st.caption(
+        "A read-only link shows this game's names, totals and rounds to anyone who has it, "
+        "without an account; nothing else of the group. Any member can end it."
+    )
+    if state.exists and fresh is not None and fresh[0] == game.id:
+        st.code(shared_link(fresh[1], app_address()), language=None)
+    elif state.exists:
+        st.caption(
+            f"This game has a read-only link since {state.made_at:%d %B %Y, %H:%M} UTC. "
+            "Make a new one to see a link again (the old one then stops working)."
+        )
+    make, end = st.columns(2)
+    label = "Make a new read-only link" if state.exists else "Make a read-only link"
+    if make.button(label, key="play_share_make", icon=":material/link:"):
+        token = call(sharing.make_share_link, game.id)
+        st.session_state[FRESH_LINK_KEY] = (game.id, token)
+        st.rerun()
+    ended = state.exists and end.button(
+        "End the link", key="play_share_end", icon=":material/link_off:"
+    )
+    if ended:
+        call(sharing.end_share_link, game.id)
+        st.session_state.pop(FRESH_LINK_KEY, None)
+        st.toast("The read-only link no longer works.")
+        st.rerun()
+
+
+def open_shared(token: object) -> SharedGameView:
+    """The game a read-only link shows (no account needed; tries counted per network)."""
+    with resources().sessions() as session:
+        return sharing.open_shared_game(session, token, client=client_address())
+
+
+def chart_frame(view: SharedGameView) -> pd.DataFrame:
+    """The totals chart's data: game total and round score after each round."""
+    frame = totals_frame(view)
+    scores = {(0, name): 0 for name in view.players}
+    for played in view.rounds:
+        scores.update(
+            ((played.number, name), score)
+            for name, score in zip(view.players, played.scores, strict=True)
+        )
+    frame["round_score"] = [
+        scores[(number, name)]
+        for number, name in zip(frame["round_number"], frame["player"], strict=True)
+    ]
+    return frame
+
+
+def standings_table(view: SharedGameView) -> pd.DataFrame:
+    """Rank, player and total, best first."""
+    return pd.DataFrame(
+        {
+            "Rank": [s.rank for s in view.standings],
+            "Player": [s.player for s in view.standings],
+            "Total": [s.game_total for s in view.standings],
+        }
+    )
+
+
+def rounds_table(view: SharedGameView) -> pd.DataFrame:
+    """One row per round: each player's round score."""
+    return pd.DataFrame(
+        [
+            {"Round": played.number, **dict(zip(view.players, played.scores, strict=True))}
+            for played in view.rounds
+        ],
+        columns=["Round", *view.players],
+    )
