@@ -1,0 +1,140 @@
+"""Preferences on the Account page, the last used house rules, the invite link, and sharing a
+result (the picture and the read-only link), driven with AppTest."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from dutch_app.services import games, groups, preferences, sharing
+from dutch_app.services.preferences import Preferences
+from dutch_core import EndCondition, HouseRules
+from tests.app.apptools import make_table, messages, open_app, shown
+from tests.app.downloads import Media, download_file, keep_media
+
+ACCOUNT, GROUP, PLAY = "pages/account.py", "pages/group.py", "pages/play.py"
+
+
+@pytest.fixture
+def media(monkeypatch) -> Media:
+    return keep_media(monkeypatch)
+
+
+def test_preferences_saved_on_the_account_page_are_kept_with_the_account(table):
+    at = open_app(table.account, ACCOUNT)
+    assert at.selectbox(key="account_language").options == [
+        "Like my browser", "English", "Nederlands", "Deutsch", "Français",
+    ]  # fmt: skip
+    at.selectbox(key="account_language").select("nl")
+    at.radio(key="account_theme").set_value("dark")
+    at.toggle(key="account_keep_awake").set_value(False)
+    at.button(key="FormSubmitter:account_preferences_form-Save the preferences").click().run()
+    assert not at.exception
+    assert "Your preferences are saved." in messages(at)
+    kept = table.call(preferences.get_preferences)
+    assert kept == Preferences(language="nl", theme="dark", keep_awake=False, last_rules=None)
+    # A new tab (another device) starts from what was saved, and the page asks for the theme.
+    again = open_app(table.account, ACCOUNT)
+    assert again.selectbox(key="account_language").value == "nl"
+    assert again.radio(key="account_theme").value == "dark"
+    assert again.toggle(key="account_keep_awake").value is False
+    assert any('data-theme="Dark"' in element.proto.body for element in again.get("html"))
+
+
+def test_a_new_game_offers_the_rules_of_the_last_game_started(table):
+    rules = HouseRules(red_king_value=4, end=EndCondition.after_rounds(6))
+    game = table.call(
+        games.start_game, table.group_id, [table.player_ids["Ann"], table.player_ids["Ben"]], rules
+    )
+    table.call(games.end_game, game.id)
+    at = open_app(table.account, PLAY)  # no game in progress: the set-up form
+    picker = at.selectbox(key="play_setup_rules_preset")
+    assert picker.value == "last_used" and picker.options[0] == "The rules of my last game"
+    for name in ("Cleo", "Dan"):
+        at.multiselect(key="play_setup_players").select(table.player_ids[name])
+    at.button(key="play_setup_start").click().run()
+    assert not at.exception
+    newest = max(table.call(games.list_games, table.group_id), key=lambda g: g.id)
+    assert table.call(games.get_game, newest.id).rules == rules
+
+
+def test_someone_with_no_game_yet_gets_the_usual_presets(table):
+    at = open_app(table.account, PLAY)
+    assert "last_used" not in at.selectbox(key="play_setup_rules_preset").options
+
+
+def test_an_invite_link_joins_after_sign_in_and_a_rotated_ones_is_refused(app_resources):
+    owner = make_table(app_resources)
+    code = owner.call(groups.get_group, owner.group_id).invite_code
+    ben = app_resources.accounts.sign_up("ben@example.com", "correct horse 42", "Ben")
+
+    at = open_app()
+    at.query_params["join"] = code
+    at.run()
+    assert any("You were invited to join a group" in text for text in messages(at))
+    at.text_input(key="signin_email").input("ben@example.com")
+    at.text_input(key="signin_password").input("correct horse 42")
+    at.button(key="FormSubmitter:signin_form-Sign in").click().run()
+    assert not at.exception
+    assert "You joined Friday cards with the invite link; it is now your active group." in (
+        messages(at)
+    )
+    with app_resources.sessions() as session:
+        assert [g.id for g in groups.list_groups(session, ben.user_id)] == [owner.group_id]
+    assert at.session_state["active_group_id"] == owner.group_id
+
+    owner.call(groups.rotate_invite_code, owner.group_id)
+    cleo = app_resources.accounts.sign_up("cleo@example.com", "correct horse 42", "Cleo")
+    late = open_app(cleo)
+    late.query_params["join"] = code
+    late.run()
+    assert any("This invite link no longer works" in text for text in messages(late))
+    with app_resources.sessions() as session:
+        assert groups.list_groups(session, cleo.user_id) == []
+
+
+def _ended_game(table):
+    game = table.call(
+        games.start_game,
+        table.group_id,
+        [table.player_ids["Ann"], table.player_ids["Ben"]],
+        HouseRules(end=EndCondition.score_limit(20)),
+    )
+    at = open_app(table.account, PLAY)
+    for seat, text in enumerate(["3", "25"]):
+        at.text_input(key=f"play_round_hand_{seat}").input(text)
+    at.selectbox(key="play_round_caller").select("Ann")
+    at.radio(key="play_round_call_type").set_value("dutch")
+    at.button(key="FormSubmitter:play_round_form-Save the round").click().run()
+    assert not at.exception
+    return game, at
+
+
+def test_the_end_of_a_game_offers_its_picture(table, media):
+    _, at = _ended_game(table)
+    picture = download_file(at, "play_share_picture", media)
+    assert picture.mimetype == "image/png"
+    assert Image.open(io.BytesIO(picture.content)).format == "PNG"
+
+
+def test_a_read_only_link_is_made_shown_once_and_ended(table):
+    game, at = _ended_game(table)
+    at.button(key="play_share_make").click().run()
+    assert not at.exception
+    link = next(code.value for code in at.code if "/shared?game=" in code.value)
+    token = link.split("game=", 1)[1]
+
+    viewer = open_app()  # nobody signed in
+    viewer.query_params["game"] = token
+    viewer.switch_page("pages/shared.py").run()
+    assert not viewer.exception
+    assert any("Ann" in shown(s.value) and "won" in shown(s.value) for s in viewer.success)
+    assert "Friday cards" not in str([m.value for m in viewer.markdown])
+
+    at.button(key="play_share_end").click().run()
+    assert not at.exception
+    viewer.run()
+    assert any("does not work" in e.value for e in viewer.error)
+    assert not table.call(sharing.share_link_state, game.id).exists
