@@ -38,9 +38,9 @@
       window.localStorage.setItem("stActiveTheme-" + path + "-v2", value);
     });
     if (shown === value) return;
-    var last = Number(window.sessionStorage.getItem("dutch-theme-reload") || 0);
-    if (Date.now() - last < 10000) return; // never a loop of reloads
-    window.sessionStorage.setItem("dutch-theme-reload", String(Date.now()));
+    // At most one reload for each choice in a row, so a page that cannot show it never loops.
+    if (window.sessionStorage.getItem("dutch-theme-reload") === value) return;
+    window.sessionStorage.setItem("dutch-theme-reload", value);
     window.location.reload();
   } catch (error) {
     // Storage switched off: the page keeps following the device.
