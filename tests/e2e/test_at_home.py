@@ -130,9 +130,9 @@ def test_a_read_only_link_shows_that_game_only_and_is_refused_like_a_guess_once_
 
 
 def test_a_journey_in_the_dark_theme(app_server, make_table, page_factory, screenshot):
-    """A phone set to dark shows the app dark, charts included; a person who saved "Light"
-    on the Account page gets the light theme on that phone, and "Like my device" brings
-    the dark one back."""
+    """A phone set to dark shows the app dark, charts included, and links the web manifest
+    for its home screen; a person who saved "Light" on the Account page gets the light theme
+    on that phone, and "Like my device" brings the dark one back."""
     finn = make_table("Finn", "finn@example.com", "Night owls", ["Finn", "Gea", "Hal"])
     seats = list(finn.player_ids.values())
     game = finn.call(games.start_game, finn.group_id, seats, HouseRules())
@@ -152,6 +152,12 @@ def test_a_journey_in_the_dark_theme(app_server, make_table, page_factory, scree
     # The chart's axis labels are light on the dark page (charts re-run with the theme).
     label = chart.locator("svg text").filter(has_text=re.compile(r"^Round$")).first
     expect(label).to_have_attribute("fill", "#E6E9EC")
+    # Added to the home screen, the phone finds the app's name and icon through the manifest.
+    manifest = phone.locator("link[rel='manifest']")
+    expect(manifest).to_have_count(1)
+    answer = phone.request.get(app_server.url + manifest.get_attribute("href"))
+    assert answer.ok and answer.json()["name"] == "Dutch Scorer"
+    expect(phone.locator("link[rel='apple-touch-icon']")).to_have_count(1)
     take_picture(phone, screenshot, "dark-play", top=phone.get_by_role("heading", name="Standings"))
 
     finn.call(preferences.save_preferences, language=None, theme="light", keep_awake=True)
