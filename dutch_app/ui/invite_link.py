@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 import segno
 import streamlit as st
 
+from dutch_app.config import DEFAULT_BASE_URL
 from dutch_app.services import groups
 from dutch_app.services.errors import NotFound, ServiceError
 from dutch_app.services.views import GroupView
@@ -24,7 +25,6 @@ from dutch_app.ui.text import md
 QUERY_PARAMETER = "join"
 PENDING_KEY = "invite_code_from_link"
 OUTCOME_KEY = "invite_link_outcome"
-DEFAULT_BASE = "http://localhost:8501"
 LINK_REFUSED = (
     "This invite link no longer works: the group's owner has made a new invite code since "
     "it was sent (or the link was cut short). Ask them for the new link or code."
@@ -39,9 +39,9 @@ def app_address() -> str:
     """Where people open the app: the configured ``base_url``, else the address in this
     browser's bar (its scheme, host and Streamlit's base path)."""
     configured = resources().settings.base_url
-    if configured != DEFAULT_BASE:
+    if configured != DEFAULT_BASE_URL:
         return configured
-    seen = urlsplit(st.context.url or DEFAULT_BASE)
+    seen = urlsplit(st.context.url or DEFAULT_BASE_URL)
     base = st.get_option("server.baseUrlPath").strip("/")
     return f"{seen.scheme}://{seen.netloc}" + (f"/{base}" if base else "")
 

@@ -138,3 +138,19 @@ def test_a_read_only_link_is_made_shown_once_and_ended(table):
     viewer.run()
     assert any("does not work" in e.value for e in viewer.error)
     assert not table.call(sharing.share_link_state, game.id).exists
+
+
+@pytest.mark.parametrize("odd", ["", "x" * 5000, "\U0001f0cf\u202e\u0000", "K7QX M2PD' OR 1=1"])
+def test_odd_invite_links_and_game_links_get_the_projects_own_answer(table, odd):
+    at = open_app(table.account)
+    at.query_params["join"] = odd
+    at.run()
+    assert not at.exception
+    assert any("This invite link no longer works" in text for text in messages(at))
+    assert [g.id for g in table.call(groups.list_groups)] == [table.group_id]
+
+    viewer = open_app()
+    viewer.query_params["game"] = odd
+    viewer.switch_page("pages/shared.py").run()
+    assert not viewer.exception
+    assert any("This link to a game does not work" in e.value for e in viewer.error)
