@@ -12,6 +12,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# The picture of a game's result is drawn on the server (dutch_app/share_image.py) and
+# needs a font; the slim image has none.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 # The pinned runtime packages only (no test tools), in a layer of their own so that a
 # change to the code does not reinstall them.
 COPY requirements.txt .
