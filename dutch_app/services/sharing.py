@@ -154,7 +154,9 @@ def open_shared_game(session: Session, token: object, *, client: str | None) -> 
     """
     keys = [Key(LINK_TRIES_FROM, client or "unknown")]
     _count_try(session, keys)
-    return _look_up(session, token, keys)
+    view = _look_up(session, token)
+    _forgive(session, keys)
+    return view
 
 
 @writing
@@ -168,7 +170,7 @@ def _count_try(session: Session, keys: list[Key]) -> None:
 
 
 @reading
-def _look_up(session: Session, token: object, keys: list[Key]) -> SharedGameView:
+def _look_up(session: Session, token: object) -> SharedGameView:
     digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
     game = session.scalars(
         select(Game)
@@ -177,9 +179,7 @@ def _look_up(session: Session, token: object, keys: list[Key]) -> SharedGameView
     ).one_or_none()
     if game is None:
         raise ShareLinkInvalid()
-    view = shared_view(game_view(session, game))
-    _forgive(session, keys)
-    return view
+    return shared_view(game_view(session, game))
 
 
 @writing
