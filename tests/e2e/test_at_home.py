@@ -166,6 +166,11 @@ def test_a_journey_in_the_dark_theme(app_server, make_table, page_factory, scree
     fresh.goto(app_server.url + "/account")
     expect_title(fresh, "Account")
     expect(fresh.get_by_test_id("stApp")).to_have_css("background-color", LIGHT_BACKGROUND)
+    fresh.goto(app_server.url + "/group")  # another address the theme was never kept for
+    expect_title(fresh, "Group")
+    expect(fresh.get_by_test_id("stApp")).to_have_css("background-color", LIGHT_BACKGROUND)
+    fresh.goto(app_server.url + "/account")
+    expect_title(fresh, "Account")
     widget(fresh, "account_theme").get_by_text("Like my device").click()
     press(fresh.get_by_role("button", name="Save the preferences"))
     expect(fresh.get_by_test_id("stApp")).to_have_css("background-color", DARK_BACKGROUND)

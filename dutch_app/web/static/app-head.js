@@ -38,9 +38,11 @@
       window.localStorage.setItem("stActiveTheme-" + path + "-v2", value);
     });
     if (shown === value) return;
-    // At most one reload for each choice in a row, so a page that cannot show it never loops.
-    if (window.sessionStorage.getItem("dutch-theme-reload") === value) return;
-    window.sessionStorage.setItem("dutch-theme-reload", value);
+    // At most one reload for each choice and address in a row, so a page that cannot show
+    // the choice never reloads in a loop.
+    var attempt = value + " " + loadKey;
+    if (window.sessionStorage.getItem("dutch-theme-reload") === attempt) return;
+    window.sessionStorage.setItem("dutch-theme-reload", attempt);
     window.location.reload();
   } catch (error) {
     // Storage switched off: the page keeps following the device.
