@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from dutch_core.errors import CardError, player_prefix
+from dutch_core.errors import CardError
 
 if TYPE_CHECKING:
     from dutch_core.rules import HouseRules
@@ -98,9 +98,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 
 
 def _bare_king(token: str, player: str | None) -> CardError:
-    return CardError(
-        f"{player_prefix(player)}{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
-    )
+    return CardError(f"{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)", player)
 
 
 def _coerce(enum: type[StrEnum], value: object, what: str) -> StrEnum | None:
@@ -165,9 +163,7 @@ class Card:
         if isinstance(token, Card):
             return token
         if not isinstance(token, str):
-            raise CardError(
-                f"{player_prefix(player)}{token!r} is not a card; type it like '7S' or 'KH'"
-            )
+            raise CardError(f"{token!r} is not a card; type it like '7S' or 'KH'", player)
         typed = token.strip()
         key = " ".join(typed.upper().replace("\ufe0f", "").split())
         if key in _JOKER_WORDS:
@@ -182,8 +178,9 @@ class Card:
             raise _bare_king(typed, player)
         if rank is None or rank is Rank.JOKER:
             raise CardError(
-                f"{player_prefix(player)}{typed!r} is not a card; use A, 2-10 (or T), J, Q, "
-                "KH/KD/KS/KC or JK, optionally with a suit such as 7S or 7♠"
+                f"{typed!r} is not a card; use A, 2-10 (or T), J, Q, "
+                "KH/KD/KS/KC or JK, optionally with a suit such as 7S or 7♠",
+                player,
             )
         return cls(rank, suit)
 
@@ -220,7 +217,7 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
     ()
     """
     if not isinstance(text, str):
-        raise CardError(f"{player_prefix(player)}{text!r} is not text of cards like '7S QH'")
+        raise CardError(f"{text!r} is not text of cards like '7S QH'", player)
     tokens = [token for token in _SEPARATORS.split(text) if token]
     cards: list[Card] = []
     position = 0
@@ -229,9 +226,7 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
         if token.upper() in ("RED", "BLACK"):
             following = tokens[position + 1] if position + 1 < len(tokens) else ""
             if following.upper() not in ("K", "KING"):
-                raise CardError(
-                    f"{player_prefix(player)}{token!r} must be followed by K, as in 'red K'"
-                )
+                raise CardError(f"{token!r} must be followed by K, as in 'red K'", player)
             token = f"{token} {following}"
             position += 1
         cards.append(Card.parse(token, player))

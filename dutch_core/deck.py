@@ -1,7 +1,7 @@
 """Deck sanity: refuse a round that no single deck could have produced.
 
 >>> from dutch_core.rules import HouseRules
->>> from dutch_core.scoring import RoundInput
+>>> from dutch_core.round_input import RoundInput
 >>> round_input = RoundInput.build({"Ann": "7S", "Bo": "7s 2"}, caller="Ann", call_type="dutch")
 >>> check_deck(round_input, HouseRules())
 Traceback (most recent call last):
@@ -13,32 +13,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from dutch_core.cards import Card, Colour, Rank
-from dutch_core.errors import DeckError, DutchError, PenaltyError, player_prefix
+from dutch_core.errors import DeckError, PenaltyError
 
 if TYPE_CHECKING:
     from dutch_core.hand import Hand, Penalty
+    from dutch_core.round_input import RoundInput
     from dutch_core.rules import HouseRules
-    from dutch_core.scoring import RoundInput
 
 _DECK_SIZE = 52
 _PER_RANK = 4
 _PER_KING_COLOUR = 2
 
-E = TypeVar("E", bound=DutchError)
-
 
 class PenaltyDeckError(DeckError, PenaltyError):
     """A penalty card (or total) that no deck could have produced; it is both kinds."""
-
-
-def named_error(error_class: type[E], player: str | None, message: str) -> E:
-    """An error whose ``player`` attribute says whose field it belongs to (or None)."""
-    error = error_class(player_prefix(player) + message)
-    error.player = player
-    return error
 
 
 @dataclass(frozen=True)
@@ -86,7 +77,7 @@ def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
                 problem = "was entered twice" if owner == entry.player else f"is already {owner}'s"
             if problem is not None:
                 message = f"{entry.label}card {str(card)!r} {problem}"
-                raise named_error(entry.error, entry.player, message)
+                raise entry.error(message, entry.player)
             if card.suit is not None:
                 owner_of[card] = entry.player
 
@@ -101,14 +92,14 @@ def _check_totals(round_input: RoundInput, rules: HouseRules) -> None:
                 f"a {entry.label}total of {value} is more than the whole deck is worth "
                 f"({deck_total})"
             )
-            raise named_error(entry.error, entry.player, message)
+            raise entry.error(message, entry.player)
         round_total += value
         if round_total > deck_total:
             message = (
                 f"{entry.label}{value} brings this round's totals to {round_total}, "
                 f"more than the whole deck is worth ({deck_total})"
             )
-            raise named_error(entry.error, entry.player, message)
+            raise entry.error(message, entry.player)
 
 
 def check_deck(round_input: RoundInput, rules: HouseRules) -> None:

@@ -14,17 +14,10 @@ from dataclasses import dataclass, field, replace
 
 from dutch_core.deck import check_deck
 from dutch_core.errors import DutchError, PenaltyError
-from dutch_core.hand import Hand
+from dutch_core.hand import Hand, Penalty
+from dutch_core.round_input import CallType, RoundInput
 from dutch_core.rules import HouseRules
-from dutch_core.scoring import (
-    CallType,
-    Penalty,
-    RoundInput,
-    RoundResult,
-    penalty_cards_due,
-    penalty_cards_text,
-    score_round,
-)
+from dutch_core.scoring import RoundResult, penalty_cards_due, penalty_cards_text, score_round
 
 CALLER = "caller"
 PENALTY = "penalty"
@@ -85,8 +78,7 @@ def _check_caller(
 
 
 def _field_of(error: DutchError, hands: Mapping[str, Hand]) -> str:
-    player = getattr(error, "player", None)
-    return player if player in hands else ROUND
+    return error.player if error.player in hands else ROUND
 
 
 def _parse_penalty(caller: str, due: int, text: str, errors: dict[str, str]) -> Penalty | None:

@@ -11,7 +11,19 @@ def player_prefix(player: str | None) -> str:
 
 
 class DutchError(ValueError):
-    """Base of every error the core raises for input it cannot accept."""
+    """Base of every error the core raises for input it cannot accept.
+
+    ``player`` is whose field the error belongs to (None for the round as a whole);
+    the message then starts with their name.
+
+    >>> error = DutchError("'K' needs a colour", player="Ann")
+    >>> str(error), error.player
+    ("Ann: 'K' needs a colour", 'Ann')
+    """
+
+    def __init__(self, message: str, player: str | None = None) -> None:
+        super().__init__(player_prefix(player) + message)
+        self.player = player
 
 
 class CardError(DutchError):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from dutch_core.cards import Card, format_cards, parse_cards
-from dutch_core.errors import DutchError, HandError, PenaltyError, player_prefix
+from dutch_core.errors import DutchError, HandError, PenaltyError
 
 if TYPE_CHECKING:
     from typing import Self
@@ -53,17 +53,14 @@ class _CardsOrTotal:
     @classmethod
     def _check_total(cls, total: object, player: str | None) -> int:
         if isinstance(total, bool) or not isinstance(total, int):
-            raise cls._error(
-                f"{player_prefix(player)}a {cls._noun} total must be a number, got {total!r}"
-            )
+            raise cls._error(f"a {cls._noun} total must be a number, got {total!r}", player)
         if total < 0:
-            raise cls._error(
-                f"{player_prefix(player)}a {cls._noun} total can't be negative, got {total!r}"
-            )
+            raise cls._error(f"a {cls._noun} total can't be negative, got {total!r}", player)
         if total > MAX_TOTAL:
             raise cls._error(
-                f"{player_prefix(player)}a {cls._noun} total of {total!r} is more than "
-                f"a whole deck is worth ({MAX_TOTAL})"
+                f"a {cls._noun} total of {total!r} is more than "
+                f"a whole deck is worth ({MAX_TOTAL})",
+                player,
             )
         return total
 
@@ -89,20 +86,17 @@ class _CardsOrTotal:
         dutch_core.errors.HandError: Bo: a hand total of 400 is more than ...
         """
         if not isinstance(text, str):
-            raise cls._error(f"{player_prefix(player)}{text!r} is not text for a {cls._noun}")
+            raise cls._error(f"{text!r} is not text for a {cls._noun}", player)
         typed = text.strip()
         number = typed[1:].strip() if typed.startswith("=") else typed
         if _WHOLE_NUMBER.fullmatch(number):
             if len(number.lstrip("+-")) > len(str(MAX_TOTAL)) + 2:
                 raise cls._error(
-                    f"{player_prefix(player)}a {cls._noun} total of {number!r} is out of range "
-                    f"(0 to {MAX_TOTAL})"
+                    f"a {cls._noun} total of {number!r} is out of range (0 to {MAX_TOTAL})", player
                 )
             return cls(total=cls._check_total(int(number), player))
         if typed.startswith("="):
-            raise cls._error(
-                f"{player_prefix(player)}{typed!r} is not a total; write it like '=23'"
-            )
+            raise cls._error(f"{typed!r} is not a total; write it like '=23'", player)
         return cls(cards=parse_cards(typed, player))
 
     @property

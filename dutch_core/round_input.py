@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dutch_core.deck import named_error
 from dutch_core.errors import DutchError, PenaltyError, RoundError
 from dutch_core.hand import Hand, Penalty
 
@@ -101,17 +100,17 @@ class RoundInput:
             try:
                 object.__setattr__(self, "call_type", CallType(self.call_type))
             except (ValueError, TypeError):
-                raise named_error(
-                    RoundError, caller, f"{self.call_type!r} is not a call; use Dutch or Auto Dutch"
+                raise RoundError(
+                    f"{self.call_type!r} is not a call; use Dutch or Auto Dutch", caller
                 ) from None
         if caller is None and self.call_type is not None:
             raise RoundError(f"{self.call_type.value!r} needs the player who called it")
         if caller is not None and self.call_type is None:
-            raise named_error(RoundError, caller, "say whether they called Dutch or Auto Dutch")
+            raise RoundError("say whether they called Dutch or Auto Dutch", caller)
         hand = hands.get(caller)
         if self.call_type is CallType.AUTO_DUTCH and not (hand.is_empty or hand.total == 0):
             message = f"Auto Dutch means no cards are left, but the hand is {hand.text()!r}"
-            raise named_error(RoundError, caller, message)
+            raise RoundError(message, caller)
 
     @classmethod
     def build(

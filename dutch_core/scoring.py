@@ -20,33 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dutch_core.deck import check_deck, named_error
+from dutch_core.deck import check_deck
 from dutch_core.errors import PenaltyError, RoundError, RulesError
-from dutch_core.hand import Hand, Penalty
-from dutch_core.round_input import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    CallType,
-    RoundInput,
-    check_players,
-    hand_pairs,
-)
+from dutch_core.hand import Hand
+from dutch_core.round_input import CallType, RoundInput, hand_pairs
 from dutch_core.rules import HouseRules, PenaltyMode
-
-__all__ = [
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
-    "CallType",
-    "Outcome",
-    "Penalty",
-    "PlayerScore",
-    "RoundInput",
-    "RoundResult",
-    "caller_outcome",
-    "check_players",
-    "penalty_cards_due",
-    "score_round",
-]
 
 
 class Outcome(StrEnum):
@@ -162,28 +140,28 @@ def _penalty_points(round_input: RoundInput, outcome: Outcome, due: int, rules: 
                 f"these house rules score a failed call with {rules.failed_call_points} points, "
                 f"so no penalty is entered; got {penalty.text()!r}"
             )
-            raise named_error(PenaltyError, caller, message)
+            raise PenaltyError(message, caller)
         return -rules.success_bonus if outcome is Outcome.LOWEST else rules.failed_call_points
     if due == 0:
         if not (penalty is None or penalty.is_none):
             message = f"no penalty cards are due (lowest hand), but {penalty.text()!r} was entered"
-            raise named_error(PenaltyError, caller, message)
+            raise PenaltyError(message, caller)
         return 0
     if penalty is None:
         message = f"must draw {penalty_cards_text(due)}; enter them or their total"
-        raise named_error(PenaltyError, caller, message)
+        raise PenaltyError(message, caller)
     if penalty.cards is not None and len(penalty.cards) != due:
         entered = len(penalty.cards)
         was = "was" if entered == 1 else "were"
         message = f"must draw {penalty_cards_text(due)}, {entered} {was} entered"
-        raise named_error(PenaltyError, caller, message)
+        raise PenaltyError(message, caller)
     most = due * rules.max_card_value()
     if penalty.total is not None and penalty.total > most:
         message = (
             f"a penalty total of {penalty.total} is more than "
             f"{penalty_cards_text(due)} can be worth ({most})"
         )
-        raise named_error(PenaltyError, caller, message)
+        raise PenaltyError(message, caller)
     return penalty.value(rules)
 
 

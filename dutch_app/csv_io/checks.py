@@ -145,8 +145,7 @@ def _round_input(check: _Checker, rows: list[RoundRow]) -> RoundInput | None:
 
 def _line_of(rows: list[RoundRow], error: DutchError) -> int:
     """The line of the player an error names, else the round's first line."""
-    player = getattr(error, "player", None)
-    return next((row.line for row in rows if row.player == player), rows[0].line)
+    return next((row.line for row in rows if row.player == error.player), rows[0].line)
 
 
 def _compare(check: _Checker, rows: list[RoundRow], result: RoundResult) -> None:

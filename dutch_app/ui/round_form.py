@@ -15,8 +15,8 @@ import streamlit as st
 
 from dutch_app.ui.text import md
 from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry
+from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
-from dutch_core.scoring import CallType
 
 NOBODY = "Nobody (the deck ran out)"
 # The caller box's value for "nobody called": no player's name can hold a control character,

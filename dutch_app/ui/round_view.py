@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from dutch_app.ui.text import md
-from dutch_core.scoring import CallType, Outcome, RoundResult
+from dutch_core.round_input import CallType
+from dutch_core.scoring import Outcome, RoundResult
 
 CALL_NAMES = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch"}
 

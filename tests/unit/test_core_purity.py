@@ -133,3 +133,87 @@ def test_the_scans_catch_what_they_are_meant_to_catch():
         "datetime.datetime.now() on line 5",
     ]
     assert offenders({"streamlit.runtime", "pandas"}, FORBIDDEN_LOADED) == ["streamlit.runtime"]
+
+
+def core_imports(path: Path) -> set[str]:
+    """The dutch_core modules a core file imports, including those only for type checking."""
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    return {name for name in imported if name.split(".")[0] == "dutch_core"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PROJECT_ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of the import graph (a list of modules that ends where it starts), or []."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return []
+        for imported in sorted(graph.get(module, ())):
+            cycle = visit(imported, [*path, module])
+            if cycle:
+                return cycle
+        done.add(module)
+        return []
+
+    for module in sorted(graph):
+        cycle = visit(module, [])
+        if cycle:
+            return cycle
+    return []
+
+
+def test_the_core_modules_import_each_other_without_a_cycle():
+    """Each core module imports only modules below it (packages only gather their own)."""
+    graph = {}
+    for path in source_files():
+        name = module_name(path)
+        # A package's __init__ re-exports its modules; a module importing its package is a
+        # cycle, so the package's own edges count and the edge back to it is the offence.
+        graph[name] = core_imports(path) - {name}
+    assert import_cycle(graph) == []
+    assert import_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_core_names_are_imported_from_the_module_that_defines_them():
+    """No module imports a name through another module that merely passes it on."""
+    defined: dict[str, set[str]] = {}
+    for path in source_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+        defined[module_name(path)] = names
+    folders = ("dutch_core", "dutch_app", "tests", "benchmarks")
+    project = [p for f in folders for p in (PROJECT_ROOT / f).rglob("*.py")]
+    wrong = []
+    for path in [*PROJECT_ROOT.glob("*.py"), *PROJECT_ROOT.glob("pages/*.py"), *project]:
+        if "node_modules" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module):
+                continue
+            # The packages themselves are the public front doors; their modules are not.
+            if node.module not in defined or node.module in ("dutch_core", "dutch_core.stats"):
+                continue
+            for alias in node.names:
+                if alias.name not in defined[node.module]:
+                    wrong.append(f"{path.relative_to(PROJECT_ROOT)}: {node.module}.{alias.name}")
+    assert wrong == []
