@@ -31,6 +31,7 @@ from dutch_core.game import (
     end_reached,
     lowest_totals,
     rank_players,
+    replay_totals,
     totals_after,
 )
 from dutch_core.hand import MAX_TOTAL, Hand, Penalty
@@ -92,6 +93,7 @@ __all__ = [
     "parse_cards",
     "penalty_cards_due",
     "rank_players",
+    "replay_totals",
     "score_round",
     "totals_after",
 ]

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -27,6 +27,7 @@ __all__ = [
     "end_reached",
     "lowest_totals",
     "rank_players",
+    "replay_totals",
     "totals_after",
 ]
 
@@ -39,8 +40,8 @@ def totals_after(
 ) -> dict[_Key, int]:
     """Each player's game total after one more round, from the totals before it.
 
-    The round score is added; with a score limit that halves, a total landing
-    exactly on the limit is halved (rounded down). Players may be keyed by name
+    The round score is added and the end condition settles the sum (a score limit
+    that halves halves a total landing exactly on it). Players may be keyed by name
     or by any other key, in the order of ``round_scores``.
 
     >>> rules = HouseRules.from_dict({"end": {"kind": "score_limit", "limit": 100,
@@ -48,13 +49,28 @@ def totals_after(
     >>> totals_after(rules, {"Ann": 90, "Bo": 40}, {"Ann": 10, "Bo": 7})
     {'Ann': 50, 'Bo': 47}
     """
-    end = rules.end
-    halves = end.kind is EndKind.SCORE_LIMIT and end.exact_limit_halves
-    after = {}
-    for player, score in round_scores.items():
-        total = totals.get(player, 0) + score
-        after[player] = total // 2 if halves and total == end.limit else total
-    return after
+    return {
+        player: rules.end.settle(totals.get(player, 0) + score)
+        for player, score in round_scores.items()
+    }
+
+
+def replay_totals(
+    rules: HouseRules, players: Iterable[_Key], rounds: Iterable[Mapping[_Key, int]]
+) -> Iterator[dict[_Key, int]]:
+    """The game totals after each round, from the rounds' scores in order; every player
+    of ``players`` (in that order) starts at 0.
+
+    >>> rules = HouseRules.from_dict({"end": {"kind": "score_limit", "limit": 20,
+    ...                                       "exact_limit_halves": True}})
+    >>> list(replay_totals(rules, ["Ann", "Bo"], [{"Ann": 12, "Bo": 3}, {"Ann": 8, "Bo": 0}]))
+    [{'Ann': 12, 'Bo': 3}, {'Ann': 10, 'Bo': 3}]
+    """
+    order = tuple(players)
+    totals: dict[_Key, int] = dict.fromkeys(order, 0)
+    for scores in rounds:
+        totals = totals_after(rules, totals, {player: scores[player] for player in order})
+        yield totals
 
 
 def end_reached(rules: HouseRules, rounds_played: int, totals: Mapping[object, int]) -> bool:
@@ -180,18 +196,8 @@ class Game:
         return self.players[dealer_seat(self.rounds_played + 1, len(self.players))]
 
     def running_totals(self) -> list[dict[str, int]]:
-        """Game totals after each round, in seat order.
-
-        With a score limit that halves, a total landing exactly on the limit is
-        halved (rounded down) right after that round.
-        """
-        totals = dict.fromkeys(self.players, 0)
-        history = []
-        for result in self.rounds:
-            scores = result.as_dict()
-            totals = totals_after(self.rules, totals, {p: scores[p] for p in self.players})
-            history.append(totals)
-        return history
+        """Game totals after each round, in seat order (see :func:`replay_totals`)."""
+        return list(replay_totals(self.rules, self.players, (r.as_dict() for r in self.rounds)))
 
     def totals(self) -> dict[str, int]:
         """Current game totals, in seat order."""
@@ -201,10 +207,7 @@ class Game:
     @property
     def ended_after(self) -> int | None:
         """The round after which the end condition was met, or None while it goes on."""
-        end = self.rules.end
-        if end.kind is EndKind.ROUNDS:
-            return end.rounds if self.rounds_played >= end.rounds else None
-        if end.kind is not EndKind.SCORE_LIMIT:
+        if self.rules.end.kind is EndKind.OPEN:
             return None
         for number, totals in enumerate(self.running_totals(), start=1):
             if end_reached(self.rules, number, totals):

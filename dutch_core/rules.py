@@ -122,6 +122,18 @@ class EndCondition:
         """A game that ends once a game total reaches ``limit``."""
         return cls(EndKind.SCORE_LIMIT, limit=limit, exact_limit_halves=exact_limit_halves)
 
+    def settle(self, total: int) -> int:
+        """A game total as this end condition leaves it after a round: halved (rounded
+        down) when it lands exactly on a score limit that halves, else as it is.
+
+        >>> EndCondition.score_limit(100, exact_limit_halves=True).settle(100)
+        50
+        >>> EndCondition.score_limit(100).settle(100)
+        100
+        """
+        halves = self.kind is EndKind.SCORE_LIMIT and self.exact_limit_halves
+        return total // 2 if halves and total == self.limit else total
+
     def describe(self) -> str:
         """One sentence for people."""
         if self.kind is EndKind.ROUNDS:

@@ -16,6 +16,7 @@ from dutch_core import (
     RulesError,
     Standing,
     dealer_seat,
+    replay_totals,
 )
 
 PLAYERS = ("Ann", "Bo", "Cy")
@@ -139,6 +140,17 @@ def test_hitting_the_limit_exactly_halves_the_total_when_the_rule_is_on():
     # Bo lands on 20 again and is halved; Cy passes the limit and ends the game.
     assert game.running_totals()[-1] == {"Ann": 3, "Bo": 10, "Cy": 21}
     assert game.is_over
+
+
+def test_replaying_stored_scores_by_any_key_gives_the_games_own_totals():
+    """What the shell replays (scores keyed by player id) is what the game adds up."""
+    rules = HouseRules(end=EndCondition.score_limit(20, exact_limit_halves=True))
+    game = game_of(lowest_call(1, 12, 5), lowest_call(1, 8, 5), lowest_call(1, 10, 11), rules=rules)
+    ids = {"Ann": 7, "Bo": 3, "Cy": 9}
+    by_id = [{ids[p]: r.score_of(p) for p in reversed(PLAYERS)} for r in game.rounds]
+    replayed = list(replay_totals(rules, [7, 3, 9], by_id))
+    assert replayed == [{ids[p]: t for p, t in totals.items()} for totals in game.running_totals()]
+    assert [list(totals) for totals in replayed] == [[7, 3, 9]] * 3
 
 
 def test_halving_rounds_down_an_odd_limit():
