@@ -35,7 +35,7 @@ from dutch_core.game import (
     totals_after,
 )
 from dutch_core.hand import MAX_TOTAL, Hand, Penalty
-from dutch_core.round_input import MAX_PLAYERS, MIN_PLAYERS, CallType, RoundInput
+from dutch_core.round_input import MAX_PLAYERS, MIN_PLAYERS, CallType, RoundInput, call_type_of
 from dutch_core.rules import (
     PRESET_LABELS,
     PRESETS,
@@ -84,6 +84,7 @@ __all__ = [
     "RulesError",
     "Standing",
     "Suit",
+    "call_type_of",
     "caller_outcome",
     "check_deck",
     "dealer_seat",

@@ -101,13 +101,9 @@ def _bare_king(token: str, player: str | None) -> CardError:
     return CardError(f"{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)", player)
 
 
-def _coerce(enum: type[StrEnum], value: object, what: str) -> StrEnum | None:
-    if value is None or isinstance(value, enum):
-        return value
-    try:
-        return enum(value)
-    except (ValueError, TypeError):
-        raise CardError(f"{value!r} is not a {what}") from None
+def _member(enum: type[StrEnum], value: object, what: str) -> None:
+    if value is not None and not isinstance(value, enum):
+        raise CardError(f"{value!r} is not a {what}")
 
 
 @dataclass(frozen=True, repr=False)
@@ -128,11 +124,12 @@ class Card:
     colour: Colour | None = None
 
     def __post_init__(self) -> None:
-        rank = _coerce(Rank, self.rank, "rank")
-        suit = _coerce(Suit, self.suit, "suit")
-        colour = _coerce(Colour, self.colour, "colour")
-        if rank is None:
+        if self.rank is None:
             raise CardError("a card needs a rank")
+        _member(Rank, self.rank, "rank")
+        _member(Suit, self.suit, "suit")
+        _member(Colour, self.colour, "colour")
+        rank, suit, colour = self.rank, self.suit, self.colour
         if rank is Rank.JOKER:
             if suit is not None or colour is not None:
                 raise CardError(f"a Joker has no suit or colour, got {suit or colour!r}")
@@ -145,12 +142,10 @@ class Card:
                 raise _bare_king("K", None)
         else:
             colour = None
-        object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "colour", colour)
 
     @classmethod
-    def parse(cls, token: str, player: str | None = None) -> Card:
+    def parse(cls, token: object, player: str | None = None) -> Card:
         """Read one card as typed, in any case: ``7``, ``7S``, ``7♠``, ``T``, ``10H``,
         ``A`` (or ``1``), ``KH``, ``K♥``, ``RK``/``BK`` (red/black King), ``JK``/``JOKER``.
 

@@ -34,7 +34,7 @@ class PenaltyDeckError(DeckError, PenaltyError):
 
 @dataclass(frozen=True)
 class _Entry:
-    player: str
+    player: str | None
     cards_or_total: Hand | Penalty
     error: type[DeckError]
     label: str
@@ -47,7 +47,9 @@ def _entries(round_input: RoundInput) -> Iterator[_Entry]:
         yield _Entry(round_input.caller, round_input.penalty, PenaltyDeckError, "penalty ")
 
 
-def _card_problem(card: Card, number: int, counts: Counter, rules: HouseRules) -> str | None:
+def _card_problem(
+    card: Card, number: int, counts: Counter[tuple[Rank, Colour | None]], rules: HouseRules
+) -> str | None:
     deck_size = _DECK_SIZE + rules.jokers
     if number > deck_size:
         return f"is card {number} of this round; a deck has {deck_size}"
@@ -65,7 +67,7 @@ def _card_problem(card: Card, number: int, counts: Counter, rules: HouseRules) -
 
 def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
     counts: Counter[tuple[Rank, Colour | None]] = Counter()
-    owner_of: dict[Card, str] = {}
+    owner_of: dict[Card, str | None] = {}
     number = 0
     for entry in _entries(round_input):
         for card in entry.cards_or_total.cards or ():

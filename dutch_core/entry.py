@@ -78,7 +78,8 @@ def _check_caller(
 
 
 def _field_of(error: DutchError, hands: Mapping[str, Hand]) -> str:
-    return error.player if error.player in hands else ROUND
+    player = error.player
+    return player if player is not None and player in hands else ROUND
 
 
 def _parse_penalty(caller: str, due: int, text: str, errors: dict[str, str]) -> Penalty | None:

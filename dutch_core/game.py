@@ -73,12 +73,12 @@ def replay_totals(
         yield totals
 
 
-def end_reached(rules: HouseRules, rounds_played: int, totals: Mapping[object, int]) -> bool:
+def end_reached(rules: HouseRules, rounds_played: int, totals: Mapping[_Key, int]) -> bool:
     """True when the end condition holds after ``rounds_played`` rounds with these totals."""
     end = rules.end
-    if end.kind is EndKind.ROUNDS:
+    if end.kind is EndKind.ROUNDS and end.rounds is not None:
         return rounds_played >= end.rounds
-    if end.kind is EndKind.SCORE_LIMIT:
+    if end.kind is EndKind.SCORE_LIMIT and end.limit is not None:
         return bool(totals) and max(totals.values()) >= end.limit
     return False
 
@@ -117,12 +117,13 @@ class Game:
     rounds: tuple[RoundResult, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "players", check_players(self.players, GameError))
+        if not isinstance(self.players, tuple):
+            raise GameError(f"players must be a tuple of names, got {self.players!r}")
+        check_players(self.players, GameError)
         if not isinstance(self.rules, HouseRules):
             raise RulesError(f"house rules expected, got {self.rules!r}")
-        if isinstance(self.rounds, str) or not isinstance(self.rounds, Iterable):
-            raise GameError(f"rounds must be a list of scored rounds, got {self.rounds!r}")
-        object.__setattr__(self, "rounds", tuple(self.rounds))
+        if not isinstance(self.rounds, tuple):
+            raise GameError(f"rounds must be a tuple of scored rounds, got {self.rounds!r}")
         for number, result in enumerate(self.rounds, start=1):
             if not isinstance(result, RoundResult):
                 raise GameError(f"round {number} is not a scored round: {result!r}")
@@ -131,7 +132,7 @@ class Game:
     @classmethod
     def start(cls, players: Iterable[str], rules: HouseRules = PRESETS["classic"]) -> Game:
         """A new game with no rounds; players in seat order."""
-        return cls(players, rules)
+        return cls(check_players(players, GameError), rules)
 
     @classmethod
     def from_inputs(
@@ -141,7 +142,7 @@ class Game:
 
         Unlike ``add_round`` this keeps rounds that a correction placed after the end.
         """
-        return cls(players, rules)._rescored(round_inputs)
+        return cls.start(players, rules)._rescored(round_inputs)
 
     def _check_players_of(self, round_input: object, number: int) -> None:
         if not isinstance(round_input, RoundInput):

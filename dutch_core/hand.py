@@ -44,9 +44,9 @@ class _CardsOrTotal:
                 f"a {self._noun} is either its cards or its total, not both or neither"
             )
         if self.cards is not None:
-            if isinstance(self.cards, str) or not isinstance(self.cards, Iterable):
-                raise self._error(f"{self._noun} cards must be a list of cards, got {self.cards!r}")
-            object.__setattr__(self, "cards", tuple(Card.parse(card) for card in self.cards))
+            cards = self.cards
+            if not (isinstance(cards, tuple) and all(isinstance(c, Card) for c in cards)):
+                raise self._error(f"{self._noun} cards must be a tuple of cards, got {cards!r}")
         else:
             self._check_total(self.total, None)
 
@@ -67,7 +67,9 @@ class _CardsOrTotal:
     @classmethod
     def of_cards(cls, cards: Iterable[Card | str]) -> Self:
         """From cards (or card tokens) in the order they were entered."""
-        return cls(cards=cards)
+        if isinstance(cards, str) or not isinstance(cards, Iterable):
+            raise cls._error(f"{cls._noun} cards must be a list of cards, got {cards!r}")
+        return cls(cards=tuple(Card.parse(card) for card in cards))
 
     @classmethod
     def of_total(cls, total: int) -> Self:
@@ -75,7 +77,7 @@ class _CardsOrTotal:
         return cls(total=total)
 
     @classmethod
-    def parse(cls, text: str, player: str | None = None) -> Self:
+    def parse(cls, text: object, player: str | None = None) -> Self:
         """Read typed text: a lone whole number (optionally after ``=``) is a total,
         anything else is cards, and blank text is no cards at all.
 
@@ -106,9 +108,9 @@ class _CardsOrTotal:
 
     def value(self, rules: HouseRules) -> int:
         """The points this is worth under the house rules."""
-        if self.cards is None:
+        if self.total is not None:
             return self.total
-        return sum(card.value(rules) for card in self.cards)
+        return sum(card.value(rules) for card in self.cards or ())
 
     def text(self) -> str:
         """Canonical text that ``parse`` reads back to an equal value.
@@ -131,7 +133,7 @@ class Hand(_CardsOrTotal):
     """The hand a player reveals at the end of a round (penalty cards from
     mismatched discards included).
 
-    >>> Hand(cards=("KH", "KD")).is_empty, Hand(cards=()).is_empty
+    >>> Hand.of_cards(["KH", "KD"]).is_empty, Hand(cards=()).is_empty
     (False, True)
     """
 

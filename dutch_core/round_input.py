@@ -26,6 +26,20 @@ class CallType(StrEnum):
     """They played their last card, so their hand is empty and worth 0."""
 
 
+def call_type_of(value: CallType | str | None, caller: str | None = None) -> CallType | None:
+    """The call named by ``value`` (a CallType or its value), refused naming ``caller``.
+
+    >>> call_type_of("auto_dutch")
+    <CallType.AUTO_DUTCH: 'auto_dutch'>
+    """
+    if value is None or isinstance(value, CallType):
+        return value
+    try:
+        return CallType(value)
+    except (ValueError, TypeError):
+        raise RoundError(f"{value!r} is not a call; use Dutch or Auto Dutch", caller) from None
+
+
 def check_players(players: Iterable[str], error: type[DutchError] = RoundError) -> tuple[str, ...]:
     """The names in seat order, if there are 2 to 12 of them and no two match
     (ignoring case and surrounding spaces)."""
@@ -75,15 +89,16 @@ class RoundInput:
     penalty: Penalty | None = None
 
     def __post_init__(self) -> None:
-        hands = self.hands.items() if isinstance(self.hands, Mapping) else self.hands
-        if isinstance(hands, str) or not isinstance(hands, Iterable):
-            raise RoundError(f"hands must be (player, hand) pairs, got {hands!r}")
-        pairs = tuple(tuple(pair) if isinstance(pair, list) else pair for pair in hands)
+        pairs = self.hands
+        if not isinstance(pairs, tuple):
+            raise RoundError(f"hands must be a tuple of (player, hand) pairs, got {pairs!r}")
         for pair in pairs:
             if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], Hand)):
                 raise RoundError(f"hands must be (player, hand) pairs, got {pair!r}")
         check_players(player for player, _ in pairs)
-        object.__setattr__(self, "hands", pairs)
+        if self.call_type is not None and not isinstance(self.call_type, CallType):
+            message = f"{self.call_type!r} is not a call; use Dutch or Auto Dutch"
+            raise RoundError(message, self.caller)
         self._check_call(dict(pairs))
         if self.penalty is not None and not isinstance(self.penalty, Penalty):
             raise PenaltyError(f"the penalty must be cards or a total, got {self.penalty!r}")
@@ -94,20 +109,15 @@ class RoundInput:
 
     def _check_call(self, hands: dict[str, Hand]) -> None:
         caller = self.caller
-        if caller is not None and caller not in hands:
+        if caller is None:
+            if self.call_type is not None:
+                raise RoundError(f"{self.call_type.value!r} needs the player who called it")
+            return
+        if caller not in hands:
             raise RoundError(f"the caller {caller!r} is not playing this round")
-        if self.call_type is not None:
-            try:
-                object.__setattr__(self, "call_type", CallType(self.call_type))
-            except (ValueError, TypeError):
-                raise RoundError(
-                    f"{self.call_type!r} is not a call; use Dutch or Auto Dutch", caller
-                ) from None
-        if caller is None and self.call_type is not None:
-            raise RoundError(f"{self.call_type.value!r} needs the player who called it")
-        if caller is not None and self.call_type is None:
+        if self.call_type is None:
             raise RoundError("say whether they called Dutch or Auto Dutch", caller)
-        hand = hands.get(caller)
+        hand = hands[caller]
         if self.call_type is CallType.AUTO_DUTCH and not (hand.is_empty or hand.total == 0):
             message = f"Auto Dutch means no cards are left, but the hand is {hand.text()!r}"
             raise RoundError(message, caller)
@@ -120,13 +130,15 @@ class RoundInput:
         call_type: CallType | str | None = None,
         penalty: Penalty | str | int | None = None,
     ) -> RoundInput:
-        """A round from typed text: hands and penalty may be text (parsed) or totals."""
+        """A round from typed text: hands and penalty may be text (parsed) or totals, the
+        call its name (``"dutch"``, ``"auto_dutch"``)."""
         pairs = hand_pairs(hands)
+        call = call_type_of(call_type, caller)
         if isinstance(penalty, int) and not isinstance(penalty, bool):
             penalty = Penalty.of_total(penalty)
         elif penalty is not None and not isinstance(penalty, Penalty):
             penalty = Penalty.parse(penalty, caller)
-        return cls(pairs, caller, call_type, penalty)
+        return cls(pairs, caller, call, penalty)
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from dutch_core.errors import RulesError
 
@@ -56,12 +56,22 @@ def _flag(name: str, value: object) -> bool:
     return value
 
 
-def _choice(enum: type[StrEnum], name: str, value: object) -> StrEnum:
-    try:
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _choice(enum: type[_E], name: str, value: object) -> _E:
+    """``value`` as a member of ``enum`` (what ``from_dict`` reads)."""
+    if isinstance(value, str) and value in enum._value2member_map_:
         return enum(value)
-    except (ValueError, TypeError):
-        options = ", ".join(repr(member.value) for member in enum)
-        raise RulesError(f"{name} must be one of {options}, got {value!r}") from None
+    options = ", ".join(repr(member.value) for member in enum)
+    raise RulesError(f"{name} must be one of {options}, got {value!r}")
+
+
+def _member(enum: type[StrEnum], name: str, value: object) -> None:
+    """Refuse ``value`` unless it is a member of ``enum`` (what the constructors take)."""
+    if not isinstance(value, enum):
+        options = ", ".join(f"{enum.__name__}.{member.name}" for member in enum)
+        raise RulesError(f"{name} must be one of {options}, got {value!r}")
 
 
 def _checked_keys(cls: type, data: object) -> dict[str, Any]:
@@ -91,8 +101,8 @@ class EndCondition:
     exact_limit_halves: bool = False
 
     def __post_init__(self) -> None:
-        kind = _choice(EndKind, "end kind", self.kind)
-        object.__setattr__(self, "kind", kind)
+        _member(EndKind, "end kind", self.kind)
+        kind = self.kind
         _flag("exact_limit_halves", self.exact_limit_halves)
         if kind is EndKind.ROUNDS:
             _whole("rounds", self.rounds, 1, 1000)
@@ -170,8 +180,7 @@ class HouseRules:
         _whole("black_king_value", self.black_king_value, 0, 13)
         _whole("jokers", self.jokers, 0, 2)
         _whole("joker_value", self.joker_value, 0, 13)
-        mode = _choice(PenaltyMode, "penalty_mode", self.penalty_mode)
-        object.__setattr__(self, "penalty_mode", mode)
+        _member(PenaltyMode, "penalty_mode", self.penalty_mode)
         _whole("failed_call_points", self.failed_call_points, 0, 100)
         _whole("success_bonus", self.success_bonus, 0, 100)
         _flag("allow_no_caller", self.allow_no_caller)
@@ -204,8 +213,15 @@ class HouseRules:
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
         """Rules from ``to_dict`` output; missing settings take their defaults."""
         settings = _checked_keys(cls, data)
+        if "penalty_mode" in settings:
+            settings["penalty_mode"] = _choice(
+                PenaltyMode, "penalty_mode", settings["penalty_mode"]
+            )
         if "end" in settings:
-            settings["end"] = EndCondition(**_checked_keys(EndCondition, settings["end"]))
+            end = _checked_keys(EndCondition, settings["end"])
+            if "kind" in end:
+                end["kind"] = _choice(EndKind, "end kind", end["kind"])
+            settings["end"] = EndCondition(**end)
         return cls(**settings)
 
     def describe(self) -> list[str]:

@@ -22,6 +22,7 @@ from dutch_core import (
     Penalty,
     RoundInput,
     RoundResult,
+    call_type_of,
     format_cards,
     parse_cards,
 )
@@ -94,7 +95,8 @@ def stored_input(table: Table, stored: Round, hands: list[RoundHand]) -> RoundIn
         for hand in hands
     )
     penalty = None if stored.penalty_text is None else Penalty.parse(stored.penalty_text)
-    return RoundInput(pairs, table.name_of(stored.caller_player_id), stored.call_type, penalty)
+    caller = table.name_of(stored.caller_player_id)
+    return RoundInput(pairs, caller, call_type_of(stored.call_type), penalty)
 
 
 def rules_of(game: Game) -> HouseRules:

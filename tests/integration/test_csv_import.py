@@ -13,7 +13,7 @@ from dutch_app.services.games import end_game, start_game
 from dutch_app.services.groups import create_group
 from dutch_app.services.players import add_player, list_players
 from dutch_app.services.rounds import add_round
-from dutch_core import PRESETS, EndCondition, HouseRules
+from dutch_core import PRESETS, EndCondition, HouseRules, PenaltyMode
 
 
 @pytest.fixture
@@ -42,7 +42,9 @@ def played(session, owner, group):
     )
     end_game(session, owner, classic.id)
 
-    bonus = HouseRules(penalty_mode="points", success_bonus=5, end=EndCondition.after_rounds(2))
+    bonus = HouseRules(
+        penalty_mode=PenaltyMode.POINTS, success_bonus=5, end=EndCondition.after_rounds(2)
+    )
     points = start_game(session, owner, group.id, [dee.id, ann.id], bonus)
     add_round(session, owner, points.id, {dee.id: "", ann.id: "9"}, dee.id, "auto_dutch")
     add_round(session, owner, points.id, {dee.id: "12", ann.id: "3"}, dee.id, "dutch")

@@ -40,6 +40,7 @@ from dutch_core import (
     Hand,
     HouseRules,
     Penalty,
+    PenaltyMode,
     RoundInput,
     penalty_cards_due,
     score_round,
@@ -147,7 +148,7 @@ def test_an_empty_rules_cell_means_the_original_rules():
 
 
 def test_text_that_looks_like_a_formula_is_neutralised_but_negative_scores_stay_numbers():
-    rules = HouseRules(penalty_mode="points", success_bonus=5, end=EndCondition.open())
+    rules = HouseRules(penalty_mode=PenaltyMode.POINTS, success_bonus=5, end=EndCondition.open())
     round_input = RoundInput.build({"=SUM(A1)": "", "-Dan": "9"}, "=SUM(A1)", "auto_dutch")
     plan = plan_of([(rules, "ended", [round_input])])
     text = export_rounds_csv(plan.to_history(), plan.game_rules()).decode("utf-8")
@@ -360,7 +361,7 @@ RULES = [
     PRESETS["points"],
     PRESETS["deck_out"],
     HouseRules(end=EndCondition.score_limit(30, exact_limit_halves=True)),
-    HouseRules(penalty_mode="points", success_bonus=3, allow_no_caller=True),
+    HouseRules(penalty_mode=PenaltyMode.POINTS, success_bonus=3, allow_no_caller=True),
 ]
 
 

@@ -66,7 +66,7 @@ def test_round_trip_with_every_end_condition():
         EndCondition.after_rounds(7),
         EndCondition.score_limit(150, exact_limit_halves=True),
     ):
-        rules = HouseRules(end=end, penalty_mode="points", success_bonus=5)
+        rules = HouseRules(end=end, penalty_mode=PenaltyMode.POINTS, success_bonus=5)
         assert HouseRules.from_dict(rules.to_dict()) == rules
 
 

@@ -279,12 +279,17 @@ def test_result_lookups():
         result.score_of("Z")
 
 
-def test_hands_may_come_as_a_mapping_or_as_list_pairs():
+def test_the_builder_takes_a_mapping_and_the_constructor_exactly_its_pairs():
+    """Loose input (a mapping, lists, a call's name) goes through RoundInput.build only."""
     hands = {"A": Hand.of_total(1), "B": Hand.of_total(2)}
-    from_mapping = RoundInput(hands, "A", CallType.DUTCH)
-    from_lists = RoundInput([["A", hands["A"]], ["B", hands["B"]]], "A", "dutch")
-    assert from_mapping == from_lists
-    assert from_mapping.hands == (("A", hands["A"]), ("B", hands["B"]))
+    built = RoundInput.build(hands, "A", "dutch")
+    assert built == RoundInput((("A", hands["A"]), ("B", hands["B"])), "A", CallType.DUTCH)
+    assert built.hands == (("A", hands["A"]), ("B", hands["B"]))
+    for loose in (hands, [["A", hands["A"]], ["B", hands["B"]]]):
+        with pytest.raises(RoundError, match="pairs"):
+            RoundInput(loose, "A", CallType.DUTCH)
+    with pytest.raises(RoundError, match="A: 'dutch' is not a call"):
+        RoundInput(built.hands, "A", "dutch")
 
 
 def test_players_keep_their_seat_order():
