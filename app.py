@@ -20,6 +20,7 @@ from dutch_app.ui.context import (
     end_session,
     flush_cookie,
     hand_groups_to_page,
+    require_account,
     resume_from_cookie,
     set_active_group,
     settings_problem,
@@ -106,7 +107,7 @@ def signed_in_pages() -> dict[str, list]:
 
 def sidebar_for_signed_in() -> None:
     """Who is signed in, the group switcher and the sign-out button."""
-    account = current_account()
+    account = require_account()
     with st.sidebar:
         st.caption("Signed in as")
         st.text(account.display_name)

@@ -223,7 +223,7 @@ class ChartKind:
     """
 
     shape: Callable[[pd.DataFrame], pd.DataFrame]
-    encode: Callable[..., alt.Chart]
+    encode: Callable[..., alt.Chart | alt.LayerChart]
     variant: Callable[[pd.DataFrame], Any] | None = None
     """When given: what the encoding depends on in the data (e.g. the time axis's span),
     passed to ``encode`` as a third argument; one template is kept per variant."""
@@ -231,7 +231,7 @@ class ChartKind:
     def _variant(self, data: pd.DataFrame) -> tuple:
         return () if self.variant is None else (self.variant(data),)
 
-    def chart(self, table: pd.DataFrame) -> alt.Chart:
+    def chart(self, table: pd.DataFrame) -> alt.Chart | alt.LayerChart:
         """The Altair chart of ``table``."""
         data = self.shape(table)
         return self.encode(data, len(data) <= MARKED_POINTS, *self._variant(data))
@@ -666,7 +666,7 @@ def call_chance_data(chances: pd.DataFrame, curves: pd.DataFrame, players: int) 
     ).dropna(subset=["chance"])
 
 
-def _call_chances(data: Any, marked: bool) -> alt.Chart:
+def _call_chances(data: Any, marked: bool) -> alt.LayerChart:
     series = alt.Scale(domain=list(CALL_SERIES), range=list(CALL_SERIES.values()))
     x = alt.X("hand_total:Q", title="Caller's hand total", scale=alt.Scale(domain=[0, 40]))
     y = alt.Y("chance:Q", title="Chance the call succeeds", axis=alt.Axis(format=".0%"))
@@ -706,7 +706,7 @@ def _call_chances(data: Any, marked: bool) -> alt.Chart:
             ],
         )
     )
-    return alt.layer(lines, points, title="Chance a call succeeds, by hand total")
+    return alt.LayerChart(layer=[lines, points], title="Chance a call succeeds, by hand total")
 
 
 CALL_CHANCES = ChartKind(_as_is, _call_chances)

@@ -20,8 +20,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, select, tuple_
+from sqlalchemy import CursorResult, delete, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from dutch_app.storage.models import ThrottleCounter
@@ -101,12 +103,11 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _insert(session: Session):
+def _insert(session: Session) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT of a counter in the database's own dialect (for its ON CONFLICT)."""
     if session.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert(ThrottleCounter)
+        return postgresql.insert(ThrottleCounter)
+    return sqlite.insert(ThrottleCounter)
 
 
 def _locked_rows(session: Session, keys: Sequence[Key], now: datetime) -> list[ThrottleCounter]:
@@ -246,7 +247,7 @@ def forget_expired(session: Session, now: datetime) -> int:
     result = session.execute(
         delete(ThrottleCounter).where(tuple_(ThrottleCounter.scope, ThrottleCounter.key).in_(stale))
     )
-    return result.rowcount or 0
+    return cast(CursorResult[Any], result).rowcount or 0  # a DELETE's result has a cursor
 
 
 __all__ = [

@@ -134,7 +134,7 @@ def rename_player(roster) -> None:
     names = {player.id: player.name for player in roster}
     with st.form("group_rename_player_form"):
         player_id = st.selectbox(
-            "Player", list(names), format_func=names.get, key="group_rename_player"
+            "Player", list(names), format_func=names.__getitem__, key="group_rename_player"
         )
         name = st.text_input("New name", key="group_rename_player_name", max_chars=60)
         submitted = st.form_submit_button("Rename the player")
@@ -183,7 +183,9 @@ def link_player(group, roster) -> None:
     """Link a player to a member's account (or unlink it)."""
     names = {player.id: player.name for player in roster}
     members = distinct_labels(member_names(group))
-    player_id = st.selectbox("Player", list(names), format_func=names.get, key="group_link_player")
+    player_id = st.selectbox(
+        "Player", list(names), format_func=names.__getitem__, key="group_link_player"
+    )
     user_id = st.selectbox(
         "is this member",
         [None, *members],
@@ -232,8 +234,10 @@ def remove_member(group, me: int) -> None:
             st.caption("You are the only member: nobody else to remove.")
             return
         member_id = st.selectbox(
-            "Member", list(others), format_func=others.get, key="group_remove_member"
+            "Member", list(others), format_func=others.__getitem__, key="group_remove_member"
         )
+        if member_id is None:
+            return
         st.markdown(remove_note(group, others[member_id]))
         sure = st.checkbox(
             f"Yes, remove {md(others[member_id])} from {md(group.name)}",

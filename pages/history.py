@@ -55,7 +55,10 @@ def read_filters(group: GroupView) -> Filters:
     names = {player.id: player.name for player in roster(group)}
     dates_col, player_col, status_col = st.columns(3)
     dates = dates_col.date_input(
-        "Started between", value=(), format="YYYY-MM-DD", key="history_filter_dates"
+        "Started between",
+        value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
+        format="YYYY-MM-DD",
+        key="history_filter_dates",
     )
     player_id = player_col.selectbox(
         "Player",
@@ -149,7 +152,8 @@ def correct_round(game) -> None:
             set_round_errors(EDIT_FORM, {"round": str(error)})
         else:
             keep_saved(saved)
-            flash(f"Round {saved.number} saved. {md(call_summary(check.result))}", "history_round")
+            summary = "" if check.result is None else call_summary(check.result)
+            flash(f"Round {saved.number} saved. {md(summary)}", "history_round")
     sure = st.checkbox(f"Yes, delete round {stored.number}", key="history_delete_round_confirm")
     if st.button(
         f"Delete round {stored.number}", key="history_delete_round", icon=":material/delete:"
@@ -167,10 +171,10 @@ def correct_round(game) -> None:
                 )
 
 
-def show_game(game_id: int, files: tuple[int, int, int]) -> None:
+def show_game(game_id: int, files: tuple[int, int, str]) -> None:
     """One game: standings, the round-by-round table, and what can be done with it.
 
-    ``files`` is (user id, group id, data version), what the CSV files are made for.
+    ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
     game = call(games.get_game, game_id)
     status = "in progress" if game.status == "active" else "ended"
@@ -195,10 +199,10 @@ def show_game(game_id: int, files: tuple[int, int, int]) -> None:
         correct_round(game)
 
 
-def downloads(files: tuple[int, int, int], filters: Filters) -> None:
+def downloads(files: tuple[int, int, str], filters: Filters) -> None:
     """The group's history as CSV files: all rounds, all games, and the games listed.
 
-    ``files`` is (user id, group id, data version), what the CSV files are made for.
+    ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
     st.subheader("Download as CSV")
     download("All rounds", file_maker(*files, ROUNDS), "rounds", "history_download_rounds")
@@ -225,7 +229,7 @@ def import_section(group_id: int) -> None:
     uploaded = st.file_uploader(
         "Rounds file", type=["csv"], key="history_import_file", max_upload_size=MAX_UPLOAD_MB
     )
-    if st.button("Import the file", key="history_import", disabled=uploaded is None):
+    if st.button("Import the file", key="history_import", disabled=uploaded is None) and uploaded:
         with guarded():
             try:
                 report = call(csv_import.import_rounds_csv, group_id, uploaded.getvalue())

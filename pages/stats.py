@@ -6,6 +6,7 @@ tabs, so a phone shows one section at a time, each chart with its table under it
 """
 
 from functools import partial
+from typing import cast
 
 import streamlit as st
 
@@ -45,7 +46,7 @@ def filters_for(group: GroupView) -> StatsFilters:
     dates_column, players_column = st.columns(2)
     dates = dates_column.date_input(
         "Games started between",
-        value=(),
+        value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
         format="YYYY-MM-DD",
         key="stats_dates",
         help="Leave empty for all games; pick one day twice for a single day.",
@@ -134,7 +135,8 @@ def show_calls(bundle: StatsBundle) -> None:
 def show_should_i_call(bundle: StatsBundle) -> None:
     """The chance a call succeeds at each hand total, for a chosen number of players."""
     counts = sorted(bundle.charts.call_chances)
-    common = int(bundle.call_chances.groupby("players")["calls"].sum().idxmax())
+    by_players = bundle.call_chances.groupby("players")["calls"].sum()
+    common = int(cast(int, by_players.idxmax()))  # a player count: the index holds ints
     players = st.selectbox(
         "Players at the table",
         counts,
@@ -153,7 +155,7 @@ def show_should_i_call(bundle: StatsBundle) -> None:
         "cards. Expected score = hand total + 6.5 points per expected penalty card."
     )
     profiles = bundle.caller_profiles
-    lines = [caller_sentence(row) for row in profiles.itertuples() if row.calls > 0]
+    lines = [caller_sentence(row) for row in tables.records(profiles) if row.calls > 0]
     if lines:
         st.markdown("\n".join(f"- {line}" for line in lines))
         tables.show_table(profiles, tables.CALLER_PROFILES)
@@ -188,7 +190,8 @@ def show_ratings(bundle: StatsBundle) -> None:
         st.info("Ratings start with the first ended game of two or more players.")
         return
     labels = [
-        rating_label(row.rating, row.provisional, row.rated_games) for row in ratings.itertuples()
+        rating_label(row.rating, row.provisional, row.rated_games)
+        for row in tables.records(ratings)
     ]
     tables.show_table(ratings.assign(rating_text=labels), tables.RATINGS)
     st.caption(
@@ -328,7 +331,7 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
         {
             row.game_id: f"{row.game_started_at:%Y-%m-%d %H:%M} · {row.players} · "
             f"{row.rounds} round{'s' if row.rounds != 1 else ''} · {row.game_status}"
-            for row in games.itertuples()
+            for row in tables.records(games)
         }
     )
     game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="stats_game")

@@ -9,6 +9,7 @@ from html import escape
 import streamlit as st
 
 from dutch_app.services import games
+from dutch_app.services.views import GroupView
 from dutch_app.ui.context import active_group, call, my_groups
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.live import follow_game, follow_group
@@ -32,7 +33,7 @@ def game_to_show(group_id: int) -> int | None:
     return in_progress[0] if in_progress else st.session_state.get(TABLE_GAME_KEY)
 
 
-def show(game_id: int) -> None:
+def show(group: GroupView, game_id: int) -> None:
     """The game in large type; an ended game keeps its result until another one starts."""
     game = call(games.get_game, game_id)
     st.session_state[TABLE_GAME_KEY] = game.id
@@ -75,5 +76,5 @@ with guarded():
         st.info("No game is in progress. Start one on the Play page; it will show here.")
         follow_group(group)
     else:
-        show(shown)
+        show(group, shown)
 st.page_link("pages/play.py", label="Back to Play", icon=":material/playing_cards:")

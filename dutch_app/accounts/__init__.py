@@ -53,20 +53,29 @@ def make_backend(
 ) -> AccountBackend:
     """The configured backend (``auth_backend`` = "local" or "firebase") over ``sessions``."""
     settings = settings or load_settings()
-    common = {
-        "secret_key": settings.secret_key.encode(),
-        "session_days": settings.session_days,
-        "clock": clock,
-    }
+    secret_key, session_days = settings.secret_key.encode(), settings.session_days
     # Imported here so that a local set-up never loads firebase-admin.
     if settings.auth_backend == "firebase":
         from dutch_app.accounts.firebase import FirebaseBackend
 
-        return FirebaseBackend(sessions, settings.firebase, **common)
+        return FirebaseBackend(
+            sessions,
+            settings.firebase,
+            secret_key=secret_key,
+            session_days=session_days,
+            clock=clock,
+        )
     from dutch_app.accounts.local import LocalBackend
     from dutch_app.accounts.passwords import PasswordHashes
 
     hashing = settings.limits
     hashes = PasswordHashes(slots=hashing.hashing_slots, wait_seconds=hashing.hashing_wait_seconds)
     resets = {"base_url": settings.base_url, "smtp": settings.smtp}
-    return LocalBackend(sessions, hashes=hashes, **common, resets=resets)
+    return LocalBackend(
+        sessions,
+        hashes=hashes,
+        secret_key=secret_key,
+        session_days=session_days,
+        clock=clock,
+        resets=resets,
+    )

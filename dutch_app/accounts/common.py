@@ -134,7 +134,7 @@ class DatabaseBackend(AccountBackend):
             account, claims = resumed
             # Already loaded by resume_claims: no second query.
             user = session.get(User, account.user_id)
-            return account if self._still_valid(user, claims) else None
+            return account if user is not None and self._still_valid(user, claims) else None
 
     def register(
         self, email: str, password: str, display_name: str, *, client: str | None = None

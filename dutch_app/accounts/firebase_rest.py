@@ -66,11 +66,12 @@ class IdentityToolkit:
         self, api: str, method: str, body: dict[str, Any], *, form: bool = False
     ) -> dict[str, Any]:
         url = f"{self._root}{api}/{method}"
-        payload = {"data": body} if form else {"json": body}
+        params = {"key": self._key}
         try:
-            response = self._http.post(
-                url, params={"key": self._key}, timeout=TIMEOUT_SECONDS, **payload
-            )
+            if form:
+                response = self._http.post(url, params=params, timeout=TIMEOUT_SECONDS, data=body)
+            else:
+                response = self._http.post(url, params=params, timeout=TIMEOUT_SECONDS, json=body)
         except requests.RequestException as error:
             raise FirebaseRestError("UNREACHABLE") from error
         if not response.ok:

@@ -107,7 +107,7 @@ class LocalBackend(DatabaseBackend):
         user_id, stored = (None, None) if found is None else found
         try:
             ok = self._hashes.matches(stored, password)
-            due = ok and self._hashes.needs_rehash(stored)
+            due = ok and stored is not None and self._hashes.needs_rehash(stored)
             fresh = self._hashes.hash(password) if due else None
         except HashingBusy:
             write_retrying(self._sessions, lambda session: settle(session, ticket, now, None))
@@ -160,6 +160,8 @@ class LocalBackend(DatabaseBackend):
         with writing(self._sessions) as session:
             user = self._user(session, user_id)
             credential = session.get(LocalCredential, user_id)
+            if credential is None:  # an account without a password signs in elsewhere
+                raise AuthFailed("Current password: this is not your password.", "current_password")
             credential.password_hash = new_hash
             credential.updated_at = self._clock()
             end_sessions(session, user_id)

@@ -28,8 +28,9 @@ import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from typing import Any, cast
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import CursorResult, delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app import throttle
@@ -244,7 +245,7 @@ class ResetLinks:
                 update(PasswordReset).where(*conditions).values(used_at=as_utc(now))
             )
             credential = session.get(LocalCredential, user_id)
-            if claimed.rowcount != 1 or credential is None:
+            if cast(CursorResult[Any], claimed).rowcount != 1 or credential is None:
                 raise ResetLinkInvalid()
             credential.password_hash = new_hash
             credential.updated_at = now

@@ -58,7 +58,7 @@ def _round_numbers(
     for row in rows:
         rounds[row.round].append(row)
     if None not in unread:  # else a bad row's round is unknown: it may be any of them
-        numbered = set(rounds) | unread
+        numbered = set(rounds) | {number for number in unread if number is not None}
         count = max(numbered) - len(numbered)
         if count:
             check.add(rows[0].line, "round", _gaps(game, numbered, count))

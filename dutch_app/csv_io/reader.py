@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from dutch_app.csv_io.format import (
     MAX_BYTES,
@@ -231,7 +231,8 @@ def _typed_row(
             values[column] = read(cells[column], values.get("player"))
         except BadCell as error:
             problems.add(CsvProblem(line, column, str(error)))
-    return RoundRow(**values) if len(problems) == found else None
+    # Every column was read by its own converter, so each value has its field's type.
+    return RoundRow(**cast(dict[str, Any], values)) if len(problems) == found else None
 
 
 def _text(data: bytes, max_bytes: int) -> str:
@@ -309,6 +310,13 @@ def _place_of(cells: list[str], header: list[str]) -> tuple[int, int | None] | N
     return None if game is None else (game, _number_in(cells, header, "round"))
 
 
+def _note_place(places: set[tuple[int, int | None]], cells: list[str], header: list[str]) -> None:
+    """Note the (game, round) of a bad row, when its game can be read."""
+    place = _place_of(cells, header)
+    if place is not None:
+        places.add(place)
+
+
 def read_round_rows(
     data: bytes,
     *,
@@ -338,12 +346,11 @@ def read_round_rows(
         if len(cells) != len(header):
             message = f"{len(cells)} cells, but the header names {len(header)} columns"
             problems.add(CsvProblem(line, None, message))
-            bad_rounds.add(_place_of(cells, header))
+            _note_place(bad_rounds, cells, header)
             continue
         row = _typed_row(line, dict(zip(header, cells, strict=True)), readers, problems)
         if row is None:
-            bad_rounds.add(_place_of(cells, header))
+            _note_place(bad_rounds, cells, header)
         else:
             rows.append(row)
-    bad_rounds.discard(None)
     return ReadRows(rows, problems, bad_rounds)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
+from sqlalchemy import Table as SqlTable
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.orm import Session
 
@@ -130,14 +131,14 @@ def insert_games(
         for row in prepared.rounds
     ]
     if seats:
-        session.execute(insert(GamePlayer.__table__), seats)
+        session.execute(insert(cast(SqlTable, GamePlayer.__table__)), seats)
     round_ids = insert_with_ids(session, Round.__table__, rounds)
     hands = [
         {**row, "round_id": round_ids[row["round_id"]], "player_id": player(row["player_id"])}
         for row in prepared.hands
     ]
     if hands:
-        session.execute(insert(RoundHand.__table__), hands)
+        session.execute(insert(cast(SqlTable, RoundHand.__table__)), hands)
     return game_ids
 
 

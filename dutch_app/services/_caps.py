@@ -24,8 +24,11 @@ def check_room_for_a_group(session: Session, user_id: int) -> None:
     """Refuse a new membership (made or joined) to a person already in the most groups."""
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     most = limits().max_groups_per_person
-    held = session.scalar(
-        select(func.count()).select_from(Membership).where(Membership.user_id == user_id)
+    held = (
+        session.scalar(
+            select(func.count()).select_from(Membership).where(Membership.user_id == user_id)
+        )
+        or 0
     )
     if held >= most:
         raise LimitReached(
@@ -38,8 +41,9 @@ def check_room_for_players(session: Session, group_id: int, adding: int = 1) -> 
     """Refuse players beyond the group's cap (merged players count, as their rows stay)."""
     session.execute(select(Group.id).where(Group.id == group_id).with_for_update())
     most = limits().max_players_per_group
-    held = session.scalar(
-        select(func.count()).select_from(Player).where(Player.group_id == group_id)
+    held = (
+        session.scalar(select(func.count()).select_from(Player).where(Player.group_id == group_id))
+        or 0
     )
     if held + adding > most:
         raise LimitReached(

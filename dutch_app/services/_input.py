@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from datetime import UTC, date, datetime, time, timedelta
+from typing import overload
 
 from dutch_app.services.errors import ValidationError
 from dutch_app.text_input import text_problem
@@ -82,6 +83,12 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+@overload
+def as_utc(moment: datetime) -> datetime: ...
+@overload
+def as_utc(moment: None) -> None: ...
+@overload
+def as_utc(moment: datetime | None) -> datetime | None: ...
 def as_utc(moment: datetime | None) -> datetime | None:
     """A stored time as an aware UTC datetime (SQLite hands them back without a zone)."""
     if moment is None:

@@ -49,8 +49,8 @@ def group_views(session: Session, rows: list[tuple[Group, Membership]]) -> list[
             .where(Membership.group_id.in_(list(members)))
             .order_by(Membership.group_id, Membership.joined_at, Membership.user_id)
         )
-        for group_id, *member in found:
-            members[group_id].append(MemberView(*member))
+        for group_id, user_id, display_name, role in found:
+            members[group_id].append(MemberView(user_id, display_name, role))
     return [
         GroupView(
             id=group.id,
@@ -67,6 +67,7 @@ def group_views(session: Session, rows: list[tuple[Group, Membership]]) -> list[
 
 def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView:
     """The view of a stored round."""
+    names = {player.id: player.name for player in table.players}
     return RoundView(
         id=stored.id,
         game_id=stored.game_id,
@@ -84,7 +85,7 @@ def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView
         hands=tuple(
             HandView(
                 player_id=hand.player_id,
-                player=table.name_of(hand.player_id),
+                player=names[hand.player_id],
                 seat=hand.seat,
                 cards=hand.cards,
                 hand_total=hand.hand_total,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -15,8 +16,8 @@ from sqlalchemy.orm import Session
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import ValidationError
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
-from dutch_core import Game as CoreGame
 from dutch_core import (
+    CallType,
     Hand,
     HouseRules,
     Penalty,
@@ -26,6 +27,7 @@ from dutch_core import (
     format_cards,
     parse_cards,
 )
+from dutch_core import Game as CoreGame
 
 
 @dataclass(frozen=True)
@@ -85,9 +87,10 @@ def rounds_of(
 
 def stored_input(table: Table, stored: Round, hands: list[RoundHand]) -> RoundInput:
     """The round input as it was entered, with the players' current names."""
+    names = {player.id: player.name for player in table.players}
     pairs = tuple(
         (
-            table.name_of(hand.player_id),
+            names[hand.player_id],
             Hand.of_total(hand.hand_total)
             if hand.cards is None
             else Hand.of_cards(parse_cards(hand.cards)),
@@ -177,7 +180,8 @@ def requested_input(
 ) -> RoundInput:
     """A round input from a request keyed by player id; the core checks the rest."""
     check_hand_ids(table, hands)
-    typed = {}
+    hands = cast(Mapping[int, object], hands)
+    typed: dict[str, Hand | str | int] = {}
     for player in table.players:
         if player.id not in hands:
             raise ValidationError("hands", f"{player.name}: no hand was entered.")
@@ -192,7 +196,9 @@ def requested_input(
         raise ValidationError("penalty_text", f"{penalty_text!r} is not a penalty.")
     if isinstance(penalty_text, str) and not penalty_text.strip():
         penalty_text = None
-    return RoundInput.build(typed, caller=caller, call_type=call_type, penalty=penalty_text)
+    call = cast("CallType | str | None", call_type)  # the core refuses anything else
+    penalty = penalty_text
+    return RoundInput.build(typed, caller=caller, call_type=call, penalty=penalty)
 
 
 def hand_rows(table: Table, result: RoundResult, totals: Mapping[str, int]) -> list[dict]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -186,14 +186,17 @@ def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> _Prepare
         }
         results = [planned.result for planned in game.rounds]
         entered = [planned.played_at for planned in game.rounds]
-        batch.append(BulkGame(values, seated, results, entered, user_id))
+        # A file's players stand in for stored ones: the batch reads only id and name.
+        stand_ins = cast("list[Player]", seated)
+        batch.append(BulkGame(values, stand_ins, results, entered, user_id))
     return _Prepared(prepare_games(batch), names)
 
 
 def _without(prepared: PreparedGames, keep: list[bool]) -> PreparedGames:
     """The prepared rows of the games whose ``keep`` is True, indexes renumbered."""
     games = {old: new for new, old in enumerate(i for i, kept in enumerate(keep) if kept)}
-    rounds, round_index = [], {}
+    rounds: list[dict[str, object]] = []
+    round_index: dict[int, int] = {}
     for old, row in enumerate(prepared.rounds):
         if row["game_id"] in games:
             round_index[old] = len(rounds)
@@ -222,7 +225,7 @@ def _write(
     yet; the games stored, their new ids and the names of the players created."""
     membership(session, user_id, group_id)
     # Games another import stored since the read of content keys carry their key.
-    imported = set()
+    imported: set[str] = set()
     for chunk in _chunks([game.import_key for game in candidates]):
         imported.update(
             session.scalars(

@@ -143,7 +143,8 @@ def _generate(
         seated = rng.sample(roster, rng.choice((3, 4, 4, 4, 5, 5, 6)))
         rules = rng.choices(rules_pool, weights)[0]
         results = _play_game(rng, rules, [player.name for player in seated])
-        status, ended_at = "ended", started + timedelta(minutes=4 * len(results) + 2)
+        ended_at: datetime | None = started + timedelta(minutes=4 * len(results) + 2)
+        status = "ended"
         if rows_made + len(results) * len(seated) >= rows:
             # The newest game is still going on: it stops as soon as the size is reached.
             needed = -(-(rows - rows_made) // len(seated))

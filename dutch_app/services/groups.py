@@ -185,7 +185,7 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
 
 def _owners(session: Session, group_id: int) -> int:
     owners = select(func.count()).where(Membership.group_id == group_id, Membership.role == "owner")
-    return session.scalar(owners)
+    return session.scalar(owners) or 0
 
 
 @reading

@@ -87,7 +87,7 @@ def load_history(
         query = query.where(
             Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id.in_(ids)))
         )
-    table = arrow_reader(session.get_bind()).read(query)
+    table = arrow_reader(session.get_bind().engine).read(query)
     if table.num_rows == 0:
         return empty_history()
     return _derive(table)

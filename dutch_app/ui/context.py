@@ -103,10 +103,11 @@ def call(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """
     account = require_account()
     if not st.session_state.get(CHECKED_KEY):
-        account = check_session()
-        if account is None:
+        checked = check_session()
+        if checked is None:
             st.rerun()  # the router shows the sign-in page with the notice
             raise AuthFailed(ENDED_ELSEWHERE)  # where a rerun cannot start (a callback)
+        account = checked
     with resources().sessions() as session:
         return service(session, account.user_id, *args, **kwargs)
 

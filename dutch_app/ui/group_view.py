@@ -36,7 +36,9 @@ def players_frame(roster: Sequence[PlayerView], group: GroupView) -> pd.DataFram
     return pd.DataFrame(
         {
             "Player": [player.name for player in roster],
-            "Linked to": [names.get(player.user_id, "") for player in roster],
+            "Linked to": [
+                "" if player.user_id is None else names.get(player.user_id, "") for player in roster
+            ],
         }
     )
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TypeVar
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from dutch_app.ui.text import md
 from dutch_core.errors import DutchError
 
 log = logging.getLogger("dutch_app")
-
-T = TypeVar("T")
 
 
 def user_error_types() -> tuple[type[Exception], ...]:
@@ -42,11 +40,11 @@ def user_error_types() -> tuple[type[Exception], ...]:
     return tuple(types)
 
 
-def report_unexpected(error: BaseException, where: st.delta_generator.DeltaGenerator = st) -> str:
+def report_unexpected(error: BaseException, where: DeltaGenerator | None = None) -> str:
     """Log an unexpected error with a fresh id and show a plain message carrying that id."""
     error_id = uuid.uuid4().hex[:8]
     log.error("unexpected error %s", error_id, exc_info=error)
-    where.error(
+    (where or st).error(
         f"Something went wrong on our side (error id {error_id}). Nothing was saved by the step "
         "that failed. Please try again; if it keeps happening, report the error id."
     )
@@ -54,18 +52,11 @@ def report_unexpected(error: BaseException, where: st.delta_generator.DeltaGener
 
 
 @contextmanager
-def guarded(where: st.delta_generator.DeltaGenerator = st) -> Iterator[None]:
+def guarded(where: DeltaGenerator | None = None) -> Iterator[None]:
     """Run a block; show user errors as messages and unexpected ones with an error id."""
     try:
         yield
     except user_error_types() as error:
-        where.error(md(str(error)))
+        (where or st).error(md(str(error)))
     except Exception as error:
         report_unexpected(error, where)
-
-
-def call_guarded(fn: Callable[[], T], where: st.delta_generator.DeltaGenerator = st) -> T | None:
-    """Call ``fn`` inside :func:`guarded`; return its result, or None when it failed."""
-    with guarded(where):
-        return fn()
-    return None

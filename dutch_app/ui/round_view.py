@@ -19,7 +19,7 @@ def _players(count: int) -> str:
 def call_summary(result: RoundResult) -> str:
     """One sentence saying how the caller fared and what it cost (plain text: pass it
     through :func:`~dutch_app.ui.text.md` to show it as Markdown)."""
-    if result.caller is None:
+    if result.caller is None or result.call_type is None:
         return "Nobody called: every player scores their hand."
     call = CALL_NAMES[result.call_type]
     if result.outcome is Outcome.LOWEST:

@@ -83,7 +83,7 @@ class StatsCharts:
 
     def all_specs(self) -> list[ChartSpec]:
         """Every chart spec of the view."""
-        specs = []
+        specs: list[ChartSpec] = []
         for value in vars(self).values():
             specs.extend(value.values() if isinstance(value, dict) else [value])
         return specs

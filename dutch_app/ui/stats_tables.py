@@ -7,25 +7,34 @@ phone the table scrolls sideways inside its frame while the name stays in view.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
-Column = dict | str
+Column = ColumnConfig | str
 
 
-def _count(label: str, help: str | None = None) -> dict:
+def records(table: pd.DataFrame) -> Iterator[Any]:
+    """The table's rows as named tuples (pandas types their cells as any scalar at all)."""
+    return table.itertuples()
+
+
+def _count(label: str, help: str | None = None) -> ColumnConfig:
     return st.column_config.NumberColumn(label, format="%d", help=help)
 
 
-def _share(label: str, help: str | None = None) -> dict:
+def _share(label: str, help: str | None = None) -> ColumnConfig:
     return st.column_config.NumberColumn(label, format="percent", help=help)
 
 
-def _points(label: str, help: str | None = None) -> dict:
+def _points(label: str, help: str | None = None) -> ColumnConfig:
     return st.column_config.NumberColumn(label, format="%.1f", help=help)
 
 
-def _when(label: str) -> dict:
+def _when(label: str) -> ColumnConfig:
     return st.column_config.DatetimeColumn(label, format="YYYY-MM-DD HH:mm", timezone="UTC")
 
 

@@ -8,6 +8,8 @@ millisecond however few the rows; these cost microseconds.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import pandas as pd
 from pandas.api.extensions import ExtensionArray
@@ -25,9 +27,12 @@ def compact(values: np.ndarray) -> np.ndarray:
     return values.astype(np.promote_types(low, high), copy=False)
 
 
-def player_codes(players: pd.Series | ExtensionArray) -> tuple[np.ndarray, ExtensionArray]:
+def player_codes(
+    players: pd.Series | ExtensionArray | np.ndarray,
+) -> tuple[np.ndarray, ExtensionArray]:
     """Each row's player as a code into the distinct names, and those names in sorted order."""
     codes, names = pd.factorize(_array(players))
+    names = cast(ExtensionArray, names)
     # Python orders strings by code point, as pandas sorts them; the few names sort quickly.
     order = np.argsort(np.asarray(names, dtype=object), kind="stable")
     rank = np.empty(len(order), dtype="int64")
@@ -47,7 +52,7 @@ def codes_in(players: pd.Series | ExtensionArray, names: ExtensionArray) -> np.n
     return compact(slots[codes])
 
 
-def _array(values: pd.Series | ExtensionArray) -> ExtensionArray:
+def _array(values: pd.Series | ExtensionArray | np.ndarray) -> Any:
     return values.array if isinstance(values, pd.Series) else values
 
 
@@ -94,15 +99,18 @@ def sorted_within(codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndar
     low = values.min()
     span = int(values.max()) - int(low) + 1
     if groups * span > 2**16:
-        return values[stable_order(codes, values)]
+        ordered: np.ndarray = values[stable_order(codes, values)]
+        return ordered
     # Group and value fit one 16-bit key: a single radix sort.
     key = compact(codes.astype("int64") * span + (values - low))
-    return np.sort(key, kind="stable").astype(values.dtype) % span + low
+    ordered = np.sort(key, kind="stable").astype(values.dtype) % span + low
+    return ordered
 
 
 def starts(counts: np.ndarray) -> np.ndarray:
     """Where each group begins among rows sorted by group, from the groups' sizes."""
-    return np.cumsum(counts) - counts
+    first: np.ndarray = np.cumsum(counts) - counts
+    return first
 
 
 def changes(values: np.ndarray) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import pandas as pd
 from pandas.api.extensions import ExtensionArray
@@ -9,16 +11,18 @@ from pandas.api.extensions import ExtensionArray
 
 def is_value(values: pd.Series | ExtensionArray, value: str) -> np.ndarray:
     """A plain boolean mask: the cells equal to ``value`` (missing cells are False)."""
-    return (values == value).to_numpy(dtype=bool, na_value=False)
+    mask = cast("pd.Series[bool]", values == value)
+    return mask.to_numpy(dtype=bool, na_value=False)
 
 
 def rate(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """``numerator / denominator`` as floats, NaN where the denominator is 0."""
     out = np.full(len(denominator), np.nan)
-    return np.divide(numerator, denominator, out=out, where=denominator > 0)
+    result: np.ndarray = np.divide(numerator, denominator, out=out, where=denominator > 0)
+    return result
 
 
-def take(column: pd.Series, rows: np.ndarray):
+def take(column: pd.Series, rows: np.ndarray) -> Any:
     """The column's values at ``rows``, keeping its dtype (a numpy or pandas array)."""
     if isinstance(column.dtype, np.dtype):
         return column.to_numpy()[rows]
@@ -30,7 +34,7 @@ def moments(column: pd.Series) -> np.ndarray:
     return column.to_numpy(dtype="datetime64[ns]").view("int64")
 
 
-def frame_of(columns: dict) -> pd.DataFrame:
+def frame_of(columns: dict[str, Any]) -> pd.DataFrame:
     """A DataFrame of ``columns``, arrays made for it alone: they are not copied."""
     return pd.DataFrame(columns, copy=False)
 

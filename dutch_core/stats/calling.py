@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from dutch_core.stats._groups import group_codes, player_codes
 from dutch_core.stats._util import frame_of, is_value, rate, take
@@ -45,7 +46,8 @@ RIDGE = 1.0
 def round_sizes(df: pd.DataFrame) -> np.ndarray:
     """For every row, how many players the row's round had."""
     rounds, _ = group_codes(df["round_id"].to_numpy())
-    return np.bincount(rounds)[rounds].astype("int64")
+    sizes: np.ndarray = np.bincount(rounds)[rounds].astype("int64")
+    return sizes
 
 
 # The reference line
@@ -141,7 +143,7 @@ def logistic_fit(
         """The penalised log-likelihood, which the fit maximises (it is concave)."""
         eta = x @ coefficients
         fit = successes @ eta - calls @ np.logaddexp(0, eta)
-        return fit - coefficients @ penalty @ coefficients / 2
+        return float(fit - coefficients @ penalty @ coefficients / 2)
 
     beta = np.zeros(3)
     best = objective(beta)
@@ -168,7 +170,9 @@ PRIOR_CALLS = 0.5
 """Pseudo-calls per hand total (2 to 40) and player count that the fit adds from the reference."""
 
 
-def _with_prior(hand_total, players, calls, successes) -> tuple[np.ndarray, ...]:
+def _with_prior(
+    hand_total: ArrayLike, players: ArrayLike, calls: ArrayLike, successes: ArrayLike
+) -> tuple[np.ndarray, ...]:
     """The counts with the reference's pseudo-calls added (for each player count called with)."""
     hand_total = np.atleast_1d(np.asarray(hand_total, dtype="int64"))
     players = np.atleast_1d(np.asarray(players, dtype="int64"))
@@ -187,7 +191,9 @@ def _with_prior(hand_total, players, calls, successes) -> tuple[np.ndarray, ...]
     )
 
 
-def fitted_chance(coefficients: np.ndarray, hand_total, players) -> np.ndarray:
+def fitted_chance(
+    coefficients: np.ndarray, hand_total: ArrayLike, players: ArrayLike
+) -> np.ndarray:
     """The fitted chance of success at each (hand total, player count)."""
     scale = [coefficients[3:5], coefficients[5:7]]
     return _sigmoid(_design(hand_total, players, scale) @ coefficients[:3])
@@ -202,7 +208,7 @@ def _spread(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.array([mean, spread])
 
 
-def _design(hand_total, players, scale) -> np.ndarray:
+def _design(hand_total: ArrayLike, players: ArrayLike, scale: list[np.ndarray]) -> np.ndarray:
     columns = [np.ones(len(np.atleast_1d(hand_total)))]
     for values, (mean, spread) in zip((hand_total, players), scale, strict=True):
         values = np.atleast_1d(np.asarray(values, dtype="float64"))

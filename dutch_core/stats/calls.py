@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -17,7 +19,9 @@ def _outcomes(df: pd.DataFrame, calls: np.ndarray) -> dict[str, np.ndarray]:
     return {name: is_value(outcome, name) for name in OUTCOMES}
 
 
-def _outcome_counts(groups: np.ndarray, outcomes: dict[str, np.ndarray], size: int) -> dict:
+def _outcome_counts(
+    groups: np.ndarray, outcomes: dict[str, np.ndarray], size: int
+) -> dict[str, np.ndarray]:
     """Calls and outcome counts and rates per group code (``size`` groups)."""
     calls = np.bincount(groups, minlength=size)
     counts = {name: np.bincount(groups[mask], minlength=size) for name, mask in outcomes.items()}
@@ -92,7 +96,7 @@ def call_success_by_hand_total(df: pd.DataFrame, by_player: bool = False) -> pd.
     """
     calls = np.flatnonzero(df["is_caller"].to_numpy(dtype=bool))
     totals, hands = pd.factorize(df["hand_total"].to_numpy()[calls], sort=True)
-    out = {}
+    out: dict[str, Any] = {}
     if by_player:
         codes, names = player_codes(take(df["player"], calls))
         groups, keys = pd.factorize(codes.astype("int64") * len(hands) + totals, sort=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -191,7 +193,8 @@ def game_list(results: pd.DataFrame) -> pd.DataFrame:
     # Each game's names joined in seat order: add up each game's "name, " and drop the last ", ".
     joined = np.add.reduceat(names + ", ", first) if len(first) else np.array([], dtype=object)
     games = results.iloc[first][["game_id", "game_started_at", "game_status", "rounds"]]
-    players = pd.array([text[:-2] for text in joined], dtype=results["player"].dtype)
+    dtype: Any = results["player"].dtype
+    players = pd.array([text[:-2] for text in joined], dtype=dtype)
     games = games.assign(players=players)
     order = ["game_started_at", "game_id"]
     return games.sort_values(order, ascending=False, ignore_index=True)

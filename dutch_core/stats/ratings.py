@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 import pandas as pd
 from openskill.models import BradleyTerryFull
+from pandas.api.extensions import ExtensionArray
 
 from dutch_core.stats._groups import changes, codes_in, player_codes, starts
 from dutch_core.stats._util import frame_of, is_value, rate, take
@@ -48,6 +50,10 @@ HISTORY_RATING_COLUMNS = (
 )
 
 
+@overload
+def conservative(mu: float, sigma: float) -> float: ...
+@overload
+def conservative(mu: np.ndarray, sigma: np.ndarray) -> np.ndarray: ...
 def conservative(mu: np.ndarray | float, sigma: np.ndarray | float) -> np.ndarray | float:
     """The conservative rating ``mu - 3·sigma``."""
     return mu - 3 * sigma
@@ -96,7 +102,7 @@ def rating_history(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
 
 
 def _rate_games(
-    codes: list[int], ranks: list[int], first: list[int], sizes: list[int], names
+    codes: list[int], ranks: list[int], first: list[int], sizes: list[int], names: ExtensionArray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rate the games one after another; each row's ``mu`` and ``sigma`` after its game.
 
@@ -194,7 +200,7 @@ def player_ratings(
     )
 
 
-def _codes_among(players: pd.Series, names) -> np.ndarray:
+def _codes_among(players: pd.Series, names: ExtensionArray) -> np.ndarray:
     """Each row's player as a code into ``names`` (which hold every one), as int64."""
     if len(players) == 0:
         return np.zeros(0, dtype="int64")

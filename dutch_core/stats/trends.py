@@ -28,7 +28,9 @@ def _running(codes: np.ndarray, values: np.ndarray, window: int) -> dict[str, np
     return {"n": count, "total": total, "running": total / count, "rolling": rolling}
 
 
-def _in_play_order(df: pd.DataFrame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict]:
+def _in_play_order(
+    df: pd.DataFrame, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """The frame's ``rows`` sorted by player, then when they were played.
 
     Returns the sorted rows, their player codes, and their ``player``,
