@@ -26,6 +26,7 @@ from dutch_core.errors import (
 )
 from dutch_core.game import (
     Game,
+    GameStatus,
     Standing,
     dealer_seat,
     end_reached,
@@ -69,6 +70,7 @@ __all__ = [
     "EndKind",
     "Game",
     "GameError",
+    "GameStatus",
     "Hand",
     "HandError",
     "HouseRules",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import TypeVar
 
 from dutch_core.errors import GameError, RulesError
@@ -22,6 +23,7 @@ from dutch_core.scoring import RoundResult, score_round
 
 __all__ = [
     "Game",
+    "GameStatus",
     "Standing",
     "dealer_seat",
     "end_reached",
@@ -30,6 +32,15 @@ __all__ = [
     "replay_totals",
     "totals_after",
 ]
+
+
+class GameStatus(StrEnum):
+    """Whether a game goes on (stored as its value)."""
+
+    ACTIVE = "active"
+    """Rounds can be added; its end condition has not been met, or it was reopened."""
+    ENDED = "ended"
+    """Over: its end condition was met, or someone ended it."""
 
 
 _Key = TypeVar("_Key")

@@ -4,6 +4,7 @@ other groups to create or join, and leaving."""
 import streamlit as st
 
 from dutch_app.services import demo, groups, players
+from dutch_app.services.views import Role
 from dutch_app.ui.client import client_address
 from dutch_app.ui.context import (
     active_group,
@@ -84,7 +85,7 @@ def invite_code(group) -> None:
     """The owner sees the code and can replace it; others learn whom to ask."""
     st.markdown("#### Invite code")
     show_flash("group_invite")
-    if group.role != "owner":
+    if group.role is not Role.OWNER:
         st.caption("Only the group's owner can see and change the invite code: ask them for it.")
         return
     show_invite(group)
@@ -103,7 +104,7 @@ def invite_code(group) -> None:
 
 def rename_group(group) -> None:
     """The owner can rename the group."""
-    if group.role != "owner":
+    if group.role is not Role.OWNER:
         return
     if st.session_state.get("group_rename_for") != group.id:  # another group became active
         st.session_state["group_rename_name"] = group.name
@@ -225,7 +226,7 @@ def players_section(group) -> None:
 
 def remove_member(group, me: int) -> None:
     """The owner takes a member out of the group, after a confirmation."""
-    if group.role != "owner":
+    if group.role is not Role.OWNER:
         return
     show_flash("group_members")
     with st.expander("Remove a member"):

@@ -36,6 +36,7 @@ from dutch_app.ui.history_view import (
     when,
     zone,
 )
+from dutch_app.ui.labels import GAME_STATUS_LABELS
 from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import call_summary
@@ -43,6 +44,7 @@ from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import reset_on_next_run
 from dutch_core.errors import DutchError
+from dutch_core.game import GameStatus
 
 ensure_routed()
 
@@ -92,7 +94,7 @@ def download(label: str, make, what: str, key: str) -> None:
 def game_actions(game) -> None:
     """End or reopen the game; delete it after a confirmation."""
     show_flash("history_game")
-    if game.status == "active":
+    if game.status is GameStatus.ACTIVE:
         if st.button("End this game", key="history_end_game", icon=":material/flag:"):
             with guarded():
                 call(games.end_game, game.id)
@@ -177,7 +179,7 @@ def show_game(game_id: int, files: tuple[int, int, str]) -> None:
     ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
     game = call(games.get_game, game_id)
-    status = "in progress" if game.status == "active" else "ended"
+    status = GAME_STATUS_LABELS[game.status].lower()
     st.subheader(f"Game of {when(game.started_at, TZ)} ({status})")
     st.caption(" · ".join(md(line) for line in game.rules.describe()))
     if game.notes:

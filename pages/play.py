@@ -20,6 +20,7 @@ from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
 from dutch_app.ui.text import distinct_labels, md
+from dutch_core.game import GameStatus
 
 ensure_routed()
 
@@ -45,7 +46,7 @@ def no_group_yet() -> None:
 
 def choose_game(group_id: int) -> int | None:
     """The game on show: the one chosen before, else the newest game in progress."""
-    in_progress = call(games.list_games, group_id, status="active")
+    in_progress = call(games.list_games, group_id, status=GameStatus.ACTIVE)
     chosen = st.session_state.get(GAME_KEY)
     if len(in_progress) > 1:
         ids = [game.id for game in in_progress]
@@ -144,7 +145,7 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
             forget_remembered_rules()
             st.session_state[GAME_KEY] = rematch.id
             st.rerun()
-    if game.status == "ended" and reopen.button("Reopen this game", key="play_reopen"):
+    if game.status is GameStatus.ENDED and reopen.button("Reopen this game", key="play_reopen"):
         with guarded():
             call(games.reopen_game, game.id)
             st.rerun()
@@ -159,7 +160,7 @@ def ended_elsewhere(game) -> None:
     and leave the form (and what was typed in it) where it is."""
     st.info(f"The game was just ended on another phone. {winner_line(game)}")
     reopen, result = st.columns(2)
-    if game.status == "ended" and reopen.button("Reopen the game", key="play_reopen_here"):
+    if game.status is GameStatus.ENDED and reopen.button("Reopen the game", key="play_reopen_here"):
         with guarded():
             call(games.reopen_game, game.id)
             st.rerun()
@@ -175,7 +176,7 @@ def show_game(game_id: int, group: GroupView) -> None:
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:
         st.toast(saved_now)
-    over = game.status == "ended" or game.is_over
+    over = game.status is GameStatus.ENDED or game.is_over
     seen = st.session_state.get(SEEN_KEY)
     # The form stays while the game ends under it; the final result comes when asked for,
     # or straight away when this tab saw the game end (or came to it ended).

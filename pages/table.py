@@ -16,6 +16,7 @@ from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.table_view import last_round_lines, standings_html, table_css
 from dutch_app.ui.text import md
+from dutch_core.game import GameStatus
 
 ensure_routed()
 
@@ -26,7 +27,7 @@ TABLE_GAME_KEY = "table_game_id"  # the game this view showed last
 def game_to_show(group_id: int) -> int | None:
     """The game on the Play page (or shown here before) while it is in progress, else the
     newest game in progress, else the game shown here last (for its final result)."""
-    in_progress = [game.id for game in call(games.list_games, group_id, status="active")]
+    in_progress = [game.id for game in call(games.list_games, group_id, status=GameStatus.ACTIVE)]
     for key in (PLAY_GAME_KEY, TABLE_GAME_KEY):
         if st.session_state.get(key) in in_progress:
             return st.session_state[key]
@@ -37,7 +38,7 @@ def show(group: GroupView, game_id: int) -> None:
     """The game in large type; an ended game keeps its result until another one starts."""
     game = call(games.get_game, game_id)
     st.session_state[TABLE_GAME_KEY] = game.id
-    ended = game.status == "ended" or game.is_over
+    ended = game.status is GameStatus.ENDED or game.is_over
     st.html(table_css())
     players = " · ".join(escape(name) for name in [player.name for player in game.players])
     st.html(f"<p class='dutch-table-players'>{players}</p>")

@@ -25,13 +25,14 @@ from dutch_app.csv_io.format import (
     restore_text,
 )
 from dutch_core import CallType, DutchError, Hand, HouseRules, Outcome, Penalty
+from dutch_core.game import GameStatus
 
 _WHOLE = re.compile(r"-?[0-9]{1,9}")
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 LATEST = datetime(9998, 12, 31, tzinfo=UTC)
 RULES_LENGTH = 2000
 """The longest rules cell read; real house rules take under 200 characters."""
-STATUSES = ("active", "ended")
+STATUSES = tuple(GameStatus)
 
 
 class RoundRow(NamedTuple):

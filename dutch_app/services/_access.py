@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import Forbidden, NotFound
+from dutch_app.services.views import Role
 from dutch_app.storage.models import Game, Group, Membership, Player, Round, User
 
 
@@ -35,7 +36,7 @@ def membership(session: Session, user_id: object, group_id: object) -> Membershi
 def owner_membership(session: Session, user_id: object, group_id: object) -> Membership:
     """The membership of the group's owner; Forbidden for any other member."""
     found = membership(session, user_id, group_id)
-    if found.role != "owner":
+    if found.role != Role.OWNER:
         raise Forbidden("Only the group's owner can do that.")
     return found
 
@@ -127,7 +128,7 @@ def end_membership(session: Session, mine: Membership) -> None:
         session.execute(delete(Game).where(Game.group_id == group_id))
         session.execute(delete(Group).where(Group.id == group_id))
         return
-    if role == "owner":
-        heir.role = "owner"
+    if role == Role.OWNER:
+        heir.role = Role.OWNER
         session.flush()
     bump_group(session, group_id)

@@ -9,8 +9,9 @@ from sqlalchemy import Select
 from dutch_app.services._input import moment
 from dutch_app.services.errors import ValidationError
 from dutch_app.storage.models import Game
+from dutch_core.game import GameStatus
 
-STATUSES = ("active", "ended")
+STATUSES = tuple(GameStatus)
 
 
 def started_between(

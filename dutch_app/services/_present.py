@@ -20,10 +20,14 @@ from dutch_app.services.views import (
     HandView,
     MemberView,
     PlayerView,
+    Role,
     RoundView,
 )
 from dutch_app.storage.models import Game, Group, Membership, Player, Round, RoundHand, User
 from dutch_core import end_reached, lowest_totals, rank_players
+from dutch_core.game import GameStatus
+from dutch_core.round_input import call_type_of
+from dutch_core.scoring import Outcome
 
 
 def player_view(player: Player) -> PlayerView:
@@ -50,13 +54,13 @@ def group_views(session: Session, rows: list[tuple[Group, Membership]]) -> list[
             .order_by(Membership.group_id, Membership.joined_at, Membership.user_id)
         )
         for group_id, user_id, display_name, role in found:
-            members[group_id].append(MemberView(user_id, display_name, role))
+            members[group_id].append(MemberView(user_id, display_name, Role(role)))
     return [
         GroupView(
             id=group.id,
             name=group.name,
-            role=mine.role,
-            invite_code=group.invite_code if mine.role == "owner" else None,
+            role=Role(mine.role),
+            invite_code=group.invite_code if mine.role == Role.OWNER else None,
             members=tuple(members[group.id]),
             data_version=group.data_version,
             cache_key=group.cache_key,
@@ -74,8 +78,8 @@ def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView
         number=stored.number,
         caller_id=stored.caller_player_id,
         caller=table.name_of(stored.caller_player_id),
-        call_type=stored.call_type,
-        outcome=stored.outcome,
+        call_type=call_type_of(stored.call_type),
+        outcome=None if stored.outcome is None else Outcome(stored.outcome),
         penalty_text=stored.penalty_text,
         penalty_cards_due=stored.penalty_cards_due,
         entered_by=stored.entered_by,
@@ -118,7 +122,7 @@ def game_view(session: Session, game: Game, last_rounds: int | None = None) -> G
         group_id=game.group_id,
         players=tuple(player_view(p) for p in table.players),
         rules=rules,
-        status=game.status,
+        status=GameStatus(game.status),
         started_at=as_utc(game.started_at),
         ended_at=as_utc(game.ended_at),
         notes=game.notes,

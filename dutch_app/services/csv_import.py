@@ -38,6 +38,7 @@ from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.players import PLAYER_NAME_LENGTH
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
+from dutch_core.game import GameStatus
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> _Prepare
             "rules": game.rules.to_dict(),
             "status": game.status,
             "started_at": game.started_at,
-            "ended_at": game.rounds[-1].played_at if game.status == "ended" else None,
+            "ended_at": game.rounds[-1].played_at if game.status == GameStatus.ENDED else None,
             "notes": "",
             "created_by": user_id,
             "version": 1,

@@ -28,7 +28,7 @@ from dutch_app.services._present import group_view
 from dutch_app.services._simulation import full_deck, play_round
 from dutch_app.services._transaction import writing
 from dutch_app.services.errors import NotFound, ValidationError
-from dutch_app.services.views import GroupView
+from dutch_app.services.views import GroupView, Role
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import (
     Group,
@@ -47,6 +47,7 @@ from dutch_core import (
     score_round,
 )
 from dutch_core import Game as CoreGame
+from dutch_core.game import GameStatus
 
 NAMES = ("Anna", "Bram", "Chloé", "Daan", "Eva", "Finn", "Greet", "Hugo")
 MAX_ROWS = 1_000_000
@@ -144,14 +145,14 @@ def _generate(
         rules = rng.choices(rules_pool, weights)[0]
         results = _play_game(rng, rules, [player.name for player in seated])
         ended_at: datetime | None = started + timedelta(minutes=4 * len(results) + 2)
-        status = "ended"
+        status = GameStatus.ENDED
         if rows_made + len(results) * len(seated) >= rows:
             # The newest game is still going on: it stops as soon as the size is reached.
             needed = -(-(rows - rows_made) // len(seated))
             partial = results[:needed]
             names = tuple(player.name for player in seated)
             if needed < len(results) and not CoreGame(names, rules, tuple(partial)).is_over:
-                results, status, ended_at = partial, "active", None
+                results, status, ended_at = partial, GameStatus.ACTIVE, None
         game = {
             "group_id": group_id,
             "rules": rules.to_dict(),
@@ -218,7 +219,7 @@ def load_demo_group(session: Session, user_id: int) -> GroupView:
     group = Group(name="Demo group", invite_code=new_invite_code(), created_by=user_id)
     session.add(group)
     session.flush()
-    mine = Membership(group_id=group.id, user_id=user_id, role="owner")
+    mine = Membership(group_id=group.id, user_id=user_id, role=Role.OWNER)
     session.add(mine)
     session.flush()
     _generate(session, group.id, DEMO_GROUP_ROWS, DEMO_GROUP_SEED, utcnow(), lambda: None)

@@ -15,7 +15,7 @@ from dutch_app.services._present import game_view
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
 from dutch_app.services.preferences import remember_rules
-from dutch_app.services.views import GameSummary, GameView
+from dutch_app.services.views import GameSummary, GameView, Role
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -27,6 +27,7 @@ from dutch_app.storage.models import (
 )
 from dutch_core import Game as CoreGame
 from dutch_core import HouseRules
+from dutch_core.game import GameStatus
 
 NOTES_LENGTH = 2000
 
@@ -86,7 +87,7 @@ def start_game(
     game = Game(
         group_id=group_id,
         rules=rules.to_dict(),
-        status="active",
+        status=GameStatus.ACTIVE,
         started_at=as_utc(moment("started_at", started_at)) or utcnow(),
         notes=notes,
         created_by=user_id,
@@ -146,11 +147,11 @@ def get_game(
     return game_view(session, game_for(session, user_id, game_id), last_rounds)
 
 
-def _set_status(session: Session, user_id: int, game_id: int, status: str) -> GameView:
+def _set_status(session: Session, user_id: int, game_id: int, status: GameStatus) -> GameView:
     game = game_for(session, user_id, game_id, lock=True)
     if game.status != status:
         game.status = status
-        game.ended_at = utcnow() if status == "ended" else None
+        game.ended_at = utcnow() if status is GameStatus.ENDED else None
         game.version += 1
         session.flush()
         bump_group(session, game.group_id)
@@ -160,13 +161,13 @@ def _set_status(session: Session, user_id: int, game_id: int, status: str) -> Ga
 @writing
 def end_game(session: Session, user_id: int, game_id: int) -> GameView:
     """Mark the game as ended (whatever its end condition says)."""
-    return _set_status(session, user_id, game_id, "ended")
+    return _set_status(session, user_id, game_id, GameStatus.ENDED)
 
 
 @writing
 def reopen_game(session: Session, user_id: int, game_id: int) -> GameView:
     """Mark an ended game as active again."""
-    return _set_status(session, user_id, game_id, "active")
+    return _set_status(session, user_id, game_id, GameStatus.ACTIVE)
 
 
 @writing
@@ -174,7 +175,7 @@ def delete_game(session: Session, user_id: int, game_id: int) -> None:
     """Delete a game and its rounds (the group's owner or whoever started it)."""
     game = game_for(session, user_id, game_id, lock=True)
     mine = membership(session, user_id, game.group_id)
-    if mine.role != "owner" and game.created_by != user_id:
+    if mine.role != Role.OWNER and game.created_by != user_id:
         raise Forbidden("Only the group's owner or whoever started the game can delete it.")
     group_id = game.group_id
     session.execute(delete(Game).where(Game.id == game.id))
@@ -190,7 +191,7 @@ def list_games(
     date_from: date | datetime | None = None,
     date_to: date | datetime | None = None,
     player_id: int | None = None,
-    status: str | None = None,
+    status: GameStatus | str | None = None,
 ) -> list[GameSummary]:
     """The group's games, newest first; ``date_from``/``date_to`` bound the start
     (a date includes that whole day), ``player_id`` keeps games that player sat in."""
@@ -240,7 +241,7 @@ def _summaries(session: Session, games: list[Game], game_ids) -> list[GameSummar
             GameSummary(
                 id=game.id,
                 group_id=game.group_id,
-                status=game.status,
+                status=GameStatus(game.status),
                 started_at=as_utc(game.started_at),
                 ended_at=as_utc(game.ended_at),
                 notes=game.notes,

@@ -26,7 +26,7 @@ from dutch_app.services._input import (
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, LimitReached, NotFound
-from dutch_app.services.views import GroupView, stamp
+from dutch_app.services.views import GroupView, Role, stamp
 from dutch_app.storage.models import Group, Membership, utcnow
 from dutch_app.throttle import Key, Rule
 
@@ -47,7 +47,7 @@ def create_group(session: Session, user_id: int, name: str) -> GroupView:
     )
     session.add(group)
     session.flush()
-    mine = Membership(group_id=group.id, user_id=user_id, role="owner")
+    mine = Membership(group_id=group.id, user_id=user_id, role=Role.OWNER)
     session.add(mine)
     session.flush()
     return group_view(session, group, mine)
@@ -142,7 +142,7 @@ def _join(session: Session, user_id: int, code: str, as_typed: str, keys: list[K
     mine = session.get(Membership, (group.id, user_id))
     if mine is None:
         check_room_for_a_group(session, user_id)
-        mine = Membership(group_id=group.id, user_id=user_id, role="member")
+        mine = Membership(group_id=group.id, user_id=user_id, role=Role.MEMBER)
         session.add(mine)
         session.flush()
         bump_group(session, group.id)
@@ -170,7 +170,7 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     theirs = session.get(Membership, (mine.group_id, check_id("member_id", member_id)))
     if theirs is None:
         raise NotFound("member", member_id)
-    if theirs.role == "owner" and _owners(session, mine.group_id) < 2:
+    if theirs.role == Role.OWNER and _owners(session, mine.group_id) < 2:
         raise Conflict(
             "You are the group's only owner, so you cannot remove yourself; leave the group "
             "instead, which passes ownership to the longest-standing member."
@@ -184,7 +184,9 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
 
 
 def _owners(session: Session, group_id: int) -> int:
-    owners = select(func.count()).where(Membership.group_id == group_id, Membership.role == "owner")
+    owners = select(func.count()).where(
+        Membership.group_id == group_id, Membership.role == Role.OWNER
+    )
     return session.scalar(owners) or 0
 
 

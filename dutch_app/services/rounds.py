@@ -62,13 +62,14 @@ from dutch_core import (
     totals_after,
 )
 from dutch_core import penalty_cards_due as core_penalty_cards_due
+from dutch_core.game import GameStatus
 
 
 def _finish(session: Session, game: Game, is_over: bool) -> None:
     """Count the change; a game whose end condition is met is marked ended."""
     game.version += 1
-    if is_over and game.status == "active":
-        game.status, game.ended_at = "ended", utcnow()
+    if is_over and game.status == GameStatus.ACTIVE:
+        game.status, game.ended_at = GameStatus.ENDED, utcnow()
     session.flush()
     bump_group(session, game.group_id)
 
@@ -171,7 +172,7 @@ def add_round(
     rules = rules_of(game)
     last, stored_totals = latest_totals(session, game.id)
     before = named_totals(table, stored_totals)
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         _refuse_ended(before if last else {})
     round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
     repeat = _same_latest_round(session, table, game.id, user_id, for_round, last, round_input)

@@ -7,12 +7,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
-from dutch_core.game import dealer_seat
+from dutch_core.game import GameStatus, dealer_seat
+from dutch_core.round_input import CallType
+from dutch_core.scoring import Outcome
 
 if TYPE_CHECKING:
     from dutch_core import HouseRules, Standing
+
+
+class Role(StrEnum):
+    """What a member may do in a group (stored as its value)."""
+
+    OWNER = "owner"
+    """Sees the invite code, removes members, deletes any game."""
+    MEMBER = "member"
+    """Plays: scores rounds, corrects them, reads the history and statistics."""
 
 
 def stamp(cache_key: str, data_version: int) -> str:
@@ -29,7 +41,7 @@ class MemberView(NamedTuple):
 
     user_id: int
     display_name: str
-    role: str
+    role: Role
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,7 @@ class GroupView:
 
     id: int
     name: str
-    role: str
+    role: Role
     invite_code: str | None
     members: tuple[MemberView, ...]
     data_version: int
@@ -101,8 +113,8 @@ class RoundView:
     number: int
     caller_id: int | None
     caller: str | None
-    call_type: str | None
-    outcome: str | None
+    call_type: CallType | None
+    outcome: Outcome | None
     penalty_text: str | None
     penalty_cards_due: int
     entered_by: int | None
@@ -134,7 +146,7 @@ class GameView:
     group_id: int
     players: tuple[PlayerView, ...]
     rules: HouseRules
-    status: str
+    status: GameStatus
     started_at: datetime
     ended_at: datetime | None
     notes: str
@@ -162,7 +174,7 @@ class GameSummary:
 
     id: int
     group_id: int
-    status: str
+    status: GameStatus
     started_at: datetime
     ended_at: datetime | None
     notes: str

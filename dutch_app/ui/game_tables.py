@@ -9,8 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from dutch_app.services.views import GameView
-
-CALLS = {"dutch": "Dutch", "auto_dutch": "Auto Dutch"}
+from dutch_app.ui.labels import CALL_TYPE_LABELS
 
 
 def standings_frame(game: GameView) -> pd.DataFrame:
@@ -55,7 +54,7 @@ def rounds_frame(game: GameView) -> pd.DataFrame:
     records = []
     for stored in game.rounds:
         scores = {hand.player: hand.round_score for hand in stored.hands}
-        call = CALLS.get(stored.call_type or "", "No caller")
+        call = "No caller" if stored.call_type is None else CALL_TYPE_LABELS[stored.call_type]
         outcome = f" ({stored.outcome})" if stored.outcome else ""
         records.append(
             {

@@ -6,10 +6,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from dutch_app.services.views import GroupView, PlayerView
+from dutch_app.services.views import GroupView, PlayerView, Role
+from dutch_app.ui.labels import ROLE_LABELS
 from dutch_app.ui.text import md
-
-ROLE_NAMES = {"owner": "Owner", "member": "Member"}
 
 
 def members_frame(group: GroupView, me: int) -> pd.DataFrame:
@@ -20,7 +19,7 @@ def members_frame(group: GroupView, me: int) -> pd.DataFrame:
                 f"{member.display_name} (you)" if member.user_id == me else member.display_name
                 for member in group.members
             ],
-            "Role": [ROLE_NAMES.get(member.role, member.role) for member in group.members],
+            "Role": [ROLE_LABELS[member.role] for member in group.members],
         }
     )
 
@@ -56,7 +55,7 @@ def leave_note(group: GroupView, me: int) -> str:
         f"You will no longer see {name} or its games. The games you played stay in the group's "
         "history, and you can come back with an invite code."
     )
-    if group.role == "owner":
+    if group.role is Role.OWNER:
         heir = md(others[0].display_name)
         text += f" Ownership passes to the longest-standing member ({heir})."
     return text

@@ -16,12 +16,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 import pandas as pd
 
 from dutch_app.services.views import GameSummary, GameView, RoundView
+from dutch_app.ui.labels import CALL_TYPE_LABELS, GAME_STATUS_LABELS, OUTCOME_LABELS
 from dutch_app.ui.round_form import RoundFields
 from dutch_core import CallType
+from dutch_core.game import GameStatus
 
-STATUS_LABELS = {None: "All games", "active": "In progress", "ended": "Ended"}
-CALL_NAMES = {"dutch": "Dutch", "auto_dutch": "Auto Dutch"}
-OUTCOME_NAMES = {"lowest": "lowest hand", "tied": "tied", "beaten": "beaten"}
+STATUS_LABELS: dict[GameStatus | None, str] = dict(
+    [(None, "All games"), *GAME_STATUS_LABELS.items()]
+)
+"""The status filter's choices."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class Filters:
     date_from: date | None = None
     date_to: date | None = None
     player_id: int | None = None
-    status: str | None = None
+    status: GameStatus | None = None
 
     @property
     def player_ids(self) -> tuple[int, ...] | None:
@@ -42,7 +45,7 @@ class Filters:
     def is_set(self) -> bool:
         """True when any filter narrows the list.
 
-        >>> Filters().is_set, Filters(status="ended").is_set
+        >>> Filters().is_set, Filters(status=GameStatus.ENDED).is_set
         (False, True)
         """
         return self != Filters()
@@ -109,7 +112,7 @@ def when(moment: datetime, tz: tzinfo = UTC) -> str:
 
 def game_label(game: GameSummary, tz: tzinfo = UTC) -> str:
     """One line naming a game in a chooser: when, who, how far."""
-    status = "in progress" if game.status == "active" else "ended"
+    status = GAME_STATUS_LABELS[game.status].lower()
     rounds = "1 round" if game.rounds_played == 1 else f"{game.rounds_played} rounds"
     return f"{when(game.started_at, tz)} · {', '.join(game.players)} · {rounds}, {status}"
 
@@ -119,7 +122,7 @@ def games_frame(summaries: Sequence[GameSummary], tz: tzinfo = UTC) -> pd.DataFr
     return pd.DataFrame(
         {
             "Started": [when(game.started_at, tz) for game in summaries],
-            "Status": ["In progress" if g.status == "active" else "Ended" for g in summaries],
+            "Status": [GAME_STATUS_LABELS[game.status] for game in summaries],
             "Totals": [
                 " · ".join(
                     f"{name} {total}" for name, total in zip(g.players, g.totals, strict=True)
@@ -138,8 +141,8 @@ def _ended_by(stored: RoundView) -> tuple[str, str, str]:
         return "nobody", "", ""
     return (
         stored.caller,
-        CALL_NAMES.get(stored.call_type or "", ""),
-        OUTCOME_NAMES.get(stored.outcome or "", ""),
+        "" if stored.call_type is None else CALL_TYPE_LABELS[stored.call_type],
+        "" if stored.outcome is None else OUTCOME_LABELS[stored.outcome],
     )
 
 

@@ -31,6 +31,7 @@ from dutch_app.ui.round_form import RoundFields, clear_round_form
 from dutch_app.ui.round_view import call_summary
 from dutch_app.ui.text import md
 from dutch_core.errors import DutchError
+from dutch_core.game import GameStatus
 
 FORM = "play_round"  # the round form's key prefix
 BASIS_KEY = "play_round_basis"  # (game id, the round number the form's entry is for)
@@ -145,7 +146,7 @@ def round_notice(game, group: GroupView, basis: int) -> None:
         return
     st.warning(f"{md(refused.message)} {kept}", icon=":material/sync_problem:")
     again, drop = st.columns(2)
-    if refused.kind == "ended" and game.status == "ended":
+    if refused.kind == "ended" and game.status is GameStatus.ENDED:
         again.button(
             "Reopen the game and save this round",
             key="play_reopen_and_save",
@@ -153,7 +154,7 @@ def round_notice(game, group: GroupView, basis: int) -> None:
             on_click=store_round,
             args=(game.id, refused.fields, following, True),
         )
-    elif game.status != "ended" and not game.is_over:
+    elif game.status is not GameStatus.ENDED and not game.is_over:
         again.button(
             f"Save it as round {following}",
             key=f"play_save_as_next_{following}",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.text import md
 from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry
 from dutch_core.round_input import CallType
@@ -22,7 +23,11 @@ NOBODY = "Nobody (the deck ran out)"
 # The caller box's value for "nobody called": no player's name can hold a control character,
 # so a player who happens to be called "Nobody (the deck ran out)" is still a caller.
 NO_CALLER = "\x00no caller"
-CALL_LABELS = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch (no cards left)"}
+CALL_LABELS = {
+    CallType.DUTCH: CALL_TYPE_LABELS[CallType.DUTCH],
+    CallType.AUTO_DUTCH: f"{CALL_TYPE_LABELS[CallType.AUTO_DUTCH]} (no cards left)",
+}
+"""The call choices of the form (Auto Dutch with what it means)."""
 
 
 @dataclass(frozen=True)

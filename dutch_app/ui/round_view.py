@@ -5,11 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.text import md
-from dutch_core.round_input import CallType
 from dutch_core.scoring import Outcome, RoundResult
-
-CALL_NAMES = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch"}
 
 
 def _players(count: int) -> str:
@@ -21,7 +19,7 @@ def call_summary(result: RoundResult) -> str:
     through :func:`~dutch_app.ui.text.md` to show it as Markdown)."""
     if result.caller is None or result.call_type is None:
         return "Nobody called: every player scores their hand."
-    call = CALL_NAMES[result.call_type]
+    call = CALL_TYPE_LABELS[result.call_type]
     if result.outcome is Outcome.LOWEST:
         return f"{result.caller} called {call} and had the lowest hand: no penalty."
     parts = []

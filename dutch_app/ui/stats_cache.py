@@ -35,6 +35,7 @@ from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import history_frame, shared_memory
 from dutch_app.ui.context import require_account, resources
 from dutch_core import stats
+from dutch_core.game import GameStatus
 
 TREND_ROWS = 2000
 """The most rows a cached trend keeps (about; each player's latest event is always kept)."""
@@ -177,7 +178,7 @@ def compute_bundle(
     rating_trend = thin(stats.only_players(rating_history, shown), "game_number")
     call_analysis = stats.call_analysis(frame, None if player_ids is None else shown)
     call_chances, curves = call_analysis["chances"], call_analysis["curves"]
-    ended = results["game_status"].eq("ended").to_numpy(dtype=bool, na_value=False)
+    ended = results["game_status"].eq(GameStatus.ENDED.value).to_numpy(dtype=bool, na_value=False)
     ended_games = stats.only_players(results.loc[ended], shown)
     call_specs = {
         int(players): charts.CALL_CHANCES.spec(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from dutch_app.services.views import GameView
-from dutch_app.ui.game_tables import CALLS
+from dutch_app.ui.labels import CALL_TYPE_LABELS
 
 OUTCOMES = {"lowest": "and was lowest", "tied": "and tied", "beaten": "and was beaten"}
 
@@ -42,7 +42,7 @@ def last_round_lines(game: GameView) -> list[str]:
     """Two lines about the latest round: who called how, and everyone's round score."""
     latest = game.rounds[-1]
     if latest.caller:
-        call = CALLS.get(latest.call_type or "", "")
+        call = "" if latest.call_type is None else CALL_TYPE_LABELS[latest.call_type]
         outcome = OUTCOMES.get(latest.outcome or "", "")
         said = f"{escape(latest.caller)} called {call} {outcome}".strip()
     else:
