@@ -78,10 +78,6 @@ class RoundResult:
         """Round scores by player, in seat order."""
         return {score.player: score.round_score for score in self.scores}
 
-    def hand_totals(self) -> dict[str, int]:
-        """Hand totals (before penalties) by player, in seat order."""
-        return {score.player: score.hand_total for score in self.scores}
-
 
 def penalty_cards_text(count: int) -> str:
     """``count`` penalty card(s), in words for a message."""

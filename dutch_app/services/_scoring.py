@@ -46,9 +46,6 @@ class Table:
                 return player.name
         return None
 
-    def seat_of(self, player_id: int) -> int:
-        return next(seat for seat, player in enumerate(self.players) if player.id == player_id)
-
 
 def table_of(session: Session, game_id: int) -> Table:
     """The players of a game in seat order."""

@@ -1,4 +1,4 @@
-"""Rounds: add, edit, delete, and how many penalty cards a caller must draw.
+"""Rounds: add, edit, correct, delete and undo.
 
 Adding a round reads only what it needs: the game, its players and the game
 totals stored with its latest round; the core scores the new round and adds it to
@@ -34,8 +34,6 @@ from dutch_app.services._input import check_id, moment
 from dutch_app.services._present import round_view
 from dutch_app.services._scoring import (
     Table,
-    caller_name,
-    check_hand_ids,
     core_game,
     hand_rows,
     latest_totals,
@@ -48,7 +46,7 @@ from dutch_app.services._scoring import (
     stored_input,
     table_of,
 )
-from dutch_app.services._transaction import reading, writing
+from dutch_app.services._transaction import writing
 from dutch_app.services.errors import Conflict, GameEnded, StaleRound, ValidationError
 from dutch_app.services.views import RoundView
 from dutch_app.storage.models import Game, Round, RoundHand, User, utcnow
@@ -61,7 +59,6 @@ from dutch_core import (
     score_round,
     totals_after,
 )
-from dutch_core import penalty_cards_due as core_penalty_cards_due
 from dutch_core.game import GameStatus
 
 
@@ -313,15 +310,3 @@ def undo_round(
     last, totals = latest_totals(session, game.id)
     _finish(session, game, end_reached(rules_of(game), last, totals))
     return number
-
-
-@reading
-def penalty_due(
-    session: Session, user_id: int, game_id: int, hands: Mapping[int, str], caller_id: int | None
-) -> int:
-    """How many penalty cards the caller must draw for these hands (0 with no caller)."""
-    game = game_for(session, user_id, game_id)
-    table = table_of(session, game.id)
-    check_hand_ids(table, hands)
-    typed = {table.name_of(player_id): text for player_id, text in hands.items()}
-    return core_penalty_cards_due(typed, caller_name(table, caller_id), rules_of(game))

@@ -133,10 +133,3 @@ def get_engine(url: str | None = None) -> Engine:
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     """A session factory; objects stay readable after commit (views are built from them)."""
     return sessionmaker(engine, expire_on_commit=False)
-
-
-@contextmanager
-def session_scope(engine: Engine) -> Iterator[Session]:
-    """A session that is closed afterwards; services commit their own work."""
-    with Session(engine, expire_on_commit=False) as session:
-        yield session

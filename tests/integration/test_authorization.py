@@ -122,9 +122,6 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     "rounds.undo_round": (
         "game", "game", lambda s, u, i, w: rounds.undo_round(s, u, i, w.round, w.round_version)
     ),
-    "rounds.penalty_due": (
-        "game", "game", lambda s, u, i, w: rounds.penalty_due(s, u, i, hands(w), w.player)
-    ),
     "history.load_history": ("group", "group", lambda s, u, i, w: history.load_history(s, u, i)),
     "csv_export.game_rules": ("group", "group", lambda s, u, i, w: csv_export.game_rules(s, u, i)),
     "csv_export.export_rounds": (

@@ -59,12 +59,6 @@ def test_the_worked_examples_are_stored_as_the_core_scores_them(
     assert list(view.totals.values()) == scores
 
 
-def test_penalty_due_counts_ties_once_and_lower_hands_twice(session, owner, game, seated):
-    hands = by_name(seated, Ann="20", Bo="3", Cy="1", Dee="2")
-    assert rounds.penalty_due(session, owner, game.id, hands, seated[0].id) == 6
-    assert rounds.penalty_due(session, owner, game.id, hands, None) == 0
-
-
 def test_hands_keep_how_they_were_entered(session, owner, game, seated):
     hands = by_name(seated, Ann="kh 2c", Bo="=10", Cy="7s", Dee="25")
     stored = rounds.add_round(session, owner, game.id, hands, seated[0].id, "dutch")

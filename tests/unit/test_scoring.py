@@ -272,7 +272,7 @@ def test_wrong_rules_type_is_a_rules_error():
 
 def test_result_lookups():
     result = play({"A": "AH 2C", "B": "10"})
-    assert result.hand_totals() == {"A": 3, "B": 10}
+    assert {score.player: score.hand_total for score in result.scores} == {"A": 3, "B": 10}
     assert result.input.players == ("A", "B")
     assert result.call_type is CallType.DUTCH
     with pytest.raises(RoundError, match="'Z'"):
