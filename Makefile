@@ -44,6 +44,7 @@ test: $(DEV_STAMP) $(NODE_STAMP)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 # make bench   measure the performance ratios of the README's Performance section (not a test;
 #              the 1,000,000-row histories take minutes to build the first time, then are kept

@@ -30,6 +30,9 @@ section "ruff check"
 section "ruff format --check"
 .venv/bin/ruff format --check . || failed+=("ruff format")
 
+section "mypy (strict on dutch_core; settings in pyproject.toml)"
+.venv/bin/mypy || failed+=("mypy")
+
 section "Waiting for the Auth emulator"
 # A failure here is not fatal by itself: the Firebase tests report it.
 scripts/auth-emulator.sh wait || true
