@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app.accounts.ratelimit import forget_attempts
 from dutch_app.accounts.tokens import end_sessions
-from dutch_app.services._access import end_membership
+from dutch_app.services.leaving import end_membership
 from dutch_app.storage.models import LocalCredential, Membership, Player, User, UserPreferences
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import Table as SqlTable
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.orm import Session
 
-from dutch_app.services._scoring import Table, hand_rows, round_values
+from dutch_app.services._stored_games import Table, hand_rows, round_values
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
 from dutch_core import Game as CoreGame
 from dutch_core import HouseRules, RoundResult

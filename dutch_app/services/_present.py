@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._input import as_utc
-from dutch_app.services._scoring import (
+from dutch_app.services._stored_games import (
     Table,
     latest_totals,
     named_totals,

@@ -6,6 +6,10 @@ included) when the database reports that a concurrent transaction took a
 unique key first (for instance the next round number) or chose it as a deadlock
 victim. A reading service runs inside :func:`reading` and ends its transaction
 afterwards, so a long-lived session never holds an old snapshot.
+
+A service called by another service inside its write transaction joins that
+transaction instead of opening one of its own, so services compose as plain calls:
+the outermost one commits (or rolls back, or retries) the whole.
 """
 
 from __future__ import annotations
@@ -41,6 +45,10 @@ def is_retryable(error: DBAPIError) -> bool:
     return getattr(original, "sqlite_errorname", None) in RETRYABLE_SQLITE_ERRORS
 
 
+IN_WRITE = "dutch_in_write_transaction"
+"""Set in ``session.info`` while a writing service's transaction is open."""
+
+
 def _start(session: Session) -> None:
     # Work the caller left pending belongs to the caller: keep it, then start afresh.
     if session.in_transaction():
@@ -53,20 +61,26 @@ def writing(service: Callable[P, T]) -> Callable[P, T]:
     @functools.wraps(service)
     def run(*args: P.args, **kwargs: P.kwargs) -> T:
         session: Session = args[0]  # type: ignore[assignment]
+        if session.info.get(IN_WRITE):
+            return service(*args, **kwargs)  # part of the caller's transaction
         _start(session)
         clash: DBAPIError | None = None
         for _attempt in range(ATTEMPTS):
             session.connection(execution_options={WRITE: True})
+            session.info[IN_WRITE] = True
             try:
                 result = service(*args, **kwargs)
+                session.info.pop(IN_WRITE, None)
                 session.commit()
                 return result
             except DBAPIError as error:
+                session.info.pop(IN_WRITE, None)
                 session.rollback()
                 if not is_retryable(error):
                     raise
                 clash = error
             except BaseException:
+                session.info.pop(IN_WRITE, None)
                 session.rollback()
                 raise
         raise Conflict(
@@ -82,6 +96,8 @@ def reading(service: Callable[P, T]) -> Callable[P, T]:
     @functools.wraps(service)
     def run(*args: P.args, **kwargs: P.kwargs) -> T:
         session: Session = args[0]  # type: ignore[assignment]
+        if session.info.get(IN_WRITE):
+            return service(*args, **kwargs)  # reads what the caller's transaction sees
         _start(session)
         try:
             return service(*args, **kwargs)

@@ -33,7 +33,7 @@ from dutch_app.services._bulk import (
 )
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import as_utc, clean_name, name_key
-from dutch_app.services._scoring import Table, core_game
+from dutch_app.services._stored_games import Table, core_game
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.players import PLAYER_NAME_LENGTH

@@ -12,7 +12,6 @@ from dutch_app import throttle
 from dutch_app.services._access import (
     acting_user,
     bump_group,
-    end_membership,
     membership,
     owner_membership,
 )
@@ -26,6 +25,7 @@ from dutch_app.services._input import (
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, LimitReached, NotFound
+from dutch_app.services.leaving import end_membership
 from dutch_app.services.views import GroupView, Role, stamp
 from dutch_app.storage.models import Group, Membership, utcnow
 from dutch_app.throttle import Key, Rule

@@ -32,13 +32,13 @@ from sqlalchemy.orm import Session
 from dutch_app.services._access import bump_group, game_for, round_for
 from dutch_app.services._input import check_id, moment
 from dutch_app.services._present import round_view
-from dutch_app.services._scoring import (
+from dutch_app.services._requests import requested_input
+from dutch_app.services._stored_games import (
     Table,
     core_game,
     hand_rows,
     latest_totals,
     named_totals,
-    requested_input,
     round_values,
     rounds_of,
     rules_of,

@@ -54,6 +54,6 @@ def start_game_with_players(
     player_ids = []
     for seat in _check_seats(seats):
         if isinstance(seat, str):
-            seat = players.add_player.__wrapped__(session, user_id, group_id, seat).id
+            seat = players.add_player(session, user_id, group_id, seat).id
         player_ids.append(seat)
-    return games.start_game.__wrapped__(session, user_id, group_id, player_ids, rules, notes)
+    return games.start_game(session, user_id, group_id, player_ids, rules, notes)

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event
 
 from dutch_app.services import demo
-from dutch_app.services._scoring import core_game, rounds_of, table_of
+from dutch_app.services._stored_games import core_game, rounds_of, table_of
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.games import get_game, list_games
 from dutch_app.services.groups import create_group, join_group

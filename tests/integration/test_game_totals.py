@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app.services import rounds
 from dutch_app.services._bulk import BulkGame, write_games
-from dutch_app.services._scoring import core_game, rounds_of, table_of
+from dutch_app.services._stored_games import core_game, rounds_of, table_of
 from dutch_app.services.games import get_game, start_game
 from dutch_app.storage.models import Game, Player
 from dutch_core import PRESETS, EndCondition, HouseRules, RoundInput, score_round

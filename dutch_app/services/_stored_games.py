@@ -1,4 +1,5 @@
-"""Between stored rows and the scoring core: rebuild a game, turn a request into a round.
+"""A game's stored rows and the core's view of them: the players at the table, the rounds
+with their hands, the stored game totals, and the row values of a scored round.
 
 Scores are never taken from a request: the core scores the round input, and the
 rows store that input together with the core's result.
@@ -8,16 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.services._input import check_id
-from dutch_app.services.errors import ValidationError
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
+from dutch_core import Game as CoreGame
 from dutch_core import (
-    CallType,
     Hand,
     HouseRules,
     Penalty,
@@ -27,7 +25,6 @@ from dutch_core import (
     format_cards,
     parse_cards,
 )
-from dutch_core import Game as CoreGame
 
 
 @dataclass(frozen=True)
@@ -146,56 +143,6 @@ def core_game(game: Game, table: Table, stored_rounds) -> CoreGame:
     """The core's view of a stored game, every round scored afresh."""
     inputs = [stored_input(table, stored, hands) for stored, hands in stored_rounds]
     return CoreGame.from_inputs(table.names, rules_of(game), inputs)
-
-
-def check_hand_ids(table: Table, hands: object) -> None:
-    """Refuse ``hands`` unless it maps ids of players of the game to hands."""
-    if not isinstance(hands, Mapping):
-        raise ValidationError("hands", f"hands must map player ids to hands, not {hands!r}.")
-    seated = {player.id for player in table.players}
-    for player_id in hands:
-        if check_id("hands", player_id) not in seated:
-            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
-
-
-def caller_name(table: Table, caller_id: object) -> str | None:
-    """The name of the player who called (None for no caller); refused if not playing."""
-    if caller_id is None:
-        return None
-    caller = table.name_of(check_id("caller_id", caller_id))
-    if caller is None:
-        raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
-    return caller
-
-
-def requested_input(
-    table: Table,
-    hands: object,
-    caller_id: object,
-    call_type: object,
-    penalty_text: object,
-) -> RoundInput:
-    """A round input from a request keyed by player id; the core checks the rest."""
-    check_hand_ids(table, hands)
-    hands = cast(Mapping[int, object], hands)
-    typed: dict[str, Hand | str | int] = {}
-    for player in table.players:
-        if player.id not in hands:
-            raise ValidationError("hands", f"{player.name}: no hand was entered.")
-        text = hands[player.id]
-        if isinstance(text, bool) or not isinstance(text, (str, int, Hand)):
-            raise ValidationError("hands", f"{player.name}: {text!r} is not a hand.")
-        typed[player.name] = text
-    caller = caller_name(table, caller_id)
-    if penalty_text is not None and (
-        isinstance(penalty_text, bool) or not isinstance(penalty_text, (str, int))
-    ):
-        raise ValidationError("penalty_text", f"{penalty_text!r} is not a penalty.")
-    if isinstance(penalty_text, str) and not penalty_text.strip():
-        penalty_text = None
-    call = cast("CallType | str | None", call_type)  # the core refuses anything else
-    penalty = penalty_text
-    return RoundInput.build(typed, caller=caller, call_type=call, penalty=penalty)
 
 
 def hand_rows(table: Table, result: RoundResult, totals: Mapping[str, int]) -> list[dict]:
