@@ -59,24 +59,26 @@ def _standings_chart(view: SharedGameView, colours: Mapping[str, str]) -> alt.La
         y=alt.Y("line:O", axis=None), color=alt.value(INK)
     ).properties(width=WIDTH, height=26 * max(1, len(data)))  # fmt: skip
     names = list(data["player"])
-    return alt.layer(
-        base.mark_text(align="left", fontSize=16, fontWeight="bold").encode(
-            x=alt.value(0), text="place:N"
-        ),
-        base.mark_text(align="left", fontSize=16).encode(
-            x=alt.value(40),
-            text="player:N",
-            color=alt.Color(
-                "player:N",
-                scale=alt.Scale(
-                    domain=names, range=[colours.get(n) or fallback_colour(n) for n in names]
-                ),
-                legend=None,
+    return alt.LayerChart(
+        layer=[
+            base.mark_text(align="left", fontSize=16, fontWeight="bold").encode(
+                x=alt.value(0), text="place:N"
             ),
-        ),
-        base.mark_text(align="right", fontSize=16, fontWeight="bold").encode(
-            x=alt.value(WIDTH), text="total:N"
-        ),
+            base.mark_text(align="left", fontSize=16).encode(
+                x=alt.value(40),
+                text="player:N",
+                color=alt.Color(
+                    "player:N",
+                    scale=alt.Scale(
+                        domain=names, range=[colours.get(n) or fallback_colour(n) for n in names]
+                    ),
+                    legend=None,
+                ),
+            ),
+            base.mark_text(align="right", fontSize=16, fontWeight="bold").encode(
+                x=alt.value(WIDTH), text="total:N"
+            ),
+        ]
     )
 
 

@@ -28,7 +28,7 @@ from dutch_app.services.errors import LimitReached, ServiceError
 from dutch_app.services.views import GameView
 from dutch_app.storage.models import Game, SharedGame, utcnow
 from dutch_app.throttle import Key, Rule
-from dutch_core import Standing
+from dutch_core import GameStatus, Standing
 
 QUERY_PARAMETER = "game"
 TOKEN_BYTES = 32
@@ -105,7 +105,7 @@ def shared_view(game: GameView) -> SharedGameView:
         players=names,
         standings=game.standings,
         rounds=tuple(rounds),
-        finished=game.status == "ended" or game.is_over,
+        finished=game.status is GameStatus.ENDED or game.is_over,
         winners=game.winners,
         ended_at=game.ended_at,
     )
