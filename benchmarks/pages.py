@@ -33,9 +33,9 @@ from benchmarks.service_ratios import HANDS, load_frame
 from benchmarks.timing import Comparison, compare
 from dutch_app.accounts.tokens import account_of
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.models import User
 from dutch_app.ui.context import GROUP_KEY, Resources, resources
-from dutch_app.ui.stats_cache import compute_bundle
 from dutch_core import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]

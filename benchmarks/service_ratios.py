@@ -17,9 +17,9 @@ from benchmarks.timing import Comparison, compare
 from dutch_app import charts
 from dutch_app.csv_io import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
+from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.db import make_engine
-from dutch_app.ui.stats_cache import compute_bundle
 from dutch_core import PRESETS, stats
 
 HANDS = ("3", "10", "12", "20")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +27,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 from streamlit.dataframe_util import convert_anything_to_arrow_bytes
+
+from dutch_core import stats
 
 OKABE_ITO = [
     "#E69F00",  # orange
@@ -198,19 +199,6 @@ def _outcomes_long(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
             "outcome_order": long["position"],
         }
     )
-
-
-def thin_events(
-    table: pd.DataFrame, counter: str, limit: int = MAX_POINTS
-) -> tuple[pd.DataFrame, int]:
-    """At most about ``limit`` rows: every k-th event of each player (by ``counter``, 1-based)
-    plus each player's last; returns the rows kept and k (1 when the table was short enough)."""
-    if len(table) <= limit:
-        return table, 1
-    stride = math.ceil(len(table) / limit)
-    last = table.groupby("player")[counter].transform("max")
-    keep = table[counter].mod(stride).eq(0) | table[counter].eq(last)
-    return table.loc[keep.to_numpy(dtype=bool)], stride
 
 
 @dataclass(frozen=True)
@@ -526,7 +514,8 @@ def _trend(
 
     def shape(trend: pd.DataFrame) -> pd.DataFrame:
         columns = ["player", time, counter, "game_id", value]
-        return thin_events(trend, counter)[0][[c for c in columns if c in trend.columns]]
+        kept = stats.thin_events(trend, counter, MAX_POINTS)[0]
+        return kept[[c for c in columns if c in trend.columns]]
 
     def variant(data: pd.DataFrame) -> str:
         return time_axis(data[time], data.get("game_id"))

@@ -12,6 +12,7 @@ import streamlit as st
 
 from dutch_app.charts import WIN_CHANCES, ChartSpec
 from dutch_app.services.views import GroupView
+from dutch_app.stats_view import ROLLING_WINDOW, StatsBundle, StatsFilters, Trend
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
@@ -19,16 +20,7 @@ from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import date_range
 from dutch_app.ui.routing import ensure_routed
-from dutch_app.ui.stats_cache import (
-    ROLLING_WINDOW,
-    StatsBundle,
-    StatsFilters,
-    Trend,
-    game_totals,
-    games_csv,
-    rounds_csv,
-    stats_bundle,
-)
+from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
 from dutch_app.ui.text import distinct_labels, md
 from dutch_core import stats
 

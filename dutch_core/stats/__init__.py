@@ -43,6 +43,7 @@ from dutch_core.stats.trends import (
     call_success_trend,
     cumulative_totals,
     round_score_trend,
+    thin_events,
     win_rate_trend,
 )
 
@@ -75,6 +76,7 @@ __all__ = [
     "records",
     "reference_chances",
     "round_score_trend",
+    "thin_events",
     "win_chances",
     "win_rate_trend",
     "win_streaks",

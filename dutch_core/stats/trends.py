@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -136,3 +138,14 @@ def cumulative_totals(df: pd.DataFrame, game_id: int) -> pd.DataFrame:
     columns = ["round_number", "player", "seat", "round_score", "game_total"]
     order = ["round_number", "seat"]
     return rows.sort_values(order, kind="stable", ignore_index=True)[columns]
+
+
+def thin_events(table: pd.DataFrame, counter: str, limit: int) -> tuple[pd.DataFrame, int]:
+    """At most about ``limit`` rows: every k-th event of each player (by ``counter``, 1-based)
+    plus each player's last; returns the rows kept and k (1 when the table was short enough)."""
+    if len(table) <= limit:
+        return table, 1
+    stride = math.ceil(len(table) / limit)
+    last = table.groupby("player")[counter].transform("max")
+    keep = table[counter].mod(stride).eq(0) | table[counter].eq(last)
+    return table.loc[keep.to_numpy(dtype=bool)], stride
