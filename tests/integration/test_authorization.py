@@ -174,6 +174,8 @@ NOT_SERVICES = {
     "demo.generate_history": "a command-line tool that fills a group by id, no acting user",
     "demo.main": "the command line itself",
     "history.history_query": "builds the SELECT behind load_history; reads nothing",
+    "leaving.end_membership": "a step of leaving, removing a member and deleting an account, "
+    "given the membership those services checked",
 }
 
 
