@@ -3,8 +3,9 @@ doubled or taken back by mistake.
 
 Ann's phone and Finn's phone (390×844, touch) both have the Play page of one game open.
 Some tests need Finn's phone to be behind, as a phone is when its screen was locked or its
-network slow: :class:`LiveSwitch` holds back the page's own live polls (the automatic reruns
-it asks the server for) until it is let go, without touching anything the person does.
+network slow: :class:`LiveSwitch` holds back the page's own live reruns (the reruns of its live
+fragment, which the live component asks for) until it is let go, without touching anything
+the person does.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ LIVE_PROMISE_MS = 3_000  # a change shows on every open Play page within 3 s
 
 
 class LiveSwitch:
-    """Sits in a page's websocket and, while ``held``, drops its automatic reruns."""
+    """Sits in a page's websocket and, while ``held``, drops the reruns of its live fragment
+    (the only fragment of the Play page), whether the live component or a timer asks."""
 
     def __init__(self, page: Page) -> None:
         self.held = False
@@ -50,7 +52,10 @@ class LiveSwitch:
         def outgoing(message: str | bytes) -> None:
             if self.held and isinstance(message, bytes):
                 back = BackMsg.FromString(message)
-                if back.WhichOneof("type") == "rerun_script" and back.rerun_script.is_auto_rerun:
+                rerun = back.rerun_script
+                if back.WhichOneof("type") == "rerun_script" and (
+                    rerun.is_auto_rerun or rerun.fragment_id
+                ):
                     self.dropped += 1
                     return
             server.send(message)
