@@ -9,7 +9,8 @@ from pandas.api.extensions import ExtensionArray
 
 def is_value(values: pd.Series | ExtensionArray, value: str) -> np.ndarray:
     """A plain boolean mask: the cells equal to ``value`` (missing cells are False)."""
-    return (values == value).to_numpy(dtype=bool, na_value=False)
+    # A categorical column compares to a numpy array, a text column to a pandas one.
+    return pd.array(values == value, dtype="boolean").to_numpy(dtype=bool, na_value=False)
 
 
 def rate(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
