@@ -1,7 +1,8 @@
 """Dutch Scorer's web server: start it with ``streamlit run serve.py``.
 
 ``app.py`` is the Streamlit script (the router); this file wraps it in Streamlit's web
-server with the app's own route (the session cookie) and security headers. Starting
+server with the app's own routes (the session cookie, and the live route open pages
+wait on for a change of their game) and security headers. Starting
 ``streamlit run app.py`` instead would serve the pages without them: nobody would stay
 signed in across a reload, and the app would say so.
 """
@@ -10,9 +11,10 @@ import streamlit as st
 from streamlit import config
 
 from dutch_app import web
+from dutch_app.ui.context import resources
 
 app = st.App(
     "app.py",
-    routes=web.routes(config.get_option("server.baseUrlPath")),
+    routes=web.routes(config.get_option("server.baseUrlPath"), resources),
     middleware=web.middleware(),
 )

@@ -1,16 +1,21 @@
-"""Ratio 7: the server's peak memory with many signed-in browser sessions against one.
+"""Ratio 7: the server's peak memory with many signed-in browser sessions in many groups.
 
-A fresh ``streamlit run serve.py`` (the app) serves the benchmark database; Chromium opens
-the Stats page (the page that holds the most data) in separate browser
-contexts, each signed in as a different member of the group through a session
-cookie. Once every page shows the group's numbers, the server's peak resident
-memory (``VmHWM`` in /proc) is read. Each count of sessions gets a server of
-its own, and the two kinds of server take turns.
+A host serves many groups at once, each with its own history frame and statistics
+in the server's cache. So a database of its own holds :data:`GROUPS` groups of
+:data:`GROUP_ROWS` player-round rows each, and each group one member. A fresh
+``streamlit run serve.py`` (the app) serves it; Chromium opens the Stats page (the page
+that holds the most data) in separate browser contexts, one member of a different
+group in each, signed in through a session cookie. Once every page shows its group's
+numbers, the server's peak resident memory (``VmHWM`` in /proc) is read. The baseline is
+one such session in one such group. Each count of sessions gets a server of its own,
+and the two kinds of server take turns. Also reported: the growth per extra group ÷
+one group's frame (``memory_usage(deep=True)``), whose goal is at most 2.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import statistics
@@ -29,11 +34,10 @@ from sqlalchemy.orm import Session
 
 from benchmarks.databases import BenchDatabase
 from benchmarks.pages import ROOT, SECRET_KEY
-from benchmarks.service_ratios import load_frame
 from benchmarks.timing import Comparison
 from dutch_app.accounts import issue_session_token
-from dutch_app.services import groups
-from dutch_app.storage.db import make_engine
+from dutch_app.services import demo, groups, history
+from dutch_app.storage.db import get_engine, make_engine
 from dutch_app.storage.models import User
 from dutch_app.ui.context import SESSION_COOKIE
 
@@ -42,6 +46,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 FIRST_PAGE_TIMEOUT_MS = 900_000  # the first visitor waits for a cold Stats page
 PAGE_TIMEOUT_MS = 120_000
 RELOADS = 2  # a page stuck on a busy machine is loaded again
+GROUPS = 20
+GROUP_ROWS = 10_000
+SHOWN = re.compile(r"[\d,]+ rounds? in this view")  # what the Stats page says once drawn
 
 
 def member_tokens(database: BenchDatabase, count: int) -> list[str]:
@@ -130,7 +137,7 @@ def peak_rss_mib(pid: int) -> float:
     raise RuntimeError(f"No VmHWM for process {pid}.")
 
 
-def _wait_for_text(page: Page, text: str, timeout_ms: int) -> None:
+def _wait_for_text(page: Page, text: str | re.Pattern[str], timeout_ms: int) -> None:
     for attempt in range(RELOADS + 1):
         try:
             page.get_by_text(text).first.wait_for(timeout=timeout_ms)
@@ -141,7 +148,7 @@ def _wait_for_text(page: Page, text: str, timeout_ms: int) -> None:
             page.reload()
 
 
-def peak_with_sessions(database: BenchDatabase, tokens: list[str], shown: str) -> float:
+def peak_with_sessions(database: BenchDatabase, tokens: list[str], shown) -> float:
     """Peak server memory (MiB) after each token's session has opened the Stats page."""
     with app_server(database) as (url, pid), sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -161,15 +168,53 @@ def peak_with_sessions(database: BenchDatabase, tokens: list[str], shown: str) -
             browser.close()
 
 
-def server_memory(database: BenchDatabase, sessions: int, repeats: int) -> Comparison:
-    """7. Peak server memory with ``sessions`` signed-in sessions ÷ with one."""
-    tokens = member_tokens(database, sessions)
-    rounds_played = load_frame(database)["round_id"].nunique()
-    shown = f"{rounds_played:,} rounds in this view"
-    many: list[float] = []
-    one: list[float] = []
-    for turn in range(repeats):
-        order = [(many, tokens), (one, tokens[:1])]
-        for peaks, signed_in in order if turn % 2 == 0 else reversed(order):
-            peaks.append(peak_with_sessions(database, signed_in, shown))
+def many_groups(folder: Path, count: int = GROUPS, rows: int = GROUP_ROWS, seed: int = 1):
+    """A SQLite database of ``count`` groups of ``rows`` rows, one member each: the
+    database, one member's session token per group, and one group's frame size (bytes)."""
+    url = f"sqlite:///{folder / 'groups.db'}"
+    engine = get_engine(url)
+    tokens, frame_bytes = [], 0
+    try:
+        with Session(engine, expire_on_commit=False) as session:
+            for number in range(1, count + 1):
+                email = f"bench-host-{number}@example.com"
+                member = User(
+                    auth_provider="local", auth_subject=email, email=email,
+                    display_name=f"Host {number}",
+                )  # fmt: skip
+                session.add(member)
+                session.commit()
+                group = groups.create_group(session, member.id, f"Group {number}")
+                demo.generate_history(session, group.id, rows, seed + number)
+                key = SECRET_KEY.encode()
+                tokens.append(issue_session_token(session, member.id, key=key, days=1))
+                if number == 1:
+                    frame = history.load_history(session, member.id, group.id)
+                    frame_bytes = int(frame.memory_usage(deep=True).sum())
+                    database = BenchDatabase("sqlite", url, member.id, group.id)
+    finally:
+        engine.dispose()
+    return database, tokens, frame_bytes
+
+
+def server_memory(_database: BenchDatabase, sessions: int, repeats: int) -> Comparison:
+    """7. Peak server memory with ``sessions`` sessions in as many groups ÷ one session in
+    one group (of :data:`GROUP_ROWS` rows each; the benchmark database is not used)."""
+    with tempfile.TemporaryDirectory(prefix="dutch-groups-") as folder:
+        database, tokens, frame_bytes = many_groups(Path(folder), sessions)
+        many: list[float] = []
+        one: list[float] = []
+        for turn in range(repeats):
+            order = [(many, tokens), (one, tokens[:1])]
+            for peaks, signed_in in order if turn % 2 == 0 else reversed(order):
+                peaks.append(peak_with_sessions(database, signed_in, SHOWN))
+    per_group = (statistics.median(many) - statistics.median(one)) / max(sessions - 1, 1)
+    frame_mib = frame_bytes / 2**20
+    print(
+        f"  ratio 7: {sessions} groups {statistics.median(many):.1f} MiB, one group "
+        f"{statistics.median(one):.1f} MiB; growth per extra group {per_group:.1f} MiB = "
+        f"{per_group / frame_mib:.2f} x one group's frame ({frame_mib:.2f} MiB; goal <= 2)",
+        file=sys.stderr,
+        flush=True,
+    )
     return Comparison(statistics.median(many), statistics.median(one), repeats, unit="MiB")

@@ -13,7 +13,7 @@ RATIOS: dict[str, tuple[str, float]] = {
     "4": ("Warm Stats page rerun ÷ bare page drawing the same from memory (AppTest)", 1.5),
     "5": ("Rounds CSV export of the frame ÷ `DataFrame.to_csv` of it", 1.3),
     "6": ("Adding a round, history stored ÷ empty database", 1.2),
-    "7": ("Server peak RSS, 20 signed-in browser sessions ÷ 1", 1.5),
+    "7": ("Server peak RSS, 20 browser sessions in 20 groups of 10,000 rows ÷ 1 in 1", 1.5),
     "8": (
         "Another group's round save during a 3,000-game import ÷ the save alone "
         "(PostgreSQL: ≤ 1.5)",

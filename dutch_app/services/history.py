@@ -4,7 +4,9 @@ The rows come from a single joined SELECT, read as Arrow columns through an ADBC
 driver (:mod:`dutch_app.storage.arrow_read`): no Python object is made per cell.
 Each hand's running game total is stored with it when the round is written
 (the core's rule, halving included), so loading replays nothing; the caller's
-hand total is spread over the rows of each round on numpy arrays.
+hand total is spread over the rows of each round on numpy arrays. Text with few
+distinct values (names, status, call type, outcome) becomes categorical columns, and
+numbers the narrow integers of ``HISTORY_DTYPES``, so the frame the caches hold is small.
 """
 
 from __future__ import annotations
@@ -130,13 +132,23 @@ def _text(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return column if pa.types.is_string(column.type) else column.cast(pa.string())
 
 
+def _category(column: pa.ChunkedArray) -> pd.Categorical:
+    """Text with few distinct values as a categorical, its categories sorted (as pandas's
+    ``astype("category")`` sorts them); missing text stays missing."""
+    text = _text(column).combine_chunks()
+    distinct = pc.unique(text).drop_null()
+    categories = distinct.take(pc.sort_indices(distinct))
+    codes = pc.index_in(text, value_set=categories).fill_null(-1).to_numpy()
+    return pd.Categorical.from_codes(codes, pd.Index(categories.to_pylist(), dtype="str"))
+
+
 def _caller_totals(round_ids: np.ndarray, is_caller: np.ndarray, hand_totals: np.ndarray):
     """The caller's hand total on every row of their round (missing where nobody called).
     Rows of a round are adjacent: the SELECT orders by game, round and seat."""
     starts = np.flatnonzero(np.r_[True, round_ids[1:] != round_ids[:-1]])
     caller_rows = np.flatnonzero(is_caller)
     of_round = np.searchsorted(starts, caller_rows, side="right") - 1
-    per_round = np.zeros(len(starts), dtype="int64")
+    per_round = np.zeros(len(starts), dtype=hand_totals.dtype)
     per_round[of_round] = hand_totals[caller_rows]
     has_caller = np.zeros(len(starts), dtype=bool)
     has_caller[of_round] = True
@@ -154,7 +166,7 @@ def _derive(table: pa.Table) -> pd.DataFrame:
             columns[name] = _caller_totals(
                 table.column("round_id").to_numpy(),
                 is_caller,
-                table.column("hand_total").to_numpy(),
+                table.column("hand_total").to_numpy().astype("int32", copy=False),
             )
             continue
         column = table.column(name)
@@ -162,6 +174,8 @@ def _derive(table: pa.Table) -> pd.DataFrame:
             column = pc.if_else(is_caller, _text(column), None)
         if name in _TIMES:
             columns[name] = pd.array(_utc_times(column).to_pandas())
+        elif dtype == "category":
+            columns[name] = _category(column)
         elif dtype == "string":
             columns[name] = pd.array(_text(column), dtype="string")
         elif dtype == "bool":

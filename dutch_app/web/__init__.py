@@ -3,11 +3,14 @@
 Streamlit serves the app through Starlette; ``st.App`` lets the app add routes and
 middleware without changing Streamlit. The app adds the route that sets the session
 cookie (:mod:`dutch_app.web.cookie`), its own files (the page-head script, the web manifest
-and the icons, :mod:`dutch_app.web.assets`) and the security headers of every answer
+and the icons, :mod:`dutch_app.web.assets`), the route open pages wait on for a change of
+their game (:mod:`dutch_app.web.live`) and the security headers of every answer
 (:mod:`dutch_app.web.headers`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from starlette.middleware import Middleware
 from starlette.routing import Route
@@ -15,11 +18,15 @@ from starlette.routing import Route
 from dutch_app.web.assets import asset_routes
 from dutch_app.web.cookie import cookie_routes
 from dutch_app.web.headers import SecurityHeaders
+from dutch_app.web.live import LiveResources, live_routes
 
 
-def routes(base_url_path: str = "") -> list[Route]:
-    """The routes the app adds to Streamlit's own."""
-    return [*cookie_routes(base_url_path), *asset_routes(base_url_path)]
+def routes(
+    base_url_path: str = "", resources: Callable[[], LiveResources] | None = None
+) -> list[Route]:
+    """The routes the app adds to Streamlit's own (the live route needs ``resources``)."""
+    extra = [] if resources is None else live_routes(resources, base_url_path)
+    return [*cookie_routes(base_url_path), *asset_routes(base_url_path), *extra]
 
 
 def middleware() -> list[Middleware]:

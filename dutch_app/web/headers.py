@@ -3,8 +3,10 @@
 ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` keep any other site from showing
 the app in a frame and tricking a click on one of its buttons. The content policy lets the
 page load only the app's own scripts, fonts, images and connections: Streamlit's page needs
-its one small inline script (allowed by its hash, read from the installed Streamlit) and
-inline styles (its components style themselves at run time), and nothing else.
+its one small inline script (allowed by its hash, read from the installed Streamlit), the
+modules of the app's own components (Streamlit loads a component's script from a ``blob:``
+address it makes in the page, so only script already running in the page can add one),
+and inline styles (its components style themselves at run time), and nothing else.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def content_security_policy(script_hashes: Iterable[str]) -> str:
     """
     directives = {
         "default-src": ["'self'"],
-        "script-src": ["'self'", *script_hashes],
+        "script-src": ["'self'", *script_hashes, "blob:"],
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'", "data:"],

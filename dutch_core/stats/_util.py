@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -11,8 +11,9 @@ from pandas.api.extensions import ExtensionArray
 
 def is_value(values: pd.Series | ExtensionArray, value: str) -> np.ndarray:
     """A plain boolean mask: the cells equal to ``value`` (missing cells are False)."""
-    mask = cast("pd.Series[bool]", values == value)
-    return mask.to_numpy(dtype=bool, na_value=False)
+    # A categorical column compares to a numpy array, a text column to a pandas one.
+    compared: Any = values == value
+    return np.asarray(pd.array(compared, dtype="boolean").to_numpy(dtype=bool, na_value=False))
 
 
 def rate(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

@@ -14,27 +14,27 @@ import numpy as np
 import pandas as pd
 
 HISTORY_DTYPES: dict[str, str] = {
-    "game_id": "int64",
+    "game_id": "int32",
     "game_started_at": "datetime64[ns, UTC]",
-    "game_status": "string",
-    "round_id": "int64",
-    "round_number": "int64",
+    "game_status": "category",
+    "round_id": "int32",
+    "round_number": "int32",
     "played_at": "datetime64[ns, UTC]",
-    "player_id": "int64",
-    "player": "string",
-    "seat": "int64",
+    "player_id": "int32",
+    "player": "category",
+    "seat": "int8",
     "cards": "string",
-    "hand_total": "int64",
+    "hand_total": "int32",
     "is_caller": "bool",
-    "caller": "string",
-    "caller_hand_total": "Int64",
-    "call_type": "string",
-    "outcome": "string",
-    "penalty_cards_due": "int64",
+    "caller": "category",
+    "caller_hand_total": "Int32",
+    "call_type": "category",
+    "outcome": "category",
+    "penalty_cards_due": "int16",
     "penalty": "string",
-    "penalty_points": "int64",
-    "round_score": "int64",
-    "game_total": "int64",
+    "penalty_points": "int32",
+    "round_score": "int32",
+    "game_total": "int32",
 }
 """Column name -> pandas dtype, in the frame's column order."""
 
@@ -48,7 +48,7 @@ def empty_history() -> pd.DataFrame:
 
     >>> frame = empty_history()
     >>> len(frame), frame["game_total"].dtype.name
-    (0, 'int64')
+    (0, 'int32')
     """
     return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in HISTORY_DTYPES.items()})
 

@@ -3,8 +3,9 @@ doubled or taken back by mistake.
 
 Ann's phone and Finn's phone (390×844, touch) both have the Play page of one game open.
 Some tests need Finn's phone to be behind, as a phone is when its screen was locked or its
-network slow: :class:`LiveSwitch` holds back the page's own live polls (the automatic reruns
-it asks the server for) until it is let go, without touching anything the person does.
+network slow: :class:`LiveSwitch` holds back the page's own live reruns (the reruns of its live
+fragment, which the live component asks for) until it is let go, without touching anything
+the person does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from dutch_app.services import games, groups, rounds
@@ -34,25 +35,39 @@ from tests.e2e.streamlit_ui import (
 
 NAMES = ("Ann", "Ben", "Cleo")
 LIVE_PROMISE_MS = 3_000  # a change shows on every open Play page within 3 s
+LIVE = "/_dutch/live?"  # the route open pages wait on
 
 
 class LiveSwitch:
-    """Sits in a page's websocket and, while ``held``, drops its automatic reruns."""
+    """Sits in a page's websocket and, while ``held``, drops the reruns of its live fragment
+    (the only fragment of the Play page), whether the live component or a timer asks.
+
+    It counts the reruns the page asks for: ``timed`` (a fragment's timer) and ``fragment``
+    (any rerun of the live fragment), held back or not.
+    """
 
     def __init__(self, page: Page) -> None:
         self.held = False
         self.dropped = 0
+        self.timed = 0
+        self.fragment = 0
         page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
 
     def _route(self, socket: WebSocketRoute) -> None:
         server = socket.connect_to_server()
 
         def outgoing(message: str | bytes) -> None:
-            if self.held and isinstance(message, bytes):
+            if isinstance(message, bytes):
                 back = BackMsg.FromString(message)
-                if back.WhichOneof("type") == "rerun_script" and back.rerun_script.is_auto_rerun:
-                    self.dropped += 1
-                    return
+                rerun = back.rerun_script
+                if back.WhichOneof("type") == "rerun_script" and (
+                    rerun.is_auto_rerun or rerun.fragment_id
+                ):
+                    self.timed += rerun.is_auto_rerun
+                    self.fragment += 1
+                    if self.held:
+                        self.dropped += 1
+                        return
             server.send(message)
 
         socket.on_message(outgoing)
@@ -262,3 +277,58 @@ def test_a_double_tap_on_save_stores_one_round(table_of_two):
     expect(phone_a.get_by_test_id("stAlertContentError")).to_have_count(0)
     expect(phone_a.get_by_text("already saved")).to_have_count(0)
     assert len(stored_rounds(ann, game_id)) == 1
+
+
+def test_an_idle_phone_reruns_nothing_until_the_game_moves(table_of_two):
+    """Phone B waits on the server's live route: while nothing happens its page runs no
+    script at all; phone A's round reruns B's live fragment once."""
+    ann, game_id, phone_a, phone_b, switch = table_of_two
+    waits = []
+    phone_b.on("request", lambda request: waits.append(request.url) if LIVE in request.url else 0)
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    wait_until_idle(phone_b)
+    assert (switch.timed, switch.fragment) == (0, 1)
+    # The page waits again, from the version it now shows.
+    expect_waiting_since(phone_b, waits, f"since={ann.call(games.game_version, game_id)}")
+
+
+def expect_waiting_since(page: Page, waits: list[str], since: str) -> None:
+    deadline = time.monotonic() + LIVE_PROMISE_MS / 1000
+    while not any(since in url for url in waits):
+        assert time.monotonic() < deadline, waits
+        page.wait_for_timeout(50)
+
+
+def test_a_phone_that_cannot_reach_the_live_route_asks_by_itself(table_of_two):
+    """When the live route cannot be reached (here the phone's requests to it fail), the
+    page falls back to asking every 1.5 s, and still shows every change within 3 s."""
+    ann, game_id, _, phone_b, switch = table_of_two
+    failed = []
+
+    def unreachable(route: Route) -> None:
+        failed.append(route.request.url)
+        route.abort("connectionrefused")
+
+    phone_b.route(re.compile(re.escape(LIVE)), unreachable)
+    phone_b.reload()  # the page starts over, and its component cannot get through
+    expect(phone_b.get_by_role("heading", name="Round 1")).to_be_visible()
+    deadline = time.monotonic() + 30
+    while switch.timed == 0:  # it gave up on the route and asks by itself
+        assert time.monotonic() < deadline, failed
+        phone_b.wait_for_timeout(100)
+    assert len(failed) >= 3
+    for number in (1, 2):
+        ann.call(
+            rounds.add_round,
+            game_id,
+            {ann.player_ids["Ann"]: "3", ann.player_ids["Ben"]: "9", ann.player_ids["Cleo"]: "7"},
+            ann.player_ids["Ann"],
+            "dutch",
+            for_round=number,
+        )
+        heading = phone_b.get_by_role("heading", name=f"Round {number + 1}")
+        expect(heading).to_be_visible(timeout=LIVE_PROMISE_MS)
+    expect_clean_page(phone_b)

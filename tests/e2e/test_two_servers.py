@@ -181,6 +181,33 @@ def test_a_round_saved_through_one_server_shows_on_the_other_at_its_next_rerun(
     expect_clean_page(ben)
 
 
+def test_a_round_saved_through_one_server_shows_live_on_the_other(shared, page_factory):
+    """Ben's Play page, kept on server B, waits on B's live route through nginx; Ann's round
+    saved on server A shows on it within 3 s with nothing done on Ben's phone."""
+    ann = signed_in(page_factory(), shared.server_a, shared, shared.ann)
+    ben = signed_in(page_factory(), shared.server_b, shared, shared.ben)
+    expect(ben.get_by_role("heading", name="Round 1")).to_be_visible()
+    fill_round(ann, "play_round", ["3", "10", "12"], "Ann")
+    press(ann.get_by_role("button", name="Save the round"))
+    expect(ann.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(ben.get_by_role("heading", name="Round 2")).to_be_visible(timeout=3_000)
+    expect_standings(ben, [(1, "Ann", 3), (2, "Ben", 10), (3, "Cleo", 12)])
+    (route,) = [c["value"] for c in ben.context.cookies() if c["name"] == "dutch_route"]
+    log = shared.balancer.prefix / "access.log"
+
+    def live_answers() -> list[str]:
+        return [
+            line
+            for line in log.read_text().splitlines()
+            if "/_dutch/live?" in line and f"route={route}" in line and '" 200 ' in line
+        ]
+
+    assert wait_until(lambda: bool(live_answers()), timeout=10)
+    served = {re.search(r"upstream=(\S+)", line).group(1) for line in live_answers()}
+    assert served == {shared.server_b.removeprefix("http://")}, served
+    expect_clean_page(ben)
+
+
 def test_clashing_corrections_on_two_servers_one_is_refused_and_nothing_is_lost(
     shared, page_factory
 ):

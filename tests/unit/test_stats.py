@@ -284,7 +284,8 @@ def test_empty_history_has_the_schema_columns_and_dtypes():
     frame = stats.empty_history()
     assert list(frame.columns) == list(stats.HISTORY_COLUMNS)
     assert str(frame["game_started_at"].dtype) == "datetime64[ns, UTC]"
-    assert str(frame["caller_hand_total"].dtype) == "Int64"
+    assert str(frame["caller_hand_total"].dtype) == "Int32"
+    assert str(frame["player"].dtype) == "category"
     assert stats.filter_history(frame, dt.date(2025, 1, 1), players=["Ann"]).empty
 
 

@@ -1,0 +1,241 @@
+"""The live route: an open page asks here whether its game moved on, and waits for it.
+
+Each open Play page or table view holds one request to this route open (a long
+poll): ``GET /_dutch/live?game=7&since=12`` (or ``group=…``). The answer comes as
+soon as the game is no longer at version 12, or after :data:`WAIT_SECONDS` with
+the version unchanged; either way it is ``{"version": N}`` and nothing else
+(``null`` once the game is gone). The page then asks again, or, when the version
+moved, reruns its live fragment, which draws the new state.
+
+Every request is checked first: the session cookie must stand for a signed-in
+person whose session has not ended (one query by primary key), and that person
+must be a member of the game's group (one indexed query, which also gives the
+current version). Without a valid session the answer is 401; for an unknown id
+and for someone who is not a member alike, 404, so an id cannot be probed.
+
+While requests wait, one :class:`VersionWatcher` per server process reads the
+versions of everything waited on, in one indexed query per kind every
+:data:`WATCH_EVERY` seconds, however many pages are open. Versions live in the
+database, so any server behind the balancer answers correctly, whichever of
+them stored the change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from dutch_app.services.errors import ServiceError
+from dutch_app.services.live import Key, Watched, member_version, versions
+from dutch_app.web.cookie import SESSION_COOKIE
+
+log = logging.getLogger(__name__)
+
+LIVE_ROUTE = "_dutch/live"
+WATCH_EVERY = 1.0  # seconds between two reads of the watched versions
+WAIT_SECONDS = 40.0  # the longest a request waits; well under the balancer's read timeout
+MAX_WAITING = 20_000  # requests one process holds open at once; more get 503
+LARGEST_NUMBER = 2**31 - 1  # ids and versions are INTEGER columns: nothing larger is stored
+
+
+class _Account(Protocol):
+    @property
+    def user_id(self) -> int: ...
+
+
+class _Accounts(Protocol):
+    def check_session(self, token: str) -> _Account | None: ...
+
+
+class LiveResources(Protocol):
+    """What the route needs of the app: its database sessions and its account store."""
+
+    @property
+    def sessions(self) -> sessionmaker[Session]: ...
+
+    @property
+    def accounts(self) -> _Accounts: ...
+
+
+def live_route_path(base_url_path: str = "") -> str:
+    """The absolute path of the live route under Streamlit's ``server.baseUrlPath``.
+
+    >>> live_route_path(""), live_route_path("/dutch/")
+    ('/_dutch/live', '/dutch/_dutch/live')
+    """
+    base = base_url_path.strip("/")
+    return f"/{base}/{LIVE_ROUTE}" if base else f"/{LIVE_ROUTE}"
+
+
+class VersionWatcher:
+    """Tells waiting requests when the version they wait on changes.
+
+    It runs only while somebody waits: every ``every`` seconds it reads the versions
+    of all waited-on keys with one call of ``read`` (in a worker thread) and answers
+    each waiter whose key is no longer at the version it holds.
+    """
+
+    def __init__(
+        self, read: Callable[[Iterable[Key]], dict[Key, int]], every: float = WATCH_EVERY
+    ) -> None:
+        self._read = read
+        self._every = every
+        self._waiting: dict[Key, dict[asyncio.Future[int | None], int]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.reads = 0  # how many times the versions were read (for tests and benchmarks)
+
+    @property
+    def waiting(self) -> int:
+        """How many requests wait now."""
+        return sum(len(futures) for futures in self._waiting.values())
+
+    async def wait(self, key: Key, since: int, timeout: float) -> int | None:
+        """The version of ``key`` once it is no longer ``since`` (None: gone), or ``since``
+        after ``timeout`` seconds."""
+        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(key, {})[future] = since
+        if self._task is None:
+            self._task = asyncio.create_task(self._watch())
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            return since
+        finally:
+            futures = self._waiting.get(key, {})
+            futures.pop(future, None)
+            if not futures:
+                self._waiting.pop(key, None)
+
+    async def _watch(self) -> None:
+        try:
+            while self._waiting:
+                await asyncio.sleep(self._every)
+                keys = list(self._waiting)
+                if not keys:
+                    break
+                try:
+                    found = await run_in_threadpool(self._read, keys)
+                except Exception:  # a passing database hiccup: the next round tries again
+                    log.warning("reading the live versions failed", exc_info=True)
+                    continue
+                self.reads += 1
+                for key in keys:
+                    now = found.get(key)
+                    for future, since in self._waiting.get(key, {}).items():
+                        if now != since and not future.done():
+                            future.set_result(now)
+        finally:
+            self._task = None
+
+
+@dataclass(frozen=True)
+class _Asked:
+    kind: Watched
+    ident: int
+    since: int
+
+
+def _number(text: str | None) -> int | None:
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 10:
+        return None
+    number = int(text)
+    return number if number <= LARGEST_NUMBER else None
+
+
+def _asked(request: Request) -> _Asked | None:
+    """What the request asks about, or None when its query is not exactly one of ours."""
+    params = request.query_params
+    kinds = [kind for kind in Watched if kind.value in params]
+    if len(kinds) != 1 or set(params) != {kinds[0].value, "since"}:
+        return None
+    ident, since = _number(params[kinds[0].value]), _number(params["since"])
+    if ident is None or since is None:
+        return None
+    return _Asked(kinds[0], ident, since)
+
+
+def _refusal(status_code: int) -> Response:
+    return Response(status_code=status_code, headers={"Cache-Control": "no-store"})
+
+
+def _answer(version: int | None) -> Response:
+    return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
+
+
+class LiveRoute:
+    """The route's handler, bound to the app's resources and the process's watcher."""
+
+    def __init__(
+        self,
+        resources: Callable[[], LiveResources],
+        wait_seconds: float = WAIT_SECONDS,
+        watch_every: float = WATCH_EVERY,
+    ) -> None:
+        self._resources = resources
+        self.wait_seconds = wait_seconds
+        self.watcher = VersionWatcher(self._read_versions, watch_every)
+
+    def _read_versions(self, keys: Iterable[Key]) -> dict[Key, int]:
+        with self._resources().sessions() as session:
+            return versions(session, keys)
+
+    def _checked_version(self, token: str, asked: _Asked) -> int | None:
+        """The version for the cookie's person, None when they may not see it; raises
+        PermissionError for a session that is not (or no longer) valid."""
+        resources = self._resources()
+        account = resources.accounts.check_session(token)
+        if account is None:
+            raise PermissionError("no valid session")
+        try:
+            with resources.sessions() as session:
+                return member_version(session, account.user_id, asked.kind, asked.ident)
+        except ServiceError:
+            return None
+
+    async def respond(self, request: Request) -> Response:
+        """Answer one open page (see the module's text)."""
+        if request.headers.get("sec-fetch-site", "same-origin") != "same-origin":
+            return _refusal(403)
+        asked = _asked(request)
+        if asked is None:
+            return _refusal(400)
+        token = request.cookies.get(SESSION_COOKIE, "")
+        if not token:
+            return _refusal(401)
+        try:
+            version = await run_in_threadpool(self._checked_version, token, asked)
+        except PermissionError:
+            return _refusal(401)
+        except Exception:  # the database is away: the page tries again, then asks by itself
+            log.warning("checking a live request failed", exc_info=True)
+            return _refusal(503)
+        if version is None:
+            return _refusal(404)
+        if version != asked.since:
+            return _answer(version)
+        if self.watcher.waiting >= MAX_WAITING:
+            return _refusal(503)
+        return _answer(
+            await self.watcher.wait((asked.kind, asked.ident), version, self.wait_seconds)
+        )
+
+
+def live_routes(
+    resources: Callable[[], LiveResources],
+    base_url_path: str = "",
+    *,
+    wait_seconds: float = WAIT_SECONDS,
+    watch_every: float = WATCH_EVERY,
+) -> list[Route]:
+    """The route open pages wait on for a change of their game (see the module's text)."""
+    route = LiveRoute(resources, wait_seconds, watch_every)
+    return [Route(live_route_path(base_url_path), route.respond, methods=["GET"])]

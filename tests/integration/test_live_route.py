@@ -1,0 +1,300 @@
+"""The live route open pages wait on: who may ask, what it answers, and what it costs.
+
+The route runs in a real Starlette application (httpx speaks HTTP to it in-process) in
+front of a real database (SQLite and PostgreSQL) and the local account store; the browser
+tests in tests/e2e/test_live_table.py check that pages follow a game through it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import httpx
+import pytest
+from sqlalchemy import event
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.applications import Starlette
+
+from dutch_app import web
+from dutch_app.accounts.local import LocalBackend
+from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.live import Watched, versions
+from dutch_app.web.live import VersionWatcher, live_route_path, live_routes
+from dutch_core import PRESETS
+
+KEY = b"a-test-key-for-the-live-route-0123456789"
+PASSWORD = "correct horse 43"
+ROUTE = live_route_path("")
+WAIT = 1.5  # seconds a request waits at most here (40 s on a real server)
+EVERY = 0.1  # seconds between two reads of the watcher here (1 s on a real server)
+
+
+@dataclass
+class Table:
+    sessions: sessionmaker[Session]
+    accounts: LocalBackend
+    app: Starlette
+    owner: int
+    group_id: int
+    game_id: int
+    seats: list[int]
+    tokens: dict[str, str]
+
+    def call(self, service, *args, **kwargs):
+        with self.sessions() as session:
+            return service(session, self.owner, *args, **kwargs)
+
+    def save_round(self, number: int) -> None:
+        hands = dict(zip(self.seats, ["3", "9", "7"], strict=True))
+        self.call(rounds.add_round, self.game_id, hands, self.seats[0], "dutch", for_round=number)
+
+    def version(self) -> int:
+        return self.call(games.game_version, self.game_id)
+
+
+@pytest.fixture
+def table(sessions) -> Table:
+    """Ann's group with a game of three; Finn, a member; Sam, signed in but in no group."""
+    accounts = LocalBackend(sessions, secret_key=KEY)
+    people = {name: accounts.sign_up(f"{name}@example.com", PASSWORD, name) for name in NAMES}
+    owner = people["ann"].user_id
+    with sessions() as session:
+        group = groups.create_group(session, owner, "Card night")
+        seats = [players.add_player(session, owner, group.id, n).id for n in ("A", "B", "C")]
+        groups.join_group(session, people["finn"].user_id, group.invite_code)
+        game = games.start_game(session, owner, group.id, seats, PRESETS["classic"])
+    resources = SimpleNamespace(sessions=sessions, accounts=accounts)
+    live = live_routes(lambda: resources, wait_seconds=WAIT, watch_every=EVERY)
+    app = Starlette(routes=[*web.routes(""), *live], middleware=web.middleware())
+    tokens = {name: accounts.issue_token(person.user_id) for name, person in people.items()}
+    return Table(sessions, accounts, app, owner, group.id, game.id, seats, tokens)
+
+
+NAMES = ("ann", "finn", "sam")
+
+
+def run(coroutine):
+    """Run ``coroutine`` in an event loop of its own thread (Playwright may hold the main one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, coroutine).result()
+
+
+def client(table: Table, who: str | None = None) -> httpx.AsyncClient:
+    cookies = {} if who is None else {"dutch_session": table.tokens[who]}
+    transport = httpx.ASGITransport(app=table.app)
+    return httpx.AsyncClient(transport=transport, base_url="http://app", cookies=cookies)
+
+
+def ask(table: Table, who: str | None, **params) -> httpx.Response:
+    async def one() -> httpx.Response:
+        async with client(table, who) as http:
+            return await http.get(ROUTE, params=params)
+
+    return run(one())
+
+
+def test_without_a_session_the_route_answers_401_and_tells_nothing(table):
+    refused = ask(table, None, game=table.game_id, since=0)
+    assert (refused.status_code, refused.content) == (401, b"")
+    assert refused.headers["cache-control"] == "no-store"
+    forged = httpx.Cookies({"dutch_session": table.tokens["ann"][:-2] + "xx"})
+
+    async def with_forged() -> httpx.Response:
+        async with client(table) as http:
+            http.cookies = forged
+            return await http.get(ROUTE, params={"game": table.game_id, "since": 0})
+
+    assert run(with_forged()).status_code == 401
+
+
+def test_a_session_that_ended_elsewhere_is_refused(table):
+    assert ask(table, "finn", game=table.game_id, since=0).status_code == 200
+    table.accounts.sign_out(table.call(groups.get_group, table.group_id).members[1].user_id)
+    assert ask(table, "finn", game=table.game_id, since=0).status_code == 401
+
+
+def test_a_signed_in_stranger_and_a_guessed_id_get_the_same_404(table):
+    stranger = ask(table, "sam", game=table.game_id, since=0)
+    assert (stranger.status_code, stranger.content) == (404, b"")
+    for guess in [table.game_id + 1, 0, 2**31 - 1]:
+        guessed = ask(table, "ann", game=guess, since=0)
+        assert (guessed.status_code, guessed.content) == (404, b"")
+    assert ask(table, "sam", group=table.group_id, since=0).status_code == 404
+    assert ask(table, "ann", group=table.group_id + 1, since=0).status_code == 404
+
+
+def test_a_member_behind_gets_the_version_at_once_and_nothing_else(table):
+    table.save_round(1)
+    started = time.monotonic()
+    answer = ask(table, "finn", game=table.game_id, since=1)
+    assert time.monotonic() - started < WAIT
+    assert answer.status_code == 200
+    assert answer.json() == {"version": table.version()}
+    assert answer.headers["cache-control"] == "no-store"
+    group = ask(table, "finn", group=table.group_id, since=0)
+    assert group.json() == {"version": table.call(groups.data_version, table.group_id)}
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"game": "1"},
+        {"since": "1"},
+        {"game": "1", "group": "1", "since": "1"},
+        {"game": "x", "since": "1"},
+        {"game": "-1", "since": "1"},
+        {"game": "1", "since": "1.5"},
+        {"game": "1" * 40, "since": "1"},
+        {"game": str(2**31), "since": "1"},  # beyond any stored id
+        {"game": "\u0661", "since": "1"},  # an Arabic-Indic digit one
+        {"game": "1", "since": "1", "user": "2"},
+    ],
+)
+def test_an_odd_query_gets_400(table, params):
+    assert ask(table, "ann", **params).status_code == 400
+
+
+def test_a_request_from_another_site_is_refused(table):
+    async def cross_site() -> httpx.Response:
+        async with client(table, "ann") as http:
+            params = {"game": table.game_id, "since": 0}
+            return await http.get(ROUTE, params=params, headers={"Sec-Fetch-Site": "cross-site"})
+
+    assert run(cross_site()).status_code == 403
+
+
+def test_a_waiting_member_hears_of_a_round_saved_meanwhile(table):
+    shown = table.version()
+
+    async def wait_and_save() -> tuple[httpx.Response, float]:
+        async with client(table, "finn") as http:
+            waiting = asyncio.create_task(
+                http.get(ROUTE, params={"game": table.game_id, "since": shown})
+            )
+            await asyncio.sleep(0.3)
+            assert not waiting.done()  # nothing moved yet: the request waits
+            await asyncio.to_thread(table.save_round, 1)
+            saved = time.monotonic()
+            answer = await waiting
+            return answer, time.monotonic() - saved
+
+    answer, delay = run(wait_and_save())
+    assert answer.json() == {"version": table.version()}
+    assert answer.json()["version"] != shown
+    assert delay < WAIT
+
+
+def test_a_request_waits_in_vain_at_most_its_time_and_gets_the_same_version(table):
+    shown = table.version()
+    started = time.monotonic()
+    answer = ask(table, "ann", game=table.game_id, since=shown)
+    assert WAIT <= time.monotonic() - started < WAIT + 1.0
+    assert answer.json() == {"version": shown}
+
+
+def test_a_deleted_game_is_reported_as_gone(table):
+    shown = table.version()
+
+    async def wait_and_delete() -> httpx.Response:
+        async with client(table, "finn") as http:
+            waiting = asyncio.create_task(
+                http.get(ROUTE, params={"game": table.game_id, "since": shown})
+            )
+            await asyncio.sleep(0.2)
+            await asyncio.to_thread(table.call, games.delete_game, table.game_id)
+            return await waiting
+
+    assert run(wait_and_delete()).json() == {"version": None}
+
+
+def test_many_waiting_pages_cost_one_query_per_kind_per_read(table, sessions):
+    """Thirty open pages of two games and a group: each read of the watcher is two queries."""
+    other = table.call(games.start_game, table.group_id, table.seats, PRESETS["classic"])
+    statements: list[str] = []
+    engine = sessions.kw["bind"]
+
+    def keep(_conn, _cursor, statement, _parameters, _context, _many):
+        statements.append(statement)
+
+    asked = [("game", table.game_id), ("game", other.id), ("group", table.group_id)]
+    now = {
+        "game": {table.game_id: table.version(), other.id: other.version},
+        "group": {table.group_id: table.call(groups.data_version, table.group_id)},
+    }
+
+    async def thirty() -> list[httpx.Response]:
+        async with client(table, "ann") as http:
+            requests = [
+                http.get(ROUTE, params={kind: ident, "since": now[kind][ident]})
+                for kind, ident in asked * 10
+            ]
+            return await asyncio.gather(*requests)
+
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        answers = run(thirty())
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    assert all(answer.status_code == 200 for answer in answers)
+    queries = [s for s in statements if s.strip().upper() not in {"BEGIN", "ROLLBACK", "COMMIT"}]
+    watcher_reads = [q for q in queries if " IN (" in q.upper()]
+    # each request: its session (the person, by primary key) and its membership with the version
+    assert len(queries) - len(watcher_reads) == 30 * 2, queries
+    reads = WAIT / EVERY
+    # two kinds per read; a read or two more or less as the waits end
+    assert 2 * (reads - 3) <= len(watcher_reads) <= 2 * (reads + 2), watcher_reads
+
+
+def test_versions_reads_each_kind_in_one_query(table, sessions):
+    other = table.call(games.start_game, table.group_id, table.seats, PRESETS["classic"])
+    statements: list[str] = []
+    engine = sessions.kw["bind"]
+
+    def keep(*arguments):
+        statements.append(arguments[2])
+
+    event.listen(engine, "before_cursor_execute", keep)
+    with sessions() as session:
+        found = versions(
+            session,
+            [
+                (Watched.GAME, table.game_id),
+                (Watched.GAME, other.id),
+                (Watched.GAME, 10**9),
+                (Watched.GROUP, table.group_id),
+            ],
+        )
+    event.remove(engine, "before_cursor_execute", keep)
+    assert found == {
+        (Watched.GAME, table.game_id): table.version(),
+        (Watched.GAME, other.id): other.version,
+        (Watched.GROUP, table.group_id): table.call(groups.data_version, table.group_id),
+    }
+    queries = [s for s in statements if s.strip().upper() not in {"BEGIN", "ROLLBACK"}]
+    assert len(queries) == 2
+    assert all(q.lstrip().upper().startswith("SELECT") for q in queries)
+    assert not any("round" in q.lower() for q in queries)  # no history read
+
+
+def test_the_watcher_reads_only_while_someone_waits():
+    reads: list[list] = []
+
+    def read(keys):
+        reads.append(sorted(keys))
+        return {key: 1 for key in keys}
+
+    async def scenario() -> tuple[list[int | None], int]:
+        watcher = VersionWatcher(read, every=0.05)
+        key = (Watched.GAME, 5)
+        results = await asyncio.gather(*(watcher.wait(key, 0, 1.0) for _ in range(10)))
+        await asyncio.sleep(0.3)
+        return results, watcher.waiting
+
+    results, left = run(scenario())
+    assert results == [1] * 10 and left == 0
+    assert len(reads) == 1  # one read answered all ten, and then the watcher stopped
+    assert reads[0] == [(Watched.GAME, 5)]
