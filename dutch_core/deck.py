@@ -85,21 +85,28 @@ def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
 
 
 def _check_totals(round_input: RoundInput, rules: HouseRules) -> None:
-    deck_total = rules.deck_max_total()
-    round_total = 0
+    lowest, highest = rules.deck_total_range()
+    above = below = 0  # the round's totals above zero and below zero, added up so far
     for entry in _entries(round_input):
         value = entry.cards_or_total.value(rules)
-        if entry.cards_or_total.total is not None and value > deck_total:
+        if entry.cards_or_total.total is not None and not lowest <= value <= highest:
             message = (
-                f"a {entry.label}total of {value} is more than the whole deck is worth "
-                f"({deck_total})"
+                f"a {entry.label}total of {value} is outside what this deck can make "
+                f"({lowest} to {highest})"
             )
             raise entry.error(message, entry.player)
-        round_total += value
-        if round_total > deck_total:
+        above += max(value, 0)
+        below += min(value, 0)
+        if above > highest:
             message = (
-                f"{entry.label}{value} brings this round's totals to {round_total}, "
-                f"more than the whole deck is worth ({deck_total})"
+                f"{entry.label}{value} brings this round's totals to {above}, "
+                f"more than the whole deck is worth ({highest})"
+            )
+            raise entry.error(message, entry.player)
+        if below < lowest:
+            message = (
+                f"{entry.label}{value} brings this round's totals below zero to {below}, "
+                f"less than all the deck's negative cards together ({lowest})"
             )
             raise entry.error(message, entry.player)
 
@@ -109,7 +116,8 @@ def check_deck(round_input: RoundInput, rules: HouseRules) -> None:
 
     Counts every card entered in the hands and the penalty: at most 52 (plus the
     Jokers), 4 of a rank, 2 red and 2 black Kings, no suited card twice. Totals
-    count too: none above the whole deck's worth, nor all of them together.
+    count too: each within what this deck can make (0 to 338 for the original deck;
+    below zero only with negative Jokers), and all of them together as well.
     """
     _check_cards(round_input, rules)
     _check_totals(round_input, rules)

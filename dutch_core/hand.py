@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from dutch_core.cards import Card, format_cards, parse_cards
 from dutch_core.errors import DutchError, HandError, PenaltyError
+from dutch_core.rules import HIGHEST_TOTAL, LOWEST_TOTAL
 
 if TYPE_CHECKING:
     from typing import Self
@@ -23,7 +24,9 @@ if TYPE_CHECKING:
     from dutch_core.rules import HouseRules
 
 MAX_TOTAL = 338
-"""No single total can exceed what the seed deck is worth; the deck check is finer."""
+"""What the original deck is worth. A total is first held to what any allowed deck can
+make (:data:`~dutch_core.rules.LOWEST_TOTAL` to :data:`~dutch_core.rules.HIGHEST_TOTAL`);
+the deck check then holds it to the game's own deck."""
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -54,12 +57,15 @@ class _CardsOrTotal:
     def _check_total(cls, total: object, player: str | None) -> int:
         if isinstance(total, bool) or not isinstance(total, int):
             raise cls._error(f"a {cls._noun} total must be a number, got {total!r}", player)
-        if total < 0:
-            raise cls._error(f"a {cls._noun} total can't be negative, got {total!r}", player)
-        if total > MAX_TOTAL:
+        if total < LOWEST_TOTAL:
             raise cls._error(
-                f"a {cls._noun} total of {total!r} is more than "
-                f"a whole deck is worth ({MAX_TOTAL})",
+                f"a {cls._noun} total of {total!r} is less than any deck can make ({LOWEST_TOTAL})",
+                player,
+            )
+        if total > HIGHEST_TOTAL:
+            raise cls._error(
+                f"a {cls._noun} total of {total!r} is more than any deck is worth "
+                f"({HIGHEST_TOTAL})",
                 player,
             )
         return total
@@ -92,9 +98,11 @@ class _CardsOrTotal:
         typed = text.strip()
         number = typed[1:].strip() if typed.startswith("=") else typed
         if _WHOLE_NUMBER.fullmatch(number):
-            if len(number.lstrip("+-")) > len(str(MAX_TOTAL)) + 2:
+            if len(number.lstrip("+-")) > len(str(HIGHEST_TOTAL)) + 2:
                 raise cls._error(
-                    f"a {cls._noun} total of {number!r} is out of range (0 to {MAX_TOTAL})", player
+                    f"a {cls._noun} total of {number!r} is out of range "
+                    f"({LOWEST_TOTAL} to {HIGHEST_TOTAL})",
+                    player,
                 )
             return cls(total=cls._check_total(int(number), player))
         if typed.startswith("="):

@@ -151,11 +151,11 @@ def _penalty_points(round_input: RoundInput, outcome: Outcome, due: int, rules: 
         was = "was" if entered == 1 else "were"
         message = f"must draw {penalty_cards_text(due)}, {entered} {was} entered"
         raise PenaltyError(message, caller)
-    most = due * rules.max_card_value()
-    if penalty.total is not None and penalty.total > most:
+    least, most = rules.cards_total_range(due)
+    if penalty.total is not None and not least <= penalty.total <= most:
         message = (
-            f"a penalty total of {penalty.total} is more than "
-            f"{penalty_cards_text(due)} can be worth ({most})"
+            f"a penalty total of {penalty.total} is not what "
+            f"{penalty_cards_text(due)} can be worth ({least} to {most})"
         )
         raise PenaltyError(message, caller)
     return penalty.value(rules)
