@@ -84,7 +84,7 @@ def penalty_cards_text(count: int) -> str:
     return f"{count} penalty card" if count == 1 else f"{count} penalty cards"
 
 
-def _cards_due(lower: int, tied: int, rules: HouseRules) -> int:
+def cards_due(lower: int, tied: int, rules: HouseRules) -> int:
     """One card per tied hand and two per lower one; none when a failed call costs points."""
     return 0 if rules.penalty_mode is PenaltyMode.POINTS else tied + 2 * lower
 
@@ -125,7 +125,7 @@ def penalty_cards_due(
     if caller is None or rules.penalty_mode is PenaltyMode.POINTS:
         return 0
     _, lower, tied = caller_outcome({player: hand.value(rules) for player, hand in pairs}, caller)
-    return _cards_due(lower, tied, rules)
+    return cards_due(lower, tied, rules)
 
 
 def _penalty_points(round_input: RoundInput, outcome: Outcome, due: int, rules: HouseRules) -> int:
@@ -187,7 +187,7 @@ def score_round(round_input: RoundInput, rules: HouseRules) -> RoundResult:
             raise RoundError("no one ended this round; these house rules need a Dutch call")
     else:
         outcome, lower, tied = caller_outcome(hand_totals, caller)
-        due = _cards_due(lower, tied, rules)
+        due = cards_due(lower, tied, rules)
         extra = _penalty_points(round_input, outcome, due, rules)
     scores = tuple(
         PlayerScore(

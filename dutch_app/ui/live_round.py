@@ -38,6 +38,8 @@ BASIS_KEY = "play_round_basis"  # (game id, the round number the form's entry is
 REFUSED_KEY = "play_refused"  # a Refused save, kept with its entry
 UNDO_KEY = "play_undo_refused"  # (game id, why an undo was refused)
 SAVED_KEY = "play_saved"  # a message for the next run's toast
+LAST_KEY = "play_last_saved"  # (game id, round number, one line about the round saved here)
+JUST_KEY = "play_just_saved"  # the round just stored from this tab (its next form starts)
 
 
 class Refused(NamedTuple):
@@ -72,10 +74,27 @@ def set_basis(game_id: int, number: int, clear: bool = False) -> None:
 
 
 def saved(game_id: int, stored, result=None) -> None:
-    """After a round was stored: say so, empty the form and make it the next round's."""
+    """After a round was stored: note it in one line, empty the form and make it the next
+    round's, whose first field the next run brings into view."""
     summary = f" {md(call_summary(result))}" if result is not None else ""
-    st.session_state[SAVED_KEY] = f"Round {stored.number} saved.{summary}"
+    st.session_state[LAST_KEY] = (game_id, stored.number, f"Round {stored.number} saved.{summary}")
+    st.session_state[JUST_KEY] = (game_id, stored.number)
     set_basis(game_id, stored.number + 1, clear=True)
+
+
+def stored_here(game_id: int) -> bool:
+    """Whether this tab stored a round of the game in the previous run."""
+    just = st.session_state.get(JUST_KEY)
+    return just is not None and just[0] == game_id
+
+
+def just_saved(game_id: int) -> int | None:
+    """The number of the round this tab stored in the previous run, once (else None)."""
+    just = st.session_state.get(JUST_KEY)
+    if just is None or just[0] != game_id:
+        return None
+    del st.session_state[JUST_KEY]
+    return just[1]
 
 
 def store_round(game_id: int, fields: RoundFields, number: int, reopen: bool = False) -> None:
@@ -179,7 +198,8 @@ def undo(game_id: int, round_id: int, version: int, number: int) -> None:
 
 
 def undo_last_round(game, group: GroupView) -> None:
-    """Offer every member to take back the game's latest round, saying whose it is."""
+    """Offer every member to take back the game's latest round, saying whose it is; when
+    this tab saved it, its one-line summary stands beside the button."""
     refused = st.session_state.pop(UNDO_KEY, None)
     if refused is not None and refused[0] == game.id:
         st.warning(md(refused[1]), icon=":material/undo:")
@@ -188,6 +208,14 @@ def undo_last_round(game, group: GroupView) -> None:
     latest = game.rounds[-1]
     by = member_name(group, latest.entered_by)
     label = f"Undo round {latest.number}" + (f" (saved by {md(by)})" if by else "")
+    last = st.session_state.get(LAST_KEY)
+    with st.container(horizontal=True, vertical_alignment="center", key="play_last_round"):
+        if last is not None and last[:2] == (game.id, latest.number):
+            st.success(last[2], icon=":material/check_circle:", width=360)
+        _undo_button(game, latest, label)
+
+
+def _undo_button(game, latest, label: str) -> None:
     st.button(
         label,
         # The key names the round as shown, so a tap on a button the page has since

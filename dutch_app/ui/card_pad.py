@@ -1,0 +1,145 @@
+"""A card pad: tap the cards of a hand instead of typing them.
+
+The pad writes into the very text fields the keyboard does (``<key>_hand_<seat>`` and
+``<key>_penalty``), in the notation the parser reads (``Q 5 BK``), so both ways make the
+same hand and either can finish what the other began. It enters for one player at a
+time (chosen with a tap; "Next" moves one seat on, then to the penalty cards when they
+are due). In total mode it is a number pad for a hand whose cards were not written down.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import streamlit as st
+
+from dutch_app.ui.text import md
+from dutch_core.rules import HouseRules
+
+PENALTY_TARGET = -1
+"""The pad's target for the caller's penalty cards (players are their seat numbers)."""
+CARD_KEYS = (
+    ("A", "A"),
+    *((str(n), str(n)) for n in range(2, 11)),
+    ("J", "J"),
+    ("Q", "Q"),
+    ("RK", "Red K"),
+    ("BK", "Black K"),
+)
+_WHOLE = re.compile(r"-?[0-9]*")
+
+
+def _field(key: str) -> str:
+    target = st.session_state.get(f"{key}_pad_for", 0)
+    return f"{key}_penalty" if target == PENALTY_TARGET else f"{key}_hand_{target}"
+
+
+def _is_total(text: str) -> bool:
+    return _WHOLE.fullmatch(text.strip()) is not None
+
+
+def add_card(key: str, token: str) -> None:
+    """Add a card to the hand being entered (a button's callback)."""
+    field = _field(key)
+    text = (st.session_state.get(field) or "").strip()
+    # A lone number is a total, not a card: a tapped card starts the hand again.
+    st.session_state[field] = token if not text or _is_total(text) else f"{text} {token}"
+
+
+def add_digit(key: str, digit: str) -> None:
+    """Add a digit (or the minus sign) to the total being entered (a button's callback)."""
+    field = _field(key)
+    text = (st.session_state.get(field) or "").strip()
+    if not _is_total(text):
+        text = ""  # cards were entered: a typed total replaces them
+    if digit == "-":
+        st.session_state[field] = text[1:] if text.startswith("-") else f"-{text}"
+    else:
+        st.session_state[field] = f"{text}{digit}"
+
+
+def remove_last(key: str, total_mode: bool) -> None:
+    """Take back the last card (or digit) of the hand being entered (a button's callback)."""
+    field = _field(key)
+    text = (st.session_state.get(field) or "").strip()
+    if total_mode and _is_total(text):
+        st.session_state[field] = text[:-1]
+    else:
+        st.session_state[field] = " ".join(text.split()[:-1])
+
+
+def next_target(key: str, players: int, penalty_due: bool) -> None:
+    """Move the pad on to the next player, then to the penalty cards (a button's callback)."""
+    target = st.session_state.get(f"{key}_pad_for", 0)
+    if target == PENALTY_TARGET:
+        target = 0
+    elif target + 1 < players:
+        target += 1
+    else:
+        target = PENALTY_TARGET if penalty_due else 0
+    st.session_state[f"{key}_pad_for"] = target
+
+
+def card_pad(
+    key: str, players: Sequence[str], rules: HouseRules, penalty_due: int, caller: str | None
+) -> None:
+    """Draw the pad for the entry with key prefix ``key``."""
+    targets = list(range(len(players)))
+    if penalty_due and caller is not None:
+        targets.append(PENALTY_TARGET)
+    if st.session_state.get(f"{key}_pad_for") not in targets:
+        st.session_state[f"{key}_pad_for"] = 0
+
+    def label(target: int) -> str:
+        if target == PENALTY_TARGET:
+            return f"Penalty ({penalty_due})"
+        return md(players[target])
+
+    with st.container(border=True, key=f"{key}_pad"):
+        st.segmented_control(
+            "Cards for", targets, format_func=label, key=f"{key}_pad_for", required=True
+        )
+        total_mode = (
+            st.segmented_control(
+                "Enter",
+                ["cards", "total"],
+                format_func=str.capitalize,
+                key=f"{key}_pad_mode",
+                default="cards",
+                required=True,
+                label_visibility="collapsed",
+            )
+            == "total"
+        )
+        with st.container(horizontal=True, key=f"{key}_pad_keys", gap="small"):
+            if total_mode:
+                digits = [str(n) for n in (*range(1, 10), 0)]
+                if rules.deck_min_total() < 0:
+                    digits.append("-")
+                for digit in digits:
+                    st.button(
+                        digit, key=f"{key}_pad_digit_{digit}", on_click=add_digit, args=(key, digit)
+                    )
+            else:
+                keys = list(CARD_KEYS)
+                if rules.jokers:
+                    keys.append(("JK", "Joker"))
+                for token, name in keys:
+                    st.button(
+                        name, key=f"{key}_pad_card_{token}", on_click=add_card, args=(key, token)
+                    )
+            st.button(
+                "Remove last",
+                key=f"{key}_pad_remove",
+                icon=":material/backspace:",
+                on_click=remove_last,
+                args=(key, total_mode),
+            )
+            st.button(
+                "Next",
+                key=f"{key}_pad_next",
+                icon=":material/arrow_forward:",
+                on_click=next_target,
+                args=(key, len(players), bool(penalty_due and caller is not None)),
+            )
