@@ -244,7 +244,7 @@ def round_form(
         format_func=lambda option: nobody if option == NO_CALLER else md(option),
         key=f"{key}_caller",
     )
-    if caller_choice not in (None, NO_CALLER):
+    if caller_choice != NO_CALLER:
         st.segmented_control(
             "How?", list(CALL_LABELS), format_func=CALL_LABELS.__getitem__, key=f"{key}_call_type"
         )
