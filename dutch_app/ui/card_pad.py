@@ -27,7 +27,7 @@ CARD_KEYS = (
     ("RK", "Red K"),
     ("BK", "Black K"),
 )
-_WHOLE = re.compile(r"-?[0-9]*")
+_WHOLE = re.compile(r"-?[0-9]*")  # a total, or the start of one
 
 
 def _field(key: str) -> str:
@@ -39,12 +39,20 @@ def _is_total(text: str) -> bool:
     return _WHOLE.fullmatch(text.strip()) is not None
 
 
+def _as_cards(tokens: list[str]) -> str:
+    """Cards as the parser reads them: a single number card gets its trailing comma, so
+    it is the card and not a total (as :meth:`dutch_core.hand.Hand.text` writes it)."""
+    text = " ".join(tokens)
+    return f"{text}," if text and _is_total(text) else text
+
+
 def add_card(key: str, token: str) -> None:
     """Add a card to the hand being entered (a button's callback)."""
     field = _field(key)
     text = (st.session_state.get(field) or "").strip()
     # A lone number is a total, not a card: a tapped card starts the hand again.
-    st.session_state[field] = token if not text or _is_total(text) else f"{text} {token}"
+    tokens = [] if _is_total(text) else text.rstrip(",").split()
+    st.session_state[field] = _as_cards([*tokens, token])
 
 
 def add_digit(key: str, digit: str) -> None:
@@ -66,7 +74,7 @@ def remove_last(key: str, total_mode: bool) -> None:
     if total_mode and _is_total(text):
         st.session_state[field] = text[:-1]
     else:
-        st.session_state[field] = " ".join(text.split()[:-1])
+        st.session_state[field] = _as_cards(text.rstrip(",").split()[:-1])
 
 
 def next_target(key: str, players: int, penalty_due: bool) -> None:
