@@ -31,8 +31,34 @@ _WHOLE = re.compile(r"-?[0-9]*")  # a total, or the start of one
 
 
 def _field(key: str) -> str:
-    target = st.session_state.get(f"{key}_pad_for", 0)
+    target = st.session_state.get(f"{key}_pad_for", 0)  # not a widget: see _text
     return f"{key}_penalty" if target == PENALTY_TARGET else f"{key}_hand_{target}"
+
+
+def _text(key: str, field: str) -> str:
+    """The field's text as the pad should build on it.
+
+    Taps can come faster than the page is redrawn: a second tap then arrives with the
+    field as the browser last showed it, before the first tap's card. So the pad keeps
+    what it wrote into each field, and a field showing one of those earlier texts is
+    taken to hold the latest of them; any other text was typed, and is taken as it is.
+    """
+    shown = (st.session_state.get(field) or "").strip()
+    written = st.session_state.get(f"{key}_pad_written", {}).get(field, [])
+    return written[-1] if shown in written else shown
+
+
+def _write(key: str, field: str, before: str, text: str) -> None:
+    """Write ``text`` into the field, where the pad found ``before``."""
+    written = st.session_state.setdefault(f"{key}_pad_written", {})
+    earlier = written.get(field) or [before]  # what the field held before the first tap too
+    written[field] = [*earlier[-20:], text]
+    st.session_state[field] = text
+
+
+def forget_written(key: str) -> None:
+    """A new entry starts: nothing the pad wrote before counts any more."""
+    st.session_state.pop(f"{key}_pad_written", None)
 
 
 def _is_total(text: str) -> bool:
@@ -49,32 +75,37 @@ def _as_cards(tokens: list[str]) -> str:
 def add_card(key: str, token: str) -> None:
     """Add a card to the hand being entered (a button's callback)."""
     field = _field(key)
-    text = (st.session_state.get(field) or "").strip()
+    text = _text(key, field)
     # A lone number is a total, not a card: a tapped card starts the hand again.
     tokens = [] if _is_total(text) else text.rstrip(",").split()
-    st.session_state[field] = _as_cards([*tokens, token])
+    _write(key, field, text, _as_cards([*tokens, token]))
 
 
 def add_digit(key: str, digit: str) -> None:
     """Add a digit (or the minus sign) to the total being entered (a button's callback)."""
     field = _field(key)
-    text = (st.session_state.get(field) or "").strip()
+    text = _text(key, field)
     if not _is_total(text):
         text = ""  # cards were entered: a typed total replaces them
     if digit == "-":
-        st.session_state[field] = text[1:] if text.startswith("-") else f"-{text}"
+        _write(key, field, text, text[1:] if text.startswith("-") else f"-{text}")
     else:
-        st.session_state[field] = f"{text}{digit}"
+        _write(key, field, text, f"{text}{digit}")
 
 
 def remove_last(key: str, total_mode: bool) -> None:
     """Take back the last card (or digit) of the hand being entered (a button's callback)."""
     field = _field(key)
-    text = (st.session_state.get(field) or "").strip()
+    text = _text(key, field)
     if total_mode and _is_total(text):
-        st.session_state[field] = text[:-1]
+        _write(key, field, text, text[:-1])
     else:
-        st.session_state[field] = _as_cards(text.rstrip(",").split()[:-1])
+        _write(key, field, text, _as_cards(text.rstrip(",").split()[:-1]))
+
+
+def choose_target(key: str, target: int) -> None:
+    """Enter for this player (a seat) or the penalty cards (a button's callback)."""
+    st.session_state[f"{key}_pad_for"] = target
 
 
 def next_target(key: str, players: int, penalty_due: bool) -> None:
@@ -105,9 +136,20 @@ def card_pad(
         return md(players[target])
 
     with st.container(border=True, key=f"{key}_pad"):
-        st.segmented_control(
-            "Cards for", targets, format_func=label, key=f"{key}_pad_for", required=True
-        )
+        # Buttons rather than a choice widget: a tap is a one-off signal, so a quick card
+        # tap after it can never bring back the previous player as a stale choice would.
+        current = st.session_state[f"{key}_pad_for"]
+        with st.container(horizontal=True, gap="small", key=f"{key}_pad_targets"):
+            st.caption("Cards for")
+            for target in targets:
+                name = "penalty" if target == PENALTY_TARGET else str(target)
+                st.button(
+                    label(target),
+                    key=f"{key}_pad_to_{name}",
+                    type="primary" if target == current else "secondary",
+                    on_click=choose_target,
+                    args=(key, target),
+                )
         total_mode = (
             st.segmented_control(
                 "Enter",

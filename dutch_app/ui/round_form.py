@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dutch_app.ui.browser import table_helper
-from dutch_app.ui.card_pad import card_pad
+from dutch_app.ui.card_pad import card_pad, forget_written
 from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.round_preview import show_preview
 from dutch_app.ui.text import md
@@ -85,6 +85,7 @@ def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None
         st.session_state[f"{key}_call_type"] = None
     st.session_state[f"{key}_players"] = tuple(players)
     st.session_state[f"{key}_pad_for"] = 0
+    forget_written(key)
     st.session_state.pop(f"{key}_errors", None)
     st.session_state.pop(f"{key}_refused", None)
 

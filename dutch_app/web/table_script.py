@@ -82,16 +82,31 @@ TABLE_SCRIPT = """
   }
   if (wanted.scroll) {
     let tries = 0;
-    const bring = () => {
+    const find = () => {
       const box = document.querySelector(".st-key-" + CSS.escape(wanted.scroll));
+      return box && box.isConnected ? box : null;
+    };
+    const bring = () => {
+      const box = find();
       if (!box) {
         if (tries++ < 60) setTimeout(bring, 50);
         return;
       }
       box.scrollIntoView({ block: "center" });
-      const input = box.querySelector("input");
-      if (wanted.focus === "yes" && input) input.focus({ preventScroll: true });
       root.dataset.dutchScrolled = wanted.scroll + " " + wanted.nonce;
+      if (wanted.focus !== "yes") return;
+      // The page may still redraw the field: keep it focused for a moment, unless the
+      // person has meanwhile put the focus somewhere else.
+      let checks = 0;
+      const keep = () => {
+        const input = find() && find().querySelector("input");
+        const idle = !document.activeElement || document.activeElement === document.body;
+        if (input && document.activeElement !== input && (checks === 0 || idle)) {
+          input.focus({ preventScroll: true });
+        }
+        if (checks++ < 15) setTimeout(keep, 100);
+      };
+      keep();
     };
     bring();
   }

@@ -191,7 +191,7 @@ def test_a_round_entered_entirely_with_the_card_pad(table):
     ]
     at.pills(key="play_round_caller").set_value("Ann").run()
     at.segmented_control(key="play_round_call_type").set_value("dutch").run()
-    at.segmented_control(key="play_round_pad_for").set_value(-1).run()  # the penalty
+    at.button(key="play_round_pad_to_penalty").click().run()  # the penalty cards next
     for name in ("card_Q", "card_3", "card_BK"):
         tap(name)
     tap("remove")

@@ -24,6 +24,7 @@ from tests.e2e.streamlit_ui import (
     fill_round,
     open_page,
     press,
+    save_button,
     take_picture,
     watch_content_policy,
     widget,
@@ -144,7 +145,7 @@ def test_an_html_player_name_shows_as_typed_on_every_page(signed_in):
 def test_the_round_form_is_empty_again_after_a_saved_round(signed_in):
     """Once a round is saved, every hand field and the penalty field are blank for the next."""
     fill_round(signed_in, "play_round", ["KH KD", "4", "0"], "Ann", penalty="5")
-    press(signed_in.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
+    press(save_button(signed_in))
     expect(signed_in.get_by_role("heading", name="Round 3")).to_be_visible()
     expect_clean_page(signed_in)
 
