@@ -3,8 +3,7 @@
 import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS
-from dutch_app.services import demo, games, rounds, setup
-from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
+from dutch_app.services import demo, games, setup
 from dutch_app.services.views import GroupView
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
@@ -13,19 +12,17 @@ from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
-from dutch_app.ui.history_view import service_input
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import (
     form_basis,
     just_saved,
-    refuse,
     round_notice,
-    saved,
+    save_entry,
     stored_here,
     undo_last_round,
 )
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
-from dutch_app.ui.round_form import round_form, set_round_errors
+from dutch_app.ui.round_form import round_form
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
 from dutch_app.ui.text import distinct_labels, md
@@ -106,38 +103,28 @@ def enter_round(game, group: GroupView) -> None:
     basis = form_basis(game)
     with st.container():  # always here, so the entry below keeps its place (and its text)
         round_notice(game, group, basis)
-    round_entry(game, basis)
+    round_entry(game)
+    # Save is drawn by the page, not the entry's fragment: its callback stores the round
+    # before the page runs, so a save costs one run of the page.
+    st.button(
+        "Save the round",
+        type="primary",
+        key="play_round_save",
+        on_click=save_entry,
+        args=(game, basis),
+    )
 
 
 @st.fragment
-def round_entry(game, basis: int) -> None:
-    """The entry widgets and Save (rerun on their own while typing)."""
+def round_entry(game) -> None:
+    """The entry widgets (rerun on their own while typing)."""
     with guarded():
-        _entry(game, basis)
-
-
-def _entry(game, basis: int) -> None:
-    names = [player.name for player in game.players]
-    submitted = round_form(
-        "play_round", names, game.rules, submit_label="Save the round", totals=game.totals
-    )
-    number = just_saved(game.id)
-    if number is not None:  # the next round's entry starts at its first field, in view
-        pad = st.session_state.get("play_round_pad_on", False)
-        table_helper(scroll_to="play_round_hand_0", focus=not pad, nonce=number)
-    if submitted is None:
-        return
-    fields, check = submitted
-    try:
-        stored = call(rounds.add_round, game.id, *service_input(game, fields), for_round=basis)
-    except (StaleRound, GameEnded) as error:
-        refuse(game.id, error, fields)
-        st.rerun()
-    except ServiceError as error:
-        set_round_errors("play_round", {"round": str(error)})
-        return
-    saved(game.id, stored, check.result)
-    st.rerun()
+        names = [player.name for player in game.players]
+        round_form("play_round", names, game.rules, totals=game.totals, draw_save=False)
+        number = just_saved(game.id)
+        if number is not None:  # the next round's entry starts at its first field, in view
+            pad = st.session_state.get("play_round_pad_on", False)
+            table_helper(scroll_to="play_round_hand_0", focus=not pad, nonce=number)
 
 
 def show_standings(game) -> None:

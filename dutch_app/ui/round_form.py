@@ -112,8 +112,19 @@ def _prepare(
     return cleared
 
 
-def _tap_save(key: str) -> None:
+def tap_save(key: str) -> None:
+    """Note a tap on Save (a button's callback): the next run checks the entry as it is."""
     st.session_state[f"{key}_tapped"] = True
+
+
+def check_round_form(
+    key: str, players: Sequence[str], rules: HouseRules
+) -> tuple[RoundFields, EntryCheck] | None:
+    """For a Save drawn by the page (see ``draw_save``): the entry's fields and good check,
+    or None when it has problems (the next run shows them). Call it from Save's callback,
+    after :func:`tap_save`."""
+    fields, check, errors = _check(key, players, rules)
+    return None if errors else (fields, check)
 
 
 def _choice_errors(caller_choice: str | None, call_choice: CallType | None) -> dict[str, str]:
@@ -199,6 +210,7 @@ def round_form(
     initial: RoundFields | None = None,
     totals: Mapping[str, int] | None = None,
     live: bool = True,
+    draw_save: bool = True,
 ) -> tuple[RoundFields, EntryCheck] | None:
     """Draw the entry; return its fields and their good check once Save is tapped on a
     complete, valid round (else None, with the problems shown).
@@ -208,6 +220,9 @@ def round_form(
     :func:`fill_round_form`); ``totals`` are the game totals before this round, for the
     preview's new game totals. ``live`` updates the preview while a field is typed in
     (after a short pause), not only when it is left; for pages drawn as a fragment.
+    Without ``draw_save`` the page draws Save itself, right after the entry (outside its
+    fragment, so that a save reruns the page once): its callback calls :func:`tap_save`
+    and :func:`check_round_form`.
     """
     options = _caller_options(players, rules)
     cleared = _prepare(key, players, options, initial)
@@ -266,7 +281,8 @@ def round_form(
     if errors:
         lines = "\n".join(f"- {md(message)}" for message in errors.values())
         st.error(f"**The round was not saved.** Fix {_problems(len(errors))} first:\n\n{lines}")
-    st.button(submit_label, type="primary", key=f"{key}_save", on_click=_tap_save, args=(key,))
+    if draw_save:
+        st.button(submit_label, type="primary", key=f"{key}_save", on_click=tap_save, args=(key,))
     if tapped and errors:
         first = next(iter(errors))
         target = field_key(key, players, first, caller_choice is not None)
