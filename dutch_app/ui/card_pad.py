@@ -56,6 +56,17 @@ def _write(key: str, field: str, before: str, text: str) -> None:
     st.session_state[field] = text
 
 
+def settle_fields(key: str) -> None:
+    """Put back what the pad last wrote into any field that still shows an earlier text
+    of the pad's (see :func:`_text`): a tap on Save, or on anything else, that arrives
+    before the page was redrawn after a card tap must not lose that card. Call it before
+    the entry's widgets are drawn, or from a callback."""
+    for field, written in st.session_state.get(f"{key}_pad_written", {}).items():
+        shown = (st.session_state.get(field) or "").strip()
+        if written and shown in written and shown != written[-1]:
+            st.session_state[field] = written[-1]
+
+
 def forget_written(key: str) -> None:
     """A new entry starts: nothing the pad wrote before counts any more."""
     st.session_state.pop(f"{key}_pad_written", None)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dutch_app.ui.browser import table_helper
-from dutch_app.ui.card_pad import card_pad, forget_written
+from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
 from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.round_preview import show_preview
 from dutch_app.ui.text import md
@@ -123,6 +123,7 @@ def check_round_form(
     """For a Save drawn by the page (see ``draw_save``): the entry's fields and good check,
     or None when it has problems (the next run shows them). Call it from Save's callback,
     after :func:`tap_save`."""
+    settle_fields(key)
     fields, check, errors = _check(key, players, rules)
     return None if errors else (fields, check)
 
@@ -226,6 +227,7 @@ def round_form(
     """
     options = _caller_options(players, rules)
     cleared = _prepare(key, players, options, initial)
+    settle_fields(key)
     tapped = st.session_state.pop(f"{key}_tapped", False) and not cleared
     # A tap on Save in the run that empties the form after a stored round is a second tap
     # on the same Save: that round is stored already.

@@ -30,6 +30,7 @@ from tests.e2e.streamlit_ui import (
     press,
     save_button,
     take_picture,
+    tap_choice,
     wait_until_idle,
     widget,
 )
@@ -164,6 +165,8 @@ def test_a_round_typed_on_phone_b_survives_a_live_update_and_can_be_saved_as_the
     press(phone_b.get_by_role("button", name="Keep it for round 2"))
     expect(notice).to_have_count(0)
     fill(phone_b, "play_round_hand_2", "8")
+    tap_choice(phone_b, "play_round_caller", "Ann")  # chosen for every round, never kept
+    tap_choice(phone_b, "play_round_call_type", "Dutch")
     save_on(phone_b)
     expect(phone_b.get_by_text("Round 2 saved.")).to_be_visible()
     stored = stored_rounds(ann, game_id)
