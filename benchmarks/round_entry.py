@@ -145,10 +145,15 @@ def _bare_server():
         process.wait(timeout=20)
 
 
+def _hands(number: int) -> tuple[str, ...]:
+    """Round ``number``'s hands: Ann lowest, the others different every round."""
+    return ("1", str(2 + number % 20), str(3 + number % 17), str(4 + number % 13))
+
+
 def _time_app_save(page: Page, number: int) -> float:
     """Fill round ``number`` (a lowest call), tap Save: seconds until round number + 1's
     heading shows with an empty first field."""
-    for seat, hand in enumerate(("3", "9", "7", "12")):
+    for seat, hand in enumerate(_hands(number)):
         _idle(page)
         _key(page, f"play_round_hand_{seat}").locator("input").fill(hand)
     _choose_call(page)
@@ -163,7 +168,7 @@ def _time_app_save(page: Page, number: int) -> float:
 
 
 def _time_bare_save(page: Page, number: int) -> float:
-    for seat, hand in enumerate(("3", "9", "7", "12")):
+    for seat, hand in enumerate(_hands(number)):
         _idle(page)
         page.get_by_label(f"Player {seat + 1}").fill(hand)
     _idle(page)

@@ -43,7 +43,7 @@ SAVED_KEY = "play_saved"  # a message for the next run's toast
 LAST_KEY = "play_last_saved"  # (game id, round number, one line about the round saved here)
 JUST_KEY = "play_just_saved"  # the round just stored from this tab (its next form starts)
 ECHO_KEY = "play_saved_entry"  # (the entry just stored, when): a double tap's second tap
-ECHO_SECONDS = 3.0
+ECHO_SECONDS = 1.5  # a double tap's taps come well within this; a new round never
 
 
 class Refused(NamedTuple):

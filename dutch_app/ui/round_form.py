@@ -282,7 +282,7 @@ def round_form(
         st.error(md(errors[PENALTY]))
     if errors:
         lines = "\n".join(f"- {md(message)}" for message in errors.values())
-        st.error(f"**The round was not saved.** Fix {_problems(len(errors))} first:\n\n{lines}")
+        st.error(f"The round was not saved. Fix {_problems(len(errors))} first:\n\n{lines}")
     if draw_save:
         st.button(submit_label, type="primary", key=f"{key}_save", on_click=tap_save, args=(key,))
     if tapped and errors:

@@ -35,7 +35,7 @@ def call_sentence(
     points = rules.penalty_mode is PenaltyMode.POINTS
     if preview.outcome is Outcome.LOWEST:
         bonus = f", {rules.success_bonus} points off" if points and rules.success_bonus else ""
-        return f"{who} called {call} and is **lowest**: no penalty{bonus}."
+        return f"{who} called {call} and is lowest: no penalty{bonus}."
     parts = []
     if preview.lower:
         parts.append(f"{_players(preview.lower)} lower")
@@ -45,8 +45,8 @@ def call_sentence(
     if points:
         cost = f"scores {rules.failed_call_points} penalty points"
     else:
-        cost = f"**draws {penalty_cards_text(preview.penalty_cards_due)}**"
-    return f"{who} called {call} and is **{word}** ({', '.join(parts)}): {who} {cost}."
+        cost = f"draws {penalty_cards_text(preview.penalty_cards_due)}"
+    return f"{who} called {call} and is {word} ({', '.join(parts)}): {who} {cost}."
 
 
 def _result(key: str, players, preview, caller, call_type, rules) -> RoundResult | None:

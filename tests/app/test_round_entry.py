@@ -41,7 +41,7 @@ def save(at):
 
 def preview(at) -> str:
     """The preview's sentence and table, as Markdown (names are plain here)."""
-    return " ".join(block.value.replace("\\", "").replace("**", "") for block in at.markdown)
+    return " ".join(block.value.replace("\\", "") for block in at.markdown)
 
 
 def penalty_field(at):

@@ -8,6 +8,9 @@ README promises.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import time
 
 import pytest
@@ -17,6 +20,7 @@ from dutch_app.services import games
 from dutch_core import PRESETS, HouseRules
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
+    choose,
     expect_clean_page,
     expect_standings,
     expect_title,
@@ -273,3 +277,78 @@ def test_the_screen_stays_awake_on_play_until_switched_off_or_left(at_table):
     tap(page, widget(page, "page_bar").get_by_role("link", name="Play"))
     expect_title(page, "Play")
     expect(html).to_have_attribute("data-dutch-wake-lock", "held")
+
+
+def test_negative_jokers_from_set_up_through_totals_and_csv(
+    app_server, make_table, page_factory, tmp_path
+):
+    """Jokers at -2 are set up in the form, tapped on the pad, typed as a total below
+    zero, add up in the standings, and go out and back in through the rounds file."""
+    stamp = time.monotonic_ns()
+    table = make_table("Ann", f"ann{stamp}@example.com", "Joker night", ["Ann", "Ben", "Cleo"])
+    page = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.context.add_cookies([table.session_cookie(app_server.url)])
+    page.goto(app_server.url)
+    expect_title(page, "Play")
+    players_box = widget(page, "play_setup_players").locator("input")
+    for name in ("Ann", "Ben", "Cleo"):
+        wait_until_idle(page)
+        players_box.click()
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    choose(page, "play_setup_rules_preset", "Two Jokers worth 0")
+    press(page.get_by_text("Adjust these rules"))
+    joker_value = widget(page, "play_setup_rules_jokers_jv").locator("input")
+    joker_value.fill("-2")
+    joker_value.press("Enter")
+    wait_until_idle(page)
+    press(page.get_by_role("button", name="Start the game"))
+    expect(page.get_by_text("2 Jokers in the deck, worth -2 each.")).to_be_visible()
+
+    tap(page, widget(page, "play_round_pad_on").get_by_text("Card pad"))
+    keys = widget(page, "play_round_pad")
+    for _ in range(2):
+        tap(page, keys.get_by_role("button", name="Joker", exact=True))
+    expect(hand_input(page, 0)).to_have_value("JK JK")
+    fill(page, "play_round_hand_1", "3")
+    fill(page, "play_round_hand_2", "KH")
+    tap_choice(page, "play_round_caller", "Ann")
+    tap_choice(page, "play_round_call_type", "Dutch")
+    expect(widget(page, "play_round_preview")).to_contain_text("Lowest: Ann (-4).")
+    press(save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    fill_round(page, "play_round", ["-2", "JK 5", "4"], "Ann")  # a typed total below zero
+    press(save_button(page))
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    expect_standings(page, [(1, "Ann", -6), (2, "Cleo", 4), (3, "Ben", 6)])
+
+    page.goto(f"{app_server.url}/history")
+    expect_title(page, "History")
+    with page.expect_download() as download:
+        press(widget(page, "history_download_rounds").get_by_role("button"))
+    rounds_file = tmp_path / "rounds.csv"
+    download.value.save_as(rounds_file)
+    rows = list(csv.DictReader(io.StringIO(rounds_file.read_text(encoding="utf-8"))))
+    assert json.loads(rows[0]["rules"]) == {"jokers": 2, "joker_value": -2}
+    assert [(r["player"], r["cards"], r["hand_total"], r["game_total"]) for r in rows] == [
+        ("Ann", "JK JK", "-4", "-4"),
+        ("Ben", "3", "3", "3"),
+        ("Cleo", "KH", "0", "0"),
+        ("Ann", "'-2", "-2", "-6"),  # a cell starting with "-" is kept from spreadsheets
+        ("Ben", "JK 5", "3", "6"),
+        ("Cleo", "4", "4", "4"),
+    ]
+
+    eve = make_table("Eve", f"eve{stamp}@example.com", "Import night", [])
+    other = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+    other.context.add_cookies([eve.session_cookie(app_server.url)])
+    other.goto(f"{app_server.url}/history")
+    expect_title(other, "History")
+    widget(other, "history_import_file").locator("input[type='file']").set_input_files(rounds_file)
+    press(other.get_by_role("button", name="Import the file"))
+    expect(other.get_by_text("Imported 1 game with 2 rounds.", exact=False)).to_be_visible()
+    (imported,) = eve.call(games.list_games, eve.group_id)
+    again = eve.call(games.get_game, imported.id)
+    assert again.rules == HouseRules(jokers=2, joker_value=-2)
+    assert again.totals == {"Ann": -6, "Ben": 6, "Cleo": 4}
