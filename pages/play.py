@@ -231,7 +231,7 @@ def show_game(game_id: int, group: GroupView) -> None:
                 st.rerun()
         awake = st.toggle(
             "Keep the screen on",
-            value=True,
+            value=my_preferences().keep_awake,  # the Account page's choice, for a start
             key="play_keep_awake",
             help="While a game is open here, the phone's screen does not turn off "
             "(where the browser allows it).",
