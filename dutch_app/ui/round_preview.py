@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
+from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.text import md
 from dutch_core.entry import RoundPreview, check_entry
 from dutch_core.game import totals_after
+from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules, PenaltyMode
-from dutch_core.scoring import CallType, Outcome, RoundResult, penalty_cards_text
-
-CALLS = {CallType.DUTCH: "Dutch", CallType.AUTO_DUTCH: "Auto Dutch"}
+from dutch_core.scoring import Outcome, RoundResult, penalty_cards_text
 
 
 def _players(count: int) -> str:
@@ -31,7 +31,7 @@ def call_sentence(
     """How the call goes, in one sentence of Markdown (empty while not known)."""
     if preview.outcome is None or call_type is None:
         return ""
-    call, who = CALLS[call_type], md(caller)
+    call, who = CALL_TYPE_LABELS[call_type], md(caller)
     points = rules.penalty_mode is PenaltyMode.POINTS
     if preview.outcome is Outcome.LOWEST:
         bonus = f", {rules.success_bonus} points off" if points and rules.success_bonus else ""
