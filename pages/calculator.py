@@ -35,8 +35,9 @@ def calculator(players: list[str], rules) -> None:
     """The entry and its live result (rerun on its own while typing)."""
     with guarded():
         submitted = round_form("calc_round", players, rules)
-        if submitted is not None:
-            show_round_result(submitted[1].result)
+        result = None if submitted is None else submitted[1].result
+        if result is not None:  # a good check always has its result
+            show_round_result(result)
 
 
 with guarded():

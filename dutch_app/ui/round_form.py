@@ -165,7 +165,7 @@ def _check(
 ) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
     """Check the entry as Save found it: the fields, their check, and every problem."""
     hand_texts, caller_choice, call_choice = _current(key, players)
-    call_type = CallType(call_choice) if call_choice in CALL_LABELS else None
+    call_type = CallType(str(call_choice)) if call_choice in CALL_LABELS else None
     caller = None if caller_choice in (None, NO_CALLER) else caller_choice
     call_type = call_type if caller is not None else None
     preview = preview_round(players, hand_texts, caller, call_type, rules)
@@ -250,7 +250,7 @@ def round_form(
 
     hand_texts, caller_choice, call_choice = _current(key, players)
     caller = None if caller_choice in (None, NO_CALLER) else caller_choice
-    call_type = CallType(call_choice) if caller is not None and call_choice else None
+    call_type = CallType(str(call_choice)) if caller is not None and call_choice else None
     preview = preview_round(players, hand_texts, caller, call_type, rules)
     _hand_fields(key, players, errors, preview.problems, live)
     if st.toggle("Card pad", key=f"{key}_pad_on", help="Tap the cards instead of typing them."):

@@ -45,7 +45,7 @@ def call_sentence(
     if points:
         cost = f"scores {rules.failed_call_points} penalty points"
     else:
-        cost = f"draws {penalty_cards_text(preview.penalty_cards_due)}"
+        cost = f"draws {penalty_cards_text(preview.penalty_cards_due or 0)}"
     return f"{who} called {call} and is {word} ({', '.join(parts)}): {who} {cost}."
 
 
