@@ -22,6 +22,7 @@ from dutch_app.services import (
     games,
     groups,
     history,
+    members,
     players,
     rounds,
     setup,
@@ -136,6 +137,15 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
             s, u, i, [w.player, "Newcomer"], PRESETS["classic"]
         ),
     ),
+    "setup.game_defaults": ("group", "group", lambda s, u, i, w: setup.game_defaults(s, u, i)),
+    "members.my_player_offer": (
+        "group", "group", lambda s, u, i, w: members.my_player_offer(s, u, i)
+    ),
+    "members.claim_player": ("player", "player", lambda s, u, i, w: members.claim_player(s, u, i)),
+    "members.add_my_player": ("group", "group", lambda s, u, i, w: members.add_my_player(s, u, i)),
+    "demo.remove_demo_group": (
+        "group", "group", lambda s, u, i, w: demo.remove_demo_group(s, u, i)
+    ),
     "csv_import.import_rounds_csv": (
         "group", "group", lambda s, u, i, w: csv_import.import_rounds_csv(s, u, i, b"")
     ),
@@ -162,12 +172,25 @@ def _load_demo_group(session, stranger, world):
     assert games.list_games(session, stranger, made.id)
 
 
+def _rename_my_players(session, stranger, world):
+    before = {p.name for p in players.list_players(session, world.owner, world.group)}
+    groups_renamed = {r.group_name for r in members.rename_my_players(session, stranger)}
+    assert groups_renamed <= {"Stranger's club"}
+    assert {p.name for p in players.list_players(session, world.owner, world.group)} == before
+
+
+def _players_to_rename(session, stranger, world):
+    assert members.players_to_rename(session, stranger) == []
+
+
 # Services that act on no existing group: what a stranger gets reveals nothing of others'.
 UNSCOPED: dict[str, Callable] = {
     "groups.list_groups": _list_groups,
     "groups.create_group": _create_group,
     "groups.join_group": _join_group,
     "demo.load_demo_group": _load_demo_group,
+    "members.rename_my_players": _rename_my_players,
+    "members.players_to_rename": _players_to_rename,
 }
 
 NOT_SERVICES = {
