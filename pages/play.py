@@ -15,6 +15,7 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import service_input
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import form_basis, refuse, round_notice, saved, undo_last_round
+from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.routing import ensure_routed
@@ -24,8 +25,8 @@ from dutch_core.game import GameStatus
 
 ensure_routed()
 
-GAME_KEY = "play_game_id"
-SETUP_KEY = "play_setting_up"
+GAME_KEY = PLAY_GAME_KEY
+SETUP_KEY = PLAY_SETUP_KEY
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
 DEAL_HELP = "The deal moves one seat on, clockwise, every round."
 
@@ -70,8 +71,10 @@ def choose_game(group_id: int) -> int | None:
 def set_up_game(group: GroupView) -> None:
     """The set-up form; starting a game shows it."""
     st.subheader("New game")
-    # The rules of the person's last game come first (kept with their preferences).
-    started = game_setup_form("play_setup", roster(group), my_preferences().last_rules)
+    # The group's last game (its line-up and rules) comes first; before the group's first
+    # game, its members and the rules of the person's last game (kept with their preferences).
+    defaults = call(setup.game_defaults, group.id)
+    started = game_setup_form("play_setup", roster(group), my_preferences().last_rules, defaults)
     if started is not None:
         with guarded():
             game = call(

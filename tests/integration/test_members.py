@@ -58,9 +58,7 @@ def test_a_guest_of_the_same_name_is_offered_never_linked_silently(
         members.add_my_player(session, olivia, group.id)
 
 
-def test_a_member_who_is_not_the_guest_adds_a_player_of_their_own(
-    session, owner, group, make_user
-):
+def test_a_member_who_is_not_the_guest_adds_a_player_of_their_own(session, owner, group, make_user):
     players.add_player(session, owner, group.id, "Olivia")
     olivia = make_user("Olivia")
     groups.join_group(session, olivia, group.invite_code)
