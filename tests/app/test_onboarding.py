@@ -7,7 +7,7 @@ from __future__ import annotations
 from dutch_app.services import games, groups, players, setup
 from dutch_app.storage.models import User
 from dutch_core import PRESETS
-from tests.app.apptools import make_table, messages, open_app
+from tests.app.apptools import messages, open_app
 
 GROUP = "pages/group.py"
 PLAY = "pages/play.py"
