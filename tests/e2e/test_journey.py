@@ -195,7 +195,7 @@ def test_correcting_a_round_on_history_changes_the_totals(page, screenshot):
     fill_round(page, "history_edit", ["AH 2C", "10", "5", "7"], "Ann")
     press(page.get_by_role("button", name="Save the correction"))
 
-    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(page.get_by_text(f"Round 1 corrected: {XSS_NAME} 25 → 5.")).to_be_visible()
     corrected = [(1, "Ben", 21), (2, "Cleo", 25), (3, XSS_NAME, 37), (4, "Ann", 43)]
     expect_standings(page, corrected)
     expect_clean_page(page)
