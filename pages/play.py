@@ -12,7 +12,7 @@ from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
-from dutch_app.ui.history_view import service_input
+from dutch_app.ui.history_view import in_progress_label, service_input
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import form_basis, refuse, round_notice, saved, undo_last_round
 from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY
@@ -51,9 +51,7 @@ def choose_game(group_id: int) -> int | None:
     chosen = st.session_state.get(GAME_KEY)
     if len(in_progress) > 1:
         ids = [game.id for game in in_progress]
-        labels = distinct_labels(
-            {g.id: f"{', '.join(g.players)} — round {g.rounds_played}" for g in in_progress}
-        )
+        labels = distinct_labels({g.id: in_progress_label(g) for g in in_progress})
         current = chosen if chosen in ids else ids[0]
         chosen = st.selectbox(
             "Games in progress",
