@@ -269,7 +269,11 @@ def merge_players(group, roster) -> None:
         with guarded():
             call(players.merge_players, group.id, source.id, target.id)
             reset_on_next_run(group_merge_confirm=False)
-            flash(f"{md(source.name)}'s games now belong to {md(target.name)}.", "group_players")
+            flash(
+                f"{md(source.name)}'s games now belong to {md(target.name)}.",
+                "group_players",
+                toast=True,
+            )
 
 
 def link_player(group, roster) -> None:
@@ -347,6 +351,7 @@ def remove_member(group, me: int) -> None:
                     f"{md(others[member_id])} is no longer a member of {md(group.name)}. "
                     "The group has a new invite code.",
                     "group_members",
+                    toast=True,
                 )
 
 
@@ -363,7 +368,7 @@ def leave_group(group, me: int) -> None:
                 call(groups.leave_group, group.id)
                 forget_active_group()
                 reset_on_next_run(group_leave_confirm=False)
-                flash(f"You left {md(group.name)}.", "group_top")
+                flash(f"You left {md(group.name)}.", "group_top", toast=True)
 
 
 st.title("Group")

@@ -120,6 +120,7 @@ def game_actions(game) -> None:
                     flash(
                         f"The game and its {rounds_word(len(game.rounds))} were deleted.",
                         "history_games",
+                        toast=True,
                     )
 
 
@@ -171,6 +172,7 @@ def correct_round(game) -> None:
                 flash(
                     f"Round {stored.number} was deleted; later rounds moved up one number.",
                     "history_round",
+                    toast=True,
                 )
 
 

@@ -163,3 +163,14 @@ def test_creating_a_second_group_confirms_at_the_top_and_in_a_toast(table):
     said = "You created Sunday lunch; it is now your active group."
     assert at.success[0].value == said
     assert [toast.value for toast in at.toast] == [said]
+
+
+def test_leaving_a_group_from_the_bottom_of_the_page_confirms_in_a_toast(table):
+    other = table.call(groups.create_group, "Sunday lunch")
+    at = open_app(table.account, GROUP)
+    at.session_state["active_group_id"] = other.id
+    at.run()
+    at.checkbox(key="group_leave_confirm").check()
+    click(at, "group_leave")
+    assert [toast.value for toast in at.toast] == ["You left Sunday lunch."]
+    assert "You left Sunday lunch." in messages(at)
