@@ -1,4 +1,4 @@
-"""Migration 0007 makes every member a player, asking (never linking) where a guest has
+"""Migration 0008 makes every member a player, asking (never linking) where a guest has
 their name, and marks demo groups."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dutch_app.storage.db import make_engine
 from dutch_app.storage.models import Group, Membership, Player, User
 from tests.integration.test_migration_totals import migrate
 
-BEFORE = "0006_stored_game_totals"  # the revision before 0007
+BEFORE = "0007_preferences_and_shares"  # the revision before 0008
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

@@ -10,8 +10,8 @@ the app follows when someone joins.
 ``groups.is_demo`` marks the groups made by "Load a demo group" from now on; groups
 loaded before cannot be told apart from real ones and stay unmarked.
 
-Revision ID: 0007_members_are_players
-Revises: 0006_stored_game_totals
+Revision ID: 0008_members_are_players
+Revises: 0007_preferences_and_shares
 """
 
 from collections.abc import Sequence
@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007_members_are_players"
-down_revision: str | Sequence[str] | None = "0006_stored_game_totals"
+revision: str = "0008_members_are_players"
+down_revision: str | Sequence[str] | None = "0007_preferences_and_shares"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
