@@ -145,10 +145,16 @@ def game_setup_form(
     with their preferences) pre-fills the rules when the group has no last game.
     """
     names = {player.id: player.name for player in roster}
+    preset = [pid for pid in (defaults.player_ids if defaults else ()) if pid in names]
+    # Chosen afresh whenever the line-up to start from changes (another group became
+    # active, a game was started), not left as picked for another group's players.
+    made_for = tuple(preset)
+    if st.session_state.get(f"{key}_players_for") != made_for:
+        st.session_state[f"{key}_players"] = preset
+        st.session_state[f"{key}_players_for"] = made_for
     chosen = st.multiselect(
         "Players, in seat order (pick them clockwise from the dealer)",
         list(names),
-        default=[pid for pid in (defaults.player_ids if defaults else ()) if pid in names],
         format_func=names.__getitem__,
         key=f"{key}_players",
         placeholder="Choose the group's players",

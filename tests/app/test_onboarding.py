@@ -104,7 +104,7 @@ def test_a_new_game_while_one_is_running_starts_from_its_line_up_and_rules(table
     click(at, "play_new_game")
     chosen = at.multiselect(key="play_setup_players")
     assert [chosen.format_func(pid) for pid in chosen.value] == ["Cleo", "Ann"]
-    assert at.selectbox(key="play_setup_rules_preset").value == "last"
+    assert at.selectbox(key="play_setup_rules_preset").value == "last_used"
     assert at.selectbox(key="play_setup_rules_preset").options[0] == "The last game's rules"
     click(at, "play_setup_start")
     newest = table.call(games.list_games, table.group_id, status="active")[0]
@@ -174,3 +174,21 @@ def test_leaving_a_group_from_the_bottom_of_the_page_confirms_in_a_toast(table):
     click(at, "group_leave")
     assert [toast.value for toast in at.toast] == ["You left Sunday lunch."]
     assert "You left Sunday lunch." in messages(at)
+
+
+def test_before_the_groups_first_game_the_persons_last_rules_are_offered(table):
+    """A new group has no last game: the rules of the person's own last game (kept with
+    their preferences) come first, with the group's members chosen."""
+    ids = table.player_ids
+    played = table.call(
+        setup.start_game_with_players, table.group_id, [ids["Ann"], ids["Ben"]], PRESETS["points"]
+    )
+    table.call(games.end_game, played.id)
+    fresh = table.call(groups.create_group, "Sunday lunch")
+    at = open_app(table.account)
+    at.session_state["active_group_id"] = fresh.id
+    at.switch_page(PLAY).run()
+    picker = at.selectbox(key="play_setup_rules_preset")
+    assert (picker.value, picker.options[0]) == ("last_used", "The rules of my last game")
+    chosen = at.multiselect(key="play_setup_players")
+    assert [chosen.format_func(pid) for pid in chosen.value] == ["Ann"]
