@@ -460,7 +460,8 @@ def _head_to_head(data: Any, marked: bool) -> alt.LayerChart:
         text=alt.Text("lower_rate:Q", format=PERCENT_FORMAT),
         color=alt.condition(alt.datum.lower_rate < 0.5, alt.value("white"), alt.value("black")),
     )
-    return alt.layer(cells, numbers, title="Head to head: share of shared games finished lower")
+    title = "Head to head: share of shared games finished lower"
+    return alt.LayerChart(layer=[cells, numbers], title=title)
 
 
 HEAD_TO_HEAD = ChartKind(_as_is, _head_to_head)

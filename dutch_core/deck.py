@@ -89,6 +89,7 @@ def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
             kind = card.rank, card.colour
             counts[kind] += 1
             # A suited card seen before names both hands: the one it is in already and this one.
+            problem: str | None
             if card.suit is not None and card in owner_of:
                 owner = owner_of[card]
                 problem = "was entered twice" if owner == entry.player else f"is already {owner}'s"

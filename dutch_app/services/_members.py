@@ -75,7 +75,7 @@ def room_for_a_player(session: Session, group_id: int) -> bool:
     held = session.scalar(
         select(func.count()).select_from(Player).where(Player.group_id == group_id)
     )
-    return held < limits().max_players_per_group
+    return (held or 0) < limits().max_players_per_group
 
 
 def add_member_player(session: Session, group_id: int, user: User) -> Player:
