@@ -227,7 +227,10 @@ def rename_player(roster) -> None:
     names = {player.id: player.name for player in roster}
     with st.form("group_rename_player_form"):
         player_id = st.selectbox(
-            "Player", list(names), format_func=names.__getitem__, key="group_rename_player"
+            "Player",
+            list(names),
+            format_func=lambda pid: names.get(pid, ""),
+            key="group_rename_player",
         )
         name = st.text_input("New name", key="group_rename_player_name", max_chars=60)
         submitted = st.form_submit_button("Rename the player")
@@ -281,12 +284,12 @@ def link_player(group, roster) -> None:
     names = {player.id: player.name for player in roster}
     members = distinct_labels(member_names(group))
     player_id = st.selectbox(
-        "Player", list(names), format_func=names.__getitem__, key="group_link_player"
+        "Player", list(names), format_func=lambda pid: names.get(pid, ""), key="group_link_player"
     )
     user_id = st.selectbox(
         "is this member",
         [None, *members],
-        format_func=lambda uid: "Nobody (remove the link)" if uid is None else members[uid],
+        format_func=lambda uid: "Nobody (remove the link)" if uid is None else members.get(uid, ""),
         key="group_link_member",
     )
     if st.button("Save the link", key="group_link", icon=":material/link:"):
@@ -331,7 +334,10 @@ def remove_member(group, me: int) -> None:
             st.caption("You are the only member: nobody else to remove.")
             return
         member_id = st.selectbox(
-            "Member", list(others), format_func=others.__getitem__, key="group_remove_member"
+            "Member",
+            list(others),
+            format_func=lambda uid: others.get(uid, ""),
+            key="group_remove_member",
         )
         if member_id is None:
             return
