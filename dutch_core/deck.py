@@ -48,7 +48,11 @@ def _entries(round_input: RoundInput) -> Iterator[_Entry]:
 
 
 def _card_problem(
-    card: Card, number: int, counts: Counter[tuple[Rank, Colour | None]], rules: HouseRules
+    card: Card,
+    number: int,
+    counts: Counter[tuple[Rank, Colour | None]],
+    rules: HouseRules,
+    held: str = "",
 ) -> str | None:
     deck_size = _DECK_SIZE + rules.jokers
     if number > deck_size:
@@ -59,27 +63,43 @@ def _card_problem(
             return "is a Joker, but these house rules play without Jokers"
         return f"is one Joker too many; the deck has {rules.jokers}"
     if card.rank is Rank.KING and count > _PER_KING_COLOUR:
-        return f"would be a 3rd {card.colour} King; a deck has only 2"
+        return f"would be a 3rd {card.colour} King; a deck has only 2{held}"
     if count > _PER_RANK:
-        return f"would be a 5th {card.rank.value!r}; a deck has only 4"
+        return f"would be a 5th {card.rank.value!r}; a deck has only 4{held}"
     return None
+
+
+def held_already(holders: Counter[str | None]) -> str:
+    """Who already holds the cards of a kind, in seat order: ``" (held already: Ann 2, Bo 1)"``.
+
+    >>> held_already(Counter({"Olivia": 1, "Sam": 1}))
+    ' (held already: Olivia 1, Sam 1)'
+    """
+    return " (held already: " + ", ".join(f"{who} {n}" for who, n in holders.items()) + ")"
 
 
 def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
     counts: Counter[tuple[Rank, Colour | None]] = Counter()
+    holders: dict[tuple[Rank, Colour | None], Counter[str | None]] = {}
     owner_of: dict[Card, str | None] = {}
     number = 0
     for entry in _entries(round_input):
         for card in entry.cards_or_total.cards or ():
             number += 1
-            counts[card.rank, card.colour] += 1
-            problem = _card_problem(card, number, counts, rules)
-            if problem is None and card.suit is not None and card in owner_of:
+            kind = card.rank, card.colour
+            counts[kind] += 1
+            # A suited card seen before names both hands: the one it is in already and this one.
+            problem: str | None
+            if card.suit is not None and card in owner_of:
                 owner = owner_of[card]
                 problem = "was entered twice" if owner == entry.player else f"is already {owner}'s"
+            else:
+                held = held_already(holders[kind]) if kind in holders else ""
+                problem = _card_problem(card, number, counts, rules, held)
             if problem is not None:
                 message = f"{entry.label}card {str(card)!r} {problem}"
                 raise entry.error(message, entry.player)
+            holders.setdefault(kind, Counter())[entry.player] += 1
             if card.suit is not None:
                 owner_of[card] = entry.player
 

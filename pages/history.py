@@ -20,6 +20,7 @@ from dutch_app.ui.history_files import (
     file_maker,
     file_name,
     game_file_maker,
+    game_file_name,
     import_summary,
     problems_frame,
     refusal,
@@ -39,7 +40,7 @@ from dutch_app.ui.history_view import (
 from dutch_app.ui.labels import GAME_STATUS_LABELS
 from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
 from dutch_app.ui.round_form import round_form, set_round_errors
-from dutch_app.ui.round_view import call_summary
+from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import reset_on_next_run
@@ -79,11 +80,12 @@ def read_filters(group: GroupView) -> Filters:
 
 
 def download(label: str, make, what: str, key: str) -> None:
-    """A CSV download button; ``make`` builds the file when it is clicked."""
+    """A CSV download button; ``make`` builds the file when it is clicked; ``what`` names
+    it (with today's date), or is a whole file name ending in ``.csv``."""
     st.download_button(
         label,
         make,
-        file_name=file_name(what, date.today()),
+        file_name=what if what.endswith(".csv") else file_name(what, date.today()),
         mime="text/csv",
         key=key,
         on_click="ignore",
@@ -118,6 +120,7 @@ def game_actions(game) -> None:
                     flash(
                         f"The game and its {rounds_word(len(game.rounds))} were deleted.",
                         "history_games",
+                        toast=True,
                     )
 
 
@@ -149,7 +152,7 @@ def correct_round(game) -> None:
             reload_target(EDIT_FORM)
             st.rerun()
     if submitted is not None:
-        fields, check = submitted
+        fields, _check = submitted
         try:
             saved = call(rounds.edit_round, stored.id, target.version, *service_input(game, fields))
         except Conflict as error:
@@ -159,8 +162,7 @@ def correct_round(game) -> None:
             set_round_errors(EDIT_FORM, {"round": str(error)})
         else:
             keep_saved(saved)
-            summary = "" if check.result is None else call_summary(check.result)
-            flash(f"Round {saved.number} saved. {md(summary)}", "history_round")
+            flash(md(correction_summary(stored, saved)), "history_round")
     sure = st.checkbox(f"Yes, delete round {stored.number}", key="history_delete_round_confirm")
     if st.button(
         f"Delete round {stored.number}", key="history_delete_round", icon=":material/delete:"
@@ -175,6 +177,7 @@ def correct_round(game) -> None:
                 flash(
                     f"Round {stored.number} was deleted; later rounds moved up one number.",
                     "history_round",
+                    toast=True,
                 )
 
 
@@ -195,7 +198,7 @@ def show_game(game_id: int, files: tuple[int, int, str]) -> None:
         download(
             "This game (rounds)",
             game_file_maker(*files, game.id, game.started_at),
-            f"game-{game.id}",
+            game_file_name(game.started_at, TZ),
             "history_download_game",
         )
     else:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from dutch_app.charts import WIN_CHANCES, ChartSpec
 from dutch_app.services.views import GroupView
-from dutch_app.stats_view import ROLLING_WINDOW, StatsBundle, StatsFilters, Trend
+from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, TrendWindows
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
@@ -21,7 +21,7 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import date_range
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
-from dutch_app.ui.text import distinct_labels, md
+from dutch_app.ui.text import distinct_labels, md, percent
 from dutch_core import stats
 
 ensure_routed()
@@ -158,12 +158,12 @@ def caller_sentence(row) -> str:
     text = f"**{md(row.player)}** calls at {row.avg_hand_total:.1f} on average"
     if row.group_calls_at_typical:
         text += (
-            f"; calls at {row.typical_total} succeed {row.group_rate_at_typical:.0%} of the "
+            f"; calls at {row.typical_total} succeed {percent(row.group_rate_at_typical)} of the "
             f"time in this group ({row.group_calls_at_typical:,} calls)"
         )
-    text += f". Own success {row.lowest_rate:.0%} of {row.calls:,} calls"
+    text += f". Own success {percent(row.lowest_rate)} of {row.calls:,} calls"
     if row.reference_rate == row.reference_rate:  # not NaN
-        text += f"; against random hands the same calls would succeed {row.reference_rate:.0%}"
+        text += f"; against random hands the same calls would succeed {percent(row.reference_rate)}"
     return text + "."
 
 
@@ -240,7 +240,7 @@ def show_one_player(bundle: StatsBundle) -> None:
         row = summary.iloc[0]
         middle.metric("Wins", f"{row['wins']} of {row['games_ended']}")
         rate = row["win_rate"]
-        right.metric("Win rate", "-" if rate != rate else f"{rate:.0%}")
+        right.metric("Win rate", percent(rate))
     mine = bundle.head_to_head.loc[bundle.head_to_head["player"] == player]
     beats = rival(mine, "lower")
     beaten_by = rival(mine, "higher")
@@ -339,24 +339,33 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
     tables.show_table(totals, tables.GAME_TOTALS)
 
 
-def rolling_window() -> int:
-    """How many of each player's latest events the trends' rolling averages take."""
-    return st.session_state.get(WINDOW_KEY, ROLLING_WINDOW)
+def rolling_windows() -> TrendWindows:
+    """How many of each player's latest rounds, games and calls the three rolling
+    averages take (each chosen with its own slider)."""
+    return st.session_state.get(WINDOW_KEY, TrendWindows())
 
 
-def remember_window() -> None:
-    st.session_state[WINDOW_KEY] = st.session_state["stats_window"]
+def remember_window(what: str) -> None:
+    chosen = st.session_state[f"stats_window_{what}"]
+    st.session_state[WINDOW_KEY] = rolling_windows()._replace(**{what: chosen})
+
+
+def window_slider(what: str) -> None:
+    """The rolling window of one trend: its latest rounds, games or calls."""
+    st.select_slider(
+        f"Rolling average over each player's latest {what}",
+        options=WINDOWS,
+        value=getattr(rolling_windows(), what),
+        key=f"stats_window_{what}",
+        on_change=remember_window,
+        args=(what,),
+    )
 
 
 def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
-    """Round scores, win rate and call success over time, and one game's totals."""
-    st.select_slider(
-        "Rolling average over each player's latest rounds, games or calls",
-        options=WINDOWS,
-        value=rolling_window(),
-        key="stats_window",
-        on_change=remember_window,
-    )
+    """Round scores, win rate and call success over time (each with its own rolling
+    window), and one game's totals."""
+    window_slider("rounds")
     trend(
         "Round scores over time",
         bundle.round_trend,
@@ -364,6 +373,7 @@ def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) ->
         tables.ROUND_TREND,
         "rounds",
     )
+    window_slider("games")
     trend(
         "Win rate over time",
         bundle.win_trend,
@@ -371,6 +381,7 @@ def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) ->
         tables.WIN_TREND,
         "ended games",
     )
+    window_slider("calls")
     trend(
         "Dutch-call success over time",
         bundle.call_trend,
@@ -419,7 +430,7 @@ def show_stats() -> None:
     COLOURS.clear()
     COLOURS.update(group_colours(group))
     filters = filters_for(group)
-    bundle = stats_bundle(group, filters, rolling_window())
+    bundle = stats_bundle(group, filters, rolling_windows())
     if bundle.is_empty:
         explain_empty(filters)
         return

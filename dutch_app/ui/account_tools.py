@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from dutch_app.accounts.export import export_user_data
+from dutch_app.services.views import PlayerRename
 from dutch_app.ui.context import resources
+from dutch_app.ui.text import md
 
 
 def _my_data_zip(user_id: int) -> bytes:
@@ -30,3 +32,38 @@ def confirms_email(typed: str, email: str) -> bool:
     (True, False)
     """
     return typed.strip().casefold() == email.casefold()
+
+
+def deleted_text(email: str) -> str:
+    """What the sign-in page says after an account was deleted (Markdown, address escaped)."""
+    return (
+        f"The account {md(email)} was deleted, with its sign-in details and the groups only "
+        "it belonged to. Shared groups keep their games."
+    )
+
+
+def rename_offer_text(offered: Sequence[PlayerRename]) -> str:
+    """The offer to rename a person's players after their new display name (Markdown).
+
+    >>> from dutch_app.services.views import PlayerRename
+    >>> print(rename_offer_text([PlayerRename("Friday club", "Olivia", "Liv", True)]))
+    You play as **Olivia** in Friday club. Rename your player to **Liv**, your display name?
+    """
+    free = [rename for rename in offered if rename.renamed]
+    where = "; ".join(f"as **{md(r.old_name)}** in {md(r.group_name)}" for r in free)
+    text = f"You play {where}. Rename your player to **{md(free[0].new_name)}**, your display name?"
+    taken = [md(rename.group_name) for rename in offered if not rename.renamed]
+    if taken:
+        text += (
+            f" (In {', '.join(taken)} another player is called {md(free[0].new_name)}: "
+            "rename yours there on the Group page.)"
+        )
+    return text
+
+
+def renamed_text(done: Sequence[PlayerRename]) -> str:
+    """What renaming the players did (Markdown)."""
+    renamed = [md(r.group_name) for r in done if r.renamed]
+    if not renamed:
+        return "Nothing was renamed: another player already has that name."
+    return f"Your player is now called {md(done[0].new_name)} in {', '.join(renamed)}."

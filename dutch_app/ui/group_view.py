@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from dutch_app.services.views import GroupView, PlayerView, Role
+from dutch_app.services.views import GroupView, PlayerOffer, PlayerView, Role
 from dutch_app.ui.labels import ROLE_LABELS
 from dutch_app.ui.text import md
 
@@ -82,4 +82,13 @@ def remove_note(group: GroupView, name: str) -> str:
         "click. The games they played stay in the group's history, their player stays and is "
         "no longer linked to their account. The invite code is replaced, so the one they know "
         "stops working."
+    )
+
+
+def offer_text(offer: PlayerOffer) -> str:
+    """The question put to a member when a guest of the group has their name (Markdown)."""
+    name = md(offer.match.name if offer.match is not None else offer.new_name)
+    return (
+        f"The group has a player called **{name}** who is not linked to an account. "
+        f"Is that you? Your games as {name} then count as yours."
     )

@@ -39,6 +39,20 @@ _FENCE = ":small[]"
 """An empty directive: ends the current text node and renders as an empty span."""
 
 
+PERCENT_FORMAT = ".0%"
+"""The one way the app writes a share: a whole percent ("83%", "50%"). The same spec
+serves Python's ``format`` (:func:`percent`) and the charts' d3 axes and tooltips."""
+
+
+def percent(share: float) -> str:
+    """A share (0 to 1) as the app writes percentages; "-" when there is none (NaN).
+
+    >>> percent(5 / 6), percent(0.5), percent(float("nan"))
+    ('83%', '50%', '-')
+    """
+    return "-" if share != share else format(share, PERCENT_FORMAT)
+
+
 def md(text: object) -> str:
     r"""User text as Markdown that Streamlit shows exactly as typed.
 
