@@ -226,7 +226,7 @@ def test_clashing_corrections_on_two_servers_one_is_refused_and_nothing_is_lost(
 
     correct_hands(ann, ["3", "8", "12"])
     press(ann.get_by_role("button", name="Save the correction"))
-    expect(ann.get_by_text("Round 1 saved")).to_be_visible()
+    expect(ann.get_by_text("Round 1 corrected: Ben 10 → 8.")).to_be_visible()
     corrected = [(1, "Ann", 3), (2, "Ben", 8), (3, "Cleo", 12)]
     assert shared.standings() == corrected
 
