@@ -77,6 +77,8 @@ def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None
     for seat, player in enumerate(players):
         st.session_state[f"{key}_hand_{seat}"] = fields.hand_texts.get(player, "") if fields else ""
     st.session_state[f"{key}_penalty"] = fields.penalty_text if fields else ""
+    st.session_state[f"{key}_penalty_start"] = fields.penalty_text if fields else ""
+    st.session_state[f"{key}_penalty_shown"] = False
     if fields is not None:
         st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NO_CALLER
         st.session_state[f"{key}_call_type"] = fields.call_type
@@ -153,6 +155,29 @@ def _in_field_order(players: Sequence[str], errors: Mapping[str, str]) -> list[s
     return sorted(errors, key=lambda field: order.index(field) if field in order else len(order))
 
 
+def _penalty_text(key: str) -> str:
+    """The penalty field's text, or while it is off screen the text it will appear with.
+
+    A field that is not drawn has no value of its own: what the session holds for it then
+    can be a text the browser still sends from before it was hidden (the previous round's
+    penalty cards, when the run that emptied the entry was cut short by the next tap, so
+    the hidden field's state was never dropped). It would appear with that text, and a
+    Save before it appeared would store it.
+    """
+    if st.session_state.get(f"{key}_penalty_shown"):
+        return st.session_state.get(f"{key}_penalty") or ""
+    return st.session_state.get(f"{key}_penalty_start", "")
+
+
+def _show_penalty(key: str, due: bool) -> None:
+    """Before the penalty field is drawn (or left out): as it appears, it gets the text
+    it starts with (see :func:`_penalty_text`), never one the browser still sends."""
+    if not due:
+        st.session_state[f"{key}_penalty_shown"] = False
+    elif not st.session_state.get(f"{key}_penalty_shown"):
+        st.session_state[f"{key}_penalty"] = st.session_state.get(f"{key}_penalty_start", "")
+
+
 def _current(key: str, players: Sequence[str]) -> tuple[dict[str, str], str | None, object]:
     """The entry as it stands in the session (before or after its widgets are drawn)."""
     state = st.session_state
@@ -169,7 +194,7 @@ def _check(
     caller = None if caller_choice in (None, NO_CALLER) else caller_choice
     call_type = call_type if caller is not None else None
     preview = preview_round(players, hand_texts, caller, call_type, rules)
-    penalty_text = st.session_state.get(f"{key}_penalty") or "" if preview.penalty_cards_due else ""
+    penalty_text = _penalty_text(key) if preview.penalty_cards_due else ""
     fields = RoundFields(hand_texts, caller, call_type, penalty_text)
     check = check_entry(players, hand_texts, caller, call_type, penalty_text, rules)
     errors = dict(check.errors)
@@ -252,6 +277,7 @@ def round_form(
     caller = None if caller_choice in (None, NO_CALLER) else caller_choice
     call_type = CallType(str(call_choice)) if caller is not None and call_choice else None
     preview = preview_round(players, hand_texts, caller, call_type, rules)
+    _show_penalty(key, bool(preview.penalty_cards_due))
     _hand_fields(key, players, errors, preview.problems, live)
     if st.toggle("Card pad", key=f"{key}_pad_on", help="Tap the cards instead of typing them."):
         card_pad(key, players, rules, preview.penalty_cards_due or 0, caller)
@@ -278,6 +304,8 @@ def round_form(
             autocomplete="off",
             live=live,
         )
+        st.session_state[f"{key}_penalty_shown"] = True  # drawn with its text: it is its own
+        st.session_state.pop(f"{key}_penalty_start", None)  # hidden and shown again: empty
     if PENALTY in errors:
         st.error(md(errors[PENALTY]))
     if errors:
