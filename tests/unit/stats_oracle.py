@@ -433,7 +433,8 @@ def player_ratings(df: pd.DataFrame) -> pd.DataFrame:
     table["rating"] = table["mu"] - 3 * table["sigma"]
     table["provisional"] = table["rated_games"] < PROVISIONAL_GAMES
     table = table.reset_index()
-    table["folded"] = table["player"].map(str.casefold)
+    # Plain text: mapped, a categorical column would keep its categories' order.
+    table["folded"] = table["player"].astype(str).map(str.casefold)
     table = table.sort_values(
         ["provisional", "rating", "folded", "player"], ascending=[True, False, True, True]
     )
