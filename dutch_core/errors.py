@@ -2,6 +2,17 @@
 
 Every message names the player (where there is one) and quotes the offending
 token or number, so the shell can show it next to the field it concerns.
+
+A message is an English template with its parameters kept apart, so the shell can
+show it in the person's language (``dutch_app.i18n.error_text``) while the core
+stays free of any translation machinery:
+
+>>> error = CardError("{token!r} is not a card", player="Ann", token="X")
+>>> str(error), error.template, error.params
+("Ann: 'X' is not a card", '{token!r} is not a card', {'token': 'X'})
+
+``player`` names whose field the message is about; it comes first, as ``"Ann: "``.
+Without parameters the template is taken as it is (no braces are read).
 """
 
 
@@ -11,7 +22,20 @@ def player_prefix(player: str | None) -> str:
 
 
 class DutchError(ValueError):
-    """Base of every error the core raises for input it cannot accept."""
+    """Base of every error the core raises for input it cannot accept.
+
+    ``template`` is the English message with ``{name}`` fields; ``params`` fill them;
+    ``player`` (if any) is whose field it concerns.
+    """
+
+    def __init__(
+        self, template: str = "", /, *, player: str | None = None, **params: object
+    ) -> None:
+        self.template = template
+        self.params = params
+        self.player = player
+        message = template.format(**params) if params else template
+        super().__init__(player_prefix(player) + message)
 
 
 class CardError(DutchError):

@@ -15,13 +15,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import pandas as pd
 
+from dutch_app.i18n import N_, _, format_moment, ngettext
 from dutch_app.services.views import GameSummary, GameView, RoundView
 from dutch_app.ui.round_form import RoundFields
 from dutch_core import CallType
 
-STATUS_LABELS = {None: "All games", "active": "In progress", "ended": "Ended"}
-CALL_NAMES = {"dutch": "Dutch", "auto_dutch": "Auto Dutch"}
-OUTCOME_NAMES = {"lowest": "lowest hand", "tied": "tied", "beaten": "beaten"}
+STATUS_LABELS = {None: N_("All games"), "active": N_("In progress"), "ended": N_("Ended")}
+"""The status filter's choices (translate with ``_`` when shown)."""
+CALL_NAMES = {"dutch": N_("Dutch"), "auto_dutch": N_("Auto Dutch")}
+OUTCOME_NAMES = {"lowest": N_("lowest hand"), "tied": N_("tied"), "beaten": N_("beaten")}
 
 
 @dataclass(frozen=True)
@@ -99,18 +101,18 @@ def zone(name: object, offset: object = None) -> tzinfo:
 
 
 def when(moment: datetime, tz: tzinfo = UTC) -> str:
-    """A start time as people read it.
+    """A start time as people read it, in their locale.
 
     >>> when(datetime(2025, 5, 10, 18, 30, tzinfo=UTC))
     '10 May 2025, 18:30'
     """
-    return f"{moment.astimezone(tz):%d %b %Y, %H:%M}"
+    return format_moment(moment.astimezone(tz))
 
 
 def game_label(game: GameSummary, tz: tzinfo = UTC) -> str:
     """One line naming a game in a chooser: when, who, how far."""
-    status = "in progress" if game.status == "active" else "ended"
-    rounds = "1 round" if game.rounds_played == 1 else f"{game.rounds_played} rounds"
+    status = _("in progress") if game.status == "active" else _("ended")
+    rounds = rounds_word(game.rounds_played)
     return f"{when(game.started_at, tz)} · {', '.join(game.players)} · {rounds}, {status}"
 
 
@@ -118,29 +120,28 @@ def games_frame(summaries: Sequence[GameSummary], tz: tzinfo = UTC) -> pd.DataFr
     """The list of games: start, status, players with their totals, rounds, leader."""
     return pd.DataFrame(
         {
-            "Started": [when(game.started_at, tz) for game in summaries],
-            "Status": ["In progress" if g.status == "active" else "Ended" for g in summaries],
-            "Totals": [
+            _("Started"): [when(game.started_at, tz) for game in summaries],
+            _("Status"): [
+                _("In progress") if g.status == "active" else _("Ended") for g in summaries
+            ],
+            _("Totals"): [
                 " · ".join(
                     f"{name} {total}" for name, total in zip(g.players, g.totals, strict=True)
                 )
                 for g in summaries
             ],
-            "Rounds": [game.rounds_played for game in summaries],
-            "Lowest": [", ".join(game.leaders) for game in summaries],
+            _("Rounds"): [game.rounds_played for game in summaries],
+            _("Lowest"): [", ".join(game.leaders) for game in summaries],
         },
-        columns=["Started", "Status", "Totals", "Rounds", "Lowest"],
+        columns=[_("Started"), _("Status"), _("Totals"), _("Rounds"), _("Lowest")],
     )
 
 
 def _ended_by(stored: RoundView) -> tuple[str, str, str]:
     if stored.caller is None:
-        return "nobody", "", ""
-    return (
-        stored.caller,
-        CALL_NAMES.get(stored.call_type or "", ""),
-        OUTCOME_NAMES.get(stored.outcome or "", ""),
-    )
+        return _("nobody"), "", ""
+    call, outcome = CALL_NAMES.get(stored.call_type or ""), OUTCOME_NAMES.get(stored.outcome or "")
+    return stored.caller, _(call) if call else "", _(outcome) if outcome else ""
 
 
 def round_by_round_frame(game: GameView) -> pd.DataFrame:
@@ -150,24 +151,32 @@ def round_by_round_frame(game: GameView) -> pd.DataFrame:
     rules that halve a total included).
     """
     names = [player.name for player in game.players]
-    columns = ["Round"]
+    round_, called_by, call_, outcome_, penalty = (
+        _("Round"),
+        _("Called by"),
+        _("Call"),
+        _("Outcome"),
+        _("Penalty cards"),
+    )
+    total_of = {name: _("{name} total").format(name=name) for name in names}
+    columns = [round_]
     for name in names:
-        columns += [name, f"{name} total"]
-    columns += ["Called by", "Call", "Outcome", "Penalty cards"]
+        columns += [name, total_of[name]]
+    columns += [called_by, call_, outcome_, penalty]
     records = []
     for stored, totals in zip(game.rounds, game.running_totals(), strict=True):
         scores = {hand.player: hand.round_score for hand in stored.hands}
         caller, call, outcome = _ended_by(stored)
-        record: dict[str, object] = {"Round": stored.number}
+        record: dict[str, object] = {round_: stored.number}
         for name in names:
             record[name] = scores[name]
-            record[f"{name} total"] = totals[name]
+            record[total_of[name]] = totals[name]
         record.update(
             {
-                "Called by": caller,
-                "Call": call,
-                "Outcome": outcome,
-                "Penalty cards": stored.penalty_cards_due,
+                called_by: caller,
+                call_: call,
+                outcome_: outcome,
+                penalty: stored.penalty_cards_due,
             }
         )
         records.append(record)
@@ -201,4 +210,4 @@ def rounds_word(count: int) -> str:
     >>> rounds_word(1), rounds_word(0)
     ('1 round', '0 rounds')
     """
-    return "1 round" if count == 1 else f"{count} rounds"
+    return ngettext("{count} round", "{count} rounds", count).format(count=count)
