@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from dutch_core.cards import Card, Colour, Rank
-from dutch_core.errors import DeckError, DutchError, PenaltyError, player_prefix
+from dutch_core.errors import DeckError, DutchError, PenaltyError
 
 if TYPE_CHECKING:
     from dutch_core.hand import Hand, Penalty
@@ -36,9 +36,7 @@ class PenaltyDeckError(DeckError, PenaltyError):
 
 def named_error(error_class: type[E], player: str | None, message: str) -> E:
     """An error whose ``player`` attribute says whose field it belongs to (or None)."""
-    error = error_class(player_prefix(player) + message)
-    error.player = player
-    return error
+    return error_class(message, player=player)
 
 
 @dataclass(frozen=True)

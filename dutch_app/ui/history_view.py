@@ -204,6 +204,15 @@ def service_input(
     return hands, caller_id, fields.call_type, fields.penalty_text.strip() or None
 
 
+def games_word(count: int) -> str:
+    """``'1 game'`` or ``'3 games'``.
+
+    >>> games_word(1), games_word(2)
+    ('1 game', '2 games')
+    """
+    return ngettext("{count} game", "{count} games", count).format(count=count)
+
+
 def rounds_word(count: int) -> str:
     """``'1 round'`` or ``'3 rounds'``.
 
