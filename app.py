@@ -182,7 +182,7 @@ def run() -> None:
     elif (notice := signed_out_notice()) is not None and not resetting:
         st.info(_(notice), icon=":material/logout:")
     if current_account() is None and invite_waiting() and not resetting:
-        st.info(WAITING, icon=":material/group_add:")
+        st.info(_(WAITING), icon=":material/group_add:")
     flush_cookie()
     with guarded():
         page_head(my_preferences().theme if current_account() is not None else None)

@@ -236,6 +236,11 @@ def localized(text: object) -> str:
     params = getattr(text, "params", None)
     if isinstance(template, str) and isinstance(params, dict):
         translated = _(template)
+        # Parameters that are themselves texts of the core (a noun, a reason) translate too.
+        params = {
+            name: localized(value) if hasattr(value, "template") else value
+            for name, value in params.items()
+        }
         try:
             message = translated.format(**params) if params else translated
         except (KeyError, IndexError, ValueError):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from dutch_core.errors import CardError, player_prefix
+from dutch_core.errors import CardError
 
 if TYPE_CHECKING:
     from dutch_core.rules import HouseRules
@@ -99,7 +99,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 
 def _bare_king(token: str, player: str | None) -> CardError:
     return CardError(
-        f"{player_prefix(player)}{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
+        "{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)", player=player, token=token
     )
 
 
@@ -166,7 +166,7 @@ class Card:
             return token
         if not isinstance(token, str):
             raise CardError(
-                f"{player_prefix(player)}{token!r} is not a card; type it like '7S' or 'KH'"
+                "{token!r} is not a card; type it like '7S' or 'KH'", player=player, token=token
             )
         typed = token.strip()
         key = " ".join(typed.upper().replace("\ufe0f", "").split())
@@ -182,8 +182,10 @@ class Card:
             raise _bare_king(typed, player)
         if rank is None or rank is Rank.JOKER:
             raise CardError(
-                f"{player_prefix(player)}{typed!r} is not a card; use A, 2-10 (or T), J, Q, "
-                "KH/KD/KS/KC or JK, optionally with a suit such as 7S or 7♠"
+                "{token!r} is not a card; use A, 2-10 (or T), J, Q, "
+                "KH/KD/KS/KC or JK, optionally with a suit such as 7S or 7♠",
+                player=player,
+                token=typed,
             )
         return cls(rank, suit)
 
@@ -220,7 +222,7 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
     ()
     """
     if not isinstance(text, str):
-        raise CardError(f"{player_prefix(player)}{text!r} is not text of cards like '7S QH'")
+        raise CardError("{text!r} is not text of cards like '7S QH'", player=player, text=text)
     tokens = [token for token in _SEPARATORS.split(text) if token]
     cards: list[Card] = []
     position = 0
@@ -230,7 +232,7 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
             following = tokens[position + 1] if position + 1 < len(tokens) else ""
             if following.upper() not in ("K", "KING"):
                 raise CardError(
-                    f"{player_prefix(player)}{token!r} must be followed by K, as in 'red K'"
+                    "{token!r} must be followed by K, as in 'red K'", player=player, token=token
                 )
             token = f"{token} {following}"
             position += 1

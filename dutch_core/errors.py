@@ -15,6 +15,8 @@ stays free of any translation machinery:
 Without parameters the template is taken as it is (no braces are read).
 """
 
+from dutch_core.phrases import Phrase
+
 
 def player_prefix(player: str | None) -> str:
     """What starts a message about ``player``'s field: ``"Ann: "``, or nothing without one."""
@@ -36,6 +38,10 @@ class DutchError(ValueError):
         self.player = player
         message = template.format(**params) if params else template
         super().__init__(player_prefix(player) + message)
+
+    def phrase(self) -> Phrase:
+        """The message as a :class:`~dutch_core.phrases.Phrase` (for a form's field)."""
+        return Phrase(self.template, player=self.player, **self.params)
 
 
 class CardError(DutchError):

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from dutch_core.cards import Card, format_cards, parse_cards
-from dutch_core.errors import DutchError, HandError, PenaltyError, player_prefix
+from dutch_core.errors import DutchError, HandError, PenaltyError
+from dutch_core.phrases import Phrase
 
 if TYPE_CHECKING:
     from typing import Self
@@ -36,7 +37,7 @@ class _CardsOrTotal:
     total: int | None = None
 
     _error: ClassVar[type[DutchError]] = HandError
-    _noun: ClassVar[str] = "hand"
+    _noun: ClassVar[str] = Phrase("hand")
 
     def __post_init__(self) -> None:
         if (self.cards is None) == (self.total is None):
@@ -54,16 +55,25 @@ class _CardsOrTotal:
     def _check_total(cls, total: object, player: str | None) -> int:
         if isinstance(total, bool) or not isinstance(total, int):
             raise cls._error(
-                f"{player_prefix(player)}a {cls._noun} total must be a number, got {total!r}"
+                "a {noun} total must be a number, got {total!r}",
+                player=player,
+                noun=cls._noun,
+                total=total,
             )
         if total < 0:
             raise cls._error(
-                f"{player_prefix(player)}a {cls._noun} total can't be negative, got {total!r}"
+                "a {noun} total can't be negative, got {total!r}",
+                player=player,
+                noun=cls._noun,
+                total=total,
             )
         if total > MAX_TOTAL:
             raise cls._error(
-                f"{player_prefix(player)}a {cls._noun} total of {total!r} is more than "
-                f"a whole deck is worth ({MAX_TOTAL})"
+                "a {noun} total of {total!r} is more than a whole deck is worth ({most})",
+                player=player,
+                noun=cls._noun,
+                total=total,
+                most=MAX_TOTAL,
             )
         return total
 
@@ -89,19 +99,24 @@ class _CardsOrTotal:
         dutch_core.errors.HandError: Bo: a hand total of 400 is more than ...
         """
         if not isinstance(text, str):
-            raise cls._error(f"{player_prefix(player)}{text!r} is not text for a {cls._noun}")
+            raise cls._error(
+                "{text!r} is not text for a {noun}", player=player, text=text, noun=cls._noun
+            )
         typed = text.strip()
         number = typed[1:].strip() if typed.startswith("=") else typed
         if _WHOLE_NUMBER.fullmatch(number):
             if len(number.lstrip("+-")) > len(str(MAX_TOTAL)) + 2:
                 raise cls._error(
-                    f"{player_prefix(player)}a {cls._noun} total of {number!r} is out of range "
-                    f"(0 to {MAX_TOTAL})"
+                    "a {noun} total of {total!r} is out of range (0 to {most})",
+                    player=player,
+                    noun=cls._noun,
+                    total=number,
+                    most=MAX_TOTAL,
                 )
             return cls(total=cls._check_total(int(number), player))
         if typed.startswith("="):
             raise cls._error(
-                f"{player_prefix(player)}{typed!r} is not a total; write it like '=23'"
+                "{typed!r} is not a total; write it like '=23'", player=player, typed=typed
             )
         return cls(cards=parse_cards(typed, player))
 
@@ -150,7 +165,7 @@ class Penalty(_CardsOrTotal):
     """
 
     _error = PenaltyError
-    _noun = "penalty"
+    _noun = Phrase("penalty")
 
     @property
     def is_none(self) -> bool:

@@ -18,8 +18,12 @@ class Phrase(str):
     template: str
     params: dict[str, object]
 
-    def __new__(cls, template: str, /, **params: object) -> Phrase:
-        phrase = super().__new__(cls, template.format(**params) if params else template)
+    player: str | None
+
+    def __new__(cls, template: str, /, *, player: str | None = None, **params: object) -> Phrase:
+        text = template.format(**params) if params else template
+        phrase = super().__new__(cls, f"{player}: {text}" if player else text)
         phrase.template = template
         phrase.params = params
+        phrase.player = player
         return phrase

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from dutch_core.errors import RulesError
+from dutch_core.phrases import Phrase
 
 # Aces to Queens, four of each: 4 × (1 + 2 + … + 12).
 _NON_KING_DECK_TOTAL = 4 * sum(range(1, 13))
@@ -125,13 +126,19 @@ class EndCondition:
     def describe(self) -> str:
         """One sentence for people."""
         if self.kind is EndKind.ROUNDS:
-            return f"The game ends after {self.rounds} rounds."
+            return Phrase("The game ends after {rounds} rounds.", rounds=self.rounds)
         if self.kind is EndKind.OPEN:
-            return "The game is open-ended: the players end it."
-        sentence = f"The game ends after the round in which someone reaches {self.limit} points"
+            return Phrase("The game is open-ended: the players end it.")
         if self.exact_limit_halves:
-            return f"{sentence}; hitting exactly {self.limit} halves that total."
-        return f"{sentence}."
+            return Phrase(
+                "The game ends after the round in which someone reaches {limit} points; "
+                "hitting exactly {limit} halves that total.",
+                limit=self.limit,
+            )
+        return Phrase(
+            "The game ends after the round in which someone reaches {limit} points.",
+            limit=self.limit,
+        )
 
 
 @dataclass(frozen=True)
@@ -198,24 +205,47 @@ class HouseRules:
 
     def describe(self) -> list[str]:
         """The rules as short sentences for people."""
-        lines = [f"Red Kings count {self.red_king_value}, black Kings {self.black_king_value}."]
-        if self.jokers:
-            lines.append(f"{self.jokers} Joker(s) in the deck, worth {self.joker_value} each.")
+        lines = [
+            Phrase(
+                "Red Kings count {red}, black Kings {black}.",
+                red=self.red_king_value,
+                black=self.black_king_value,
+            )
+        ]
+        if self.jokers == 1:
+            lines.append(Phrase("1 Joker in the deck, worth {value}.", value=self.joker_value))
+        elif self.jokers:
+            lines.append(
+                Phrase(
+                    "{jokers} Jokers in the deck, worth {value} each.",
+                    jokers=self.jokers,
+                    value=self.joker_value,
+                )
+            )
         if self.penalty_mode is PenaltyMode.CARDS:
             lines.append(
-                "A caller who is not lowest draws penalty cards: "
-                "1 per tied player and 2 per player with a lower hand."
+                Phrase(
+                    "A caller who is not lowest draws penalty cards: "
+                    "1 per tied player and 2 per player with a lower hand."
+                )
             )
         else:
             lines.append(
-                f"A caller who is not lowest scores {self.failed_call_points} extra points."
+                Phrase(
+                    "A caller who is not lowest scores {points} extra points.",
+                    points=self.failed_call_points,
+                )
             )
             if self.success_bonus:
-                lines.append(f"A successful call takes {self.success_bonus} points off.")
+                lines.append(
+                    Phrase(
+                        "A successful call takes {points} points off.", points=self.success_bonus
+                    )
+                )
         if self.allow_no_caller:
-            lines.append("A round may end without a caller when the deck runs out.")
+            lines.append(Phrase("A round may end without a caller when the deck runs out."))
         else:
-            lines.append("Every round ends with a Dutch or Auto Dutch call.")
+            lines.append(Phrase("Every round ends with a Dutch or Auto Dutch call."))
         lines.append(self.end.describe())
         return lines
 
@@ -229,9 +259,9 @@ PRESETS: dict[str, HouseRules] = {
 }
 
 PRESET_LABELS: dict[str, str] = {
-    "classic": "Classic (to 100 points)",
-    "classic_open": "Classic, open-ended",
-    "points": "Points for a failed call",
-    "jokers": "Two Jokers worth 0",
-    "deck_out": "The deck may run out",
+    "classic": Phrase("Classic (to 100 points)"),
+    "classic_open": Phrase("Classic, open-ended"),
+    "points": Phrase("Points for a failed call"),
+    "jokers": Phrase("Two Jokers worth 0"),
+    "deck_out": Phrase("The deck may run out"),
 }

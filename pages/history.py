@@ -6,7 +6,7 @@ from datetime import date
 import streamlit as st
 
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
-from dutch_app.i18n import _, format_number, localized
+from dutch_app.i18n import _, error_text, format_number, localized
 from dutch_app.services import csv_import, games, rounds
 from dutch_app.services.errors import Conflict, ServiceError
 from dutch_app.services.views import GroupView
@@ -148,10 +148,10 @@ def correct_round(game) -> None:
         try:
             saved = call(rounds.edit_round, stored.id, target.version, *service_input(game, fields))
         except Conflict as error:
-            note_conflict(str(error))
+            note_conflict(error_text(error))
             st.rerun()
         except (ServiceError, DutchError) as error:
-            set_round_errors(EDIT_FORM, {"round": str(error)})
+            set_round_errors(EDIT_FORM, {"round": error_text(error)})
         else:
             keep_saved(saved)
             flash(

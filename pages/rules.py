@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dutch_app.i18n import _
+from dutch_app.i18n import _, localized
 from dutch_app.ui.routing import ensure_routed
 from dutch_core.rules import PRESET_LABELS, PRESETS
 
@@ -22,6 +22,6 @@ st.write(
     )
 )
 for key, rules in PRESETS.items():
-    with st.expander(PRESET_LABELS[key], expanded=key == "classic"):
+    with st.expander(localized(PRESET_LABELS[key]), expanded=key == "classic"):
         for sentence in rules.describe():
-            st.markdown(f"- {sentence}")
+            st.markdown(f"- {localized(sentence)}")

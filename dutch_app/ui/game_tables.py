@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import pandas as pd
 
+from dutch_app.i18n import N_, _
 from dutch_app.services.views import GameView
+from dutch_app.ui.history_view import OUTCOME_NAMES
 
-CALLS = {"dutch": "Dutch", "auto_dutch": "Auto Dutch"}
+CALLS = {"dutch": N_("Dutch"), "auto_dutch": N_("Auto Dutch")}
+"""The call types as shown (translate with ``_``)."""
 
 
 def standings_frame(game: GameView) -> pd.DataFrame:
     """Rank, player and game total, lowest total first (shared ranks on ties)."""
     return pd.DataFrame(
         {
-            "Rank": [s.rank for s in game.standings],
-            "Player": [s.player for s in game.standings],
-            "Total": [s.game_total for s in game.standings],
+            _("Rank"): [s.rank for s in game.standings],
+            _("Player"): [s.player for s in game.standings],
+            _("Total"): [s.game_total for s in game.standings],
         }
     )
 
@@ -52,16 +55,17 @@ def running_totals_frame(game: GameView) -> pd.DataFrame:
 def rounds_frame(game: GameView) -> pd.DataFrame:
     """One row per round: its number, each player's round score, and who called how."""
     players = [player.name for player in game.players]
+    round_, ended_by = _("Round"), _("Ended by")
     records = []
     for stored in game.rounds:
         scores = {hand.player: hand.round_score for hand in stored.hands}
-        call = CALLS.get(stored.call_type or "", "No caller")
-        outcome = f" ({stored.outcome})" if stored.outcome else ""
+        call = _(CALLS.get(stored.call_type or "", N_("No caller")))
+        outcome = f" ({_(OUTCOME_NAMES[stored.outcome])})" if stored.outcome else ""
         records.append(
             {
-                "Round": stored.number,
+                round_: stored.number,
                 **{name: scores.get(name) for name in players},
-                "Ended by": f"{stored.caller}: {call}{outcome}" if stored.caller else call,
+                ended_by: f"{stored.caller}: {call}{outcome}" if stored.caller else call,
             }
         )
-    return pd.DataFrame(records, columns=["Round", *players, "Ended by"])
+    return pd.DataFrame(records, columns=[round_, *players, ended_by])

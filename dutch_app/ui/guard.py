@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from dutch_app.i18n import _, error_text
 from dutch_app.ui.text import md
 from dutch_core.errors import DutchError
 
@@ -47,8 +48,10 @@ def report_unexpected(error: BaseException, where: st.delta_generator.DeltaGener
     error_id = uuid.uuid4().hex[:8]
     log.error("unexpected error %s", error_id, exc_info=error)
     where.error(
-        f"Something went wrong on our side (error id {error_id}). Nothing was saved by the step "
-        "that failed. Please try again; if it keeps happening, report the error id."
+        _(
+            "Something went wrong on our side (error id {error_id}). Nothing was saved by the "
+            "step that failed. Please try again; if it keeps happening, report the error id."
+        ).format(error_id=error_id)
     )
     return error_id
 
@@ -59,7 +62,7 @@ def guarded(where: st.delta_generator.DeltaGenerator = st) -> Iterator[None]:
     try:
         yield
     except user_error_types() as error:
-        where.error(md(str(error)))
+        where.error(md(error_text(error)))
     except Exception as error:
         report_unexpected(error, where)
 
