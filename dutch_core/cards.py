@@ -109,7 +109,7 @@ def _coerce(enum: type[StrEnum], value: object, what: str) -> StrEnum | None:
     try:
         return enum(value)
     except (ValueError, TypeError):
-        raise CardError(f"{value!r} is not a {what}") from None
+        raise CardError("{value!r} is not a {what}", value=value, what=what) from None
 
 
 @dataclass(frozen=True, repr=False)
@@ -137,11 +137,15 @@ class Card:
             raise CardError("a card needs a rank")
         if rank is Rank.JOKER:
             if suit is not None or colour is not None:
-                raise CardError(f"a Joker has no suit or colour, got {suit or colour!r}")
+                raise CardError(
+                    "a Joker has no suit or colour, got {value!r}", value=suit or colour
+                )
         elif rank is Rank.KING:
             if suit is not None:
                 if colour is not None and colour is not suit.colour:
-                    raise CardError(f"a King of {suit!r} cannot be {colour.value}")
+                    raise CardError(
+                        "a King of {suit!r} cannot be {value}", suit=suit, value=colour.value
+                    )
                 colour = suit.colour
             elif colour is None:
                 raise _bare_king("K", None)
@@ -248,10 +252,10 @@ def format_cards(cards: Iterable[Card]) -> str:
     '10H RK'
     """
     if isinstance(cards, str) or not isinstance(cards, Iterable):
-        raise CardError(f"{cards!r} is not a list of cards")
+        raise CardError("{cards!r} is not a list of cards", cards=cards)
     tokens = []
     for card in cards:
         if not isinstance(card, Card):
-            raise CardError(f"{card!r} is not a card")
+            raise CardError("{card!r} is not a card", card=card)
         tokens.append(str(card))
     return " ".join(tokens)

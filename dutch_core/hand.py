@@ -42,11 +42,15 @@ class _CardsOrTotal:
     def __post_init__(self) -> None:
         if (self.cards is None) == (self.total is None):
             raise self._error(
-                f"a {self._noun} is either its cards or its total, not both or neither"
+                "a {noun} is either its cards or its total, not both or neither", noun=self._noun
             )
         if self.cards is not None:
             if isinstance(self.cards, str) or not isinstance(self.cards, Iterable):
-                raise self._error(f"{self._noun} cards must be a list of cards, got {self.cards!r}")
+                raise self._error(
+                    "{noun} cards must be a list of cards, got {cards!r}",
+                    noun=self._noun,
+                    cards=self.cards,
+                )
             object.__setattr__(self, "cards", tuple(Card.parse(card) for card in self.cards))
         else:
             self._check_total(self.total, None)

@@ -58,7 +58,7 @@ def hand_of(value: Hand | str | int, player: str) -> Hand:
 def hand_pairs(hands: Mapping[str, Hand | str | int]) -> tuple[tuple[str, Hand], ...]:
     """(player, Hand) pairs in seat order from a mapping of hands, totals or typed text."""
     if not isinstance(hands, Mapping):
-        raise RoundError(f"hands must map each player to a hand, got {hands!r}")
+        raise RoundError("hands must map each player to a hand, got {hands!r}", hands=hands)
     return tuple((player, hand_of(hand, player)) for player, hand in hands.items())
 
 
@@ -78,25 +78,27 @@ class RoundInput:
     def __post_init__(self) -> None:
         hands = self.hands.items() if isinstance(self.hands, Mapping) else self.hands
         if isinstance(hands, str) or not isinstance(hands, Iterable):
-            raise RoundError(f"hands must be (player, hand) pairs, got {hands!r}")
+            raise RoundError("hands must be (player, hand) pairs, got {hands!r}", hands=hands)
         pairs = tuple(tuple(pair) if isinstance(pair, list) else pair for pair in hands)
         for pair in pairs:
             if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], Hand)):
-                raise RoundError(f"hands must be (player, hand) pairs, got {pair!r}")
+                raise RoundError("hands must be (player, hand) pairs, got {pair!r}", pair=pair)
         check_players(player for player, _ in pairs)
         object.__setattr__(self, "hands", pairs)
         self._check_call(dict(pairs))
         if self.penalty is not None and not isinstance(self.penalty, Penalty):
-            raise PenaltyError(f"the penalty must be cards or a total, got {self.penalty!r}")
+            raise PenaltyError(
+                "the penalty must be cards or a total, got {penalty!r}", penalty=self.penalty
+            )
         if self.caller is None and not (self.penalty is None or self.penalty.is_none):
             raise PenaltyError(
-                f"no one called, so there is no penalty; got {self.penalty.text()!r}"
+                "no one called, so there is no penalty; got {value!r}", value=self.penalty.text()
             )
 
     def _check_call(self, hands: dict[str, Hand]) -> None:
         caller = self.caller
         if caller is not None and caller not in hands:
-            raise RoundError(f"the caller {caller!r} is not playing this round")
+            raise RoundError("the caller {caller!r} is not playing this round", caller=caller)
         if self.call_type is not None:
             try:
                 object.__setattr__(self, "call_type", CallType(self.call_type))
@@ -105,7 +107,7 @@ class RoundInput:
                     RoundError, caller, f"{self.call_type!r} is not a call; use Dutch or Auto Dutch"
                 ) from None
         if caller is None and self.call_type is not None:
-            raise RoundError(f"{self.call_type.value!r} needs the player who called it")
+            raise RoundError("{value!r} needs the player who called it", value=self.call_type.value)
         if caller is not None and self.call_type is None:
             raise named_error(RoundError, caller, "say whether they called Dutch or Auto Dutch")
         hand = hands.get(caller)

@@ -45,15 +45,21 @@ class EndKind(StrEnum):
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, got {value!r}")
+        raise RulesError("{name} must be a whole number, got {value!r}", name=name, value=value)
     if not low <= value <= high:
-        raise RulesError(f"{name} must be between {low} and {high}, got {value!r}")
+        raise RulesError(
+            "{name} must be between {low} and {high}, got {value!r}",
+            name=name,
+            low=low,
+            high=high,
+            value=value,
+        )
     return value
 
 
 def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be true or false, got {value!r}")
+        raise RulesError("{name} must be true or false, got {value!r}", name=name, value=value)
     return value
 
 
@@ -62,16 +68,25 @@ def _choice(enum: type[StrEnum], name: str, value: object) -> StrEnum:
         return enum(value)
     except (ValueError, TypeError):
         options = ", ".join(repr(member.value) for member in enum)
-        raise RulesError(f"{name} must be one of {options}, got {value!r}") from None
+        raise RulesError(
+            "{name} must be one of {options}, got {value!r}",
+            name=name,
+            options=options,
+            value=value,
+        ) from None
 
 
 def _checked_keys(cls: type, data: object) -> dict[str, Any]:
     if not isinstance(data, Mapping):
-        raise RulesError(f"{cls.__name__} needs a mapping of settings, got {data!r}")
+        raise RulesError(
+            "{name__} needs a mapping of settings, got {data!r}", name__=cls.__name__, data=data
+        )
     known = {f.name for f in fields(cls)}
     unknown = [key for key in data if key not in known]
     if unknown:
-        raise RulesError(f"unknown {cls.__name__} setting {unknown[0]!r}")
+        raise RulesError(
+            "unknown {name__} setting {value!r}", name__=cls.__name__, value=unknown[0]
+        )
     return dict(data)
 
 
@@ -99,12 +114,13 @@ class EndCondition:
             _whole("rounds", self.rounds, 1, 1000)
         elif self.rounds is not None:
             raise RulesError(
-                f"rounds only applies to a fixed number of rounds, got {self.rounds!r}"
+                "rounds only applies to a fixed number of rounds, got {rounds!r}",
+                rounds=self.rounds,
             )
         if kind is EndKind.SCORE_LIMIT:
             _whole("limit", self.limit, 1, 10_000)
         elif self.limit is not None:
-            raise RulesError(f"limit only applies to a score limit, got {self.limit!r}")
+            raise RulesError("limit only applies to a score limit, got {limit!r}", limit=self.limit)
         elif self.exact_limit_halves:
             raise RulesError("exact_limit_halves only applies to a score limit")
 
@@ -171,7 +187,7 @@ class HouseRules:
         _whole("success_bonus", self.success_bonus, 0, 100)
         _flag("allow_no_caller", self.allow_no_caller)
         if not isinstance(self.end, EndCondition):
-            raise RulesError(f"end must be an end condition, got {self.end!r}")
+            raise RulesError("end must be an end condition, got {end!r}", end=self.end)
 
     def deck_max_total(self) -> int:
         """What the whole deck is worth: no round's totals can add up to more."""

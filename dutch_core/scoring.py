@@ -94,7 +94,7 @@ class RoundResult:
         for score in self.scores:
             if score.player == player:
                 return score.round_score
-        raise RoundError(f"{player!r} did not play this round")
+        raise RoundError("{who!r} did not play this round", who=player)
 
     def as_dict(self) -> dict[str, int]:
         """Round scores by player, in seat order."""
@@ -122,7 +122,7 @@ def caller_outcome(hand_totals: Mapping[str, int], caller: str) -> tuple[Outcome
     (<Outcome.TIED: 'tied'>, 0, 2)
     """
     if caller not in hand_totals:
-        raise RoundError(f"the caller {caller!r} is not playing this round")
+        raise RoundError("the caller {caller!r} is not playing this round", caller=caller)
     mine = hand_totals[caller]
     others = [total for player, total in hand_totals.items() if player != caller]
     lower = sum(total < mine for total in others)
@@ -147,7 +147,7 @@ def penalty_cards_due(
     else:
         pairs = hand_pairs(hands)
     if not isinstance(rules, HouseRules):
-        raise RulesError(f"house rules expected, got {rules!r}")
+        raise RulesError("house rules expected, got {rules!r}", rules=rules)
     if caller is None or rules.penalty_mode is PenaltyMode.POINTS:
         return 0
     _, lower, tied = caller_outcome({player: hand.value(rules) for player, hand in pairs}, caller)
@@ -201,9 +201,9 @@ def score_round(round_input: RoundInput, rules: HouseRules) -> RoundResult:
     dutch_core.errors.PenaltyError: A: must draw 2 penalty cards, 1 was entered
     """
     if not isinstance(round_input, RoundInput):
-        raise RoundError(f"a round input expected, got {round_input!r}")
+        raise RoundError("a round input expected, got {round_input!r}", round_input=round_input)
     if not isinstance(rules, HouseRules):
-        raise RulesError(f"house rules expected, got {rules!r}")
+        raise RulesError("house rules expected, got {rules!r}", rules=rules)
     check_deck(round_input, rules)
     hand_totals = {player: hand.value(rules) for player, hand in round_input.hands}
     caller = round_input.caller

@@ -155,7 +155,7 @@ class LocalBackend(DatabaseBackend):
         check_password(new_password, address)
         ok, _ = self._checked_password(address, current_password, None)
         if not ok:
-            raise AuthFailed("Current password: this is not your password.", "current_password")
+            raise AuthFailed(_("Current password: this is not your password."), "current_password")
         new_hash = self._hashes.hash(new_password)
         with writing(self._sessions) as session:
             user = self._user(session, user_id)
@@ -172,7 +172,7 @@ class LocalBackend(DatabaseBackend):
             address = self._user(session, user_id).email
         ok, _ = self._checked_password(address, password or "", None)
         if not ok:
-            raise AuthFailed("Password: this is not your password.", "password")
+            raise AuthFailed(_("Password: this is not your password."), "password")
         with writing(self._sessions) as session:
             remove_user(session, self._user(session, user_id))
         log.info("local account %s deleted", user_id)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import ValidationError
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
@@ -133,7 +134,9 @@ def store_totals(table: Table, stored_rounds, game: CoreGame, first: int = 1) ->
     """Set each stored hand's game total, from round ``first`` on, to the core's."""
     ids = {player.name: player.id for player in table.players}
     running = game.running_totals()
-    for (_, hands), totals in zip(stored_rounds[first - 1 :], running[first - 1 :], strict=True):
+    for (_number, hands), totals in zip(
+        stored_rounds[first - 1 :], running[first - 1 :], strict=True
+    ):
         by_id = {ids[name]: total for name, total in totals.items()}
         for hand in hands:
             if hand.game_total != by_id[hand.player_id]:
@@ -153,7 +156,9 @@ def check_hand_ids(table: Table, hands: object) -> None:
     seated = {player.id for player in table.players}
     for player_id in hands:
         if check_id("hands", player_id) not in seated:
-            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
+            raise ValidationError(
+                "hands", _("Player id {ident!r} is not playing this game.").format(ident=player_id)
+            )
 
 
 def caller_name(table: Table, caller_id: object) -> str | None:
@@ -162,7 +167,9 @@ def caller_name(table: Table, caller_id: object) -> str | None:
         return None
     caller = table.name_of(check_id("caller_id", caller_id))
     if caller is None:
-        raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
+        raise ValidationError(
+            "caller_id", _("Player id {ident!r} is not playing this game.").format(ident=caller_id)
+        )
     return caller
 
 
@@ -178,16 +185,22 @@ def requested_input(
     typed = {}
     for player in table.players:
         if player.id not in hands:
-            raise ValidationError("hands", f"{player.name}: no hand was entered.")
+            raise ValidationError(
+                "hands", _("{name}: no hand was entered.").format(name=player.name)
+            )
         text = hands[player.id]
         if isinstance(text, bool) or not isinstance(text, (str, int, Hand)):
-            raise ValidationError("hands", f"{player.name}: {text!r} is not a hand.")
+            raise ValidationError(
+                "hands", _("{name}: {text!r} is not a hand.").format(name=player.name, text=text)
+            )
         typed[player.name] = text
     caller = caller_name(table, caller_id)
     if penalty_text is not None and (
         isinstance(penalty_text, bool) or not isinstance(penalty_text, (str, int))
     ):
-        raise ValidationError("penalty_text", f"{penalty_text!r} is not a penalty.")
+        raise ValidationError(
+            "penalty_text", _("{text!r} is not a penalty.").format(text=penalty_text)
+        )
     if isinstance(penalty_text, str) and not penalty_text.strip():
         penalty_text = None
     return RoundInput.build(typed, caller=caller, call_type=call_type, penalty=penalty_text)
