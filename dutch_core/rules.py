@@ -79,13 +79,13 @@ def _choice(enum: type[StrEnum], name: str, value: object) -> StrEnum:
 def _checked_keys(cls: type, data: object) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise RulesError(
-            "{name__} needs a mapping of settings, got {data!r}", name__=cls.__name__, data=data
+            "{kind} needs a mapping of settings, got {data!r}", kind=cls.__name__, data=data
         )
     known = {f.name for f in fields(cls)}
     unknown = [key for key in data if key not in known]
     if unknown:
         raise RulesError(
-            "unknown {name__} setting {value!r}", name__=cls.__name__, value=unknown[0]
+            "unknown {kind} setting {value!r}", kind=cls.__name__, value=unknown[0]
         )
     return dict(data)
 
