@@ -31,6 +31,7 @@ from dutch_app.accounts.validation import (
     check_email,
     check_password,
 )
+from dutch_app.i18n import _
 from dutch_app.storage.models import LocalCredential, User
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,7 @@ class LocalBackend(DatabaseBackend):
         with self._sessions() as session:
             address = self._user(session, user_id).email
         check_password(new_password, address)
-        ok, _ = self._checked_password(address, current_password, None)
+        ok, _account = self._checked_password(address, current_password, None)
         if not ok:
             raise AuthFailed(_("Current password: this is not your password."), "current_password")
         new_hash = self._hashes.hash(new_password)
@@ -170,7 +171,7 @@ class LocalBackend(DatabaseBackend):
     def delete_account(self, user_id: int, password: str) -> None:
         with self._sessions() as session:
             address = self._user(session, user_id).email
-        ok, _ = self._checked_password(address, password or "", None)
+        ok, _account = self._checked_password(address, password or "", None)
         if not ok:
             raise AuthFailed(_("Password: this is not your password."), "password")
         with writing(self._sessions) as session:
