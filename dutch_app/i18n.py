@@ -255,6 +255,23 @@ error_text = localized
 """An error's message in this run's language (see :func:`localized`)."""
 
 
+DOCS_DIR = Path(__file__).parent.parent / "docs"
+DOCUMENTS = ("rules", "privacy")
+"""The pages written as whole documents: ``docs/<name>.md`` in English, and a translation
+of each in ``dutch_app/locale/<code>/<name>.md``."""
+
+
+def document(name: str) -> str:
+    """A page's document (``rules``, ``privacy``) in this run's language; English when the
+    language has none."""
+    if name not in DOCUMENTS:
+        raise ValueError(f"unknown document {name!r}")
+    translated = LOCALE_DIR / active_language() / f"{name}.md"
+    if active_language() != DEFAULT_LANGUAGE and translated.exists():
+        return translated.read_text(encoding="utf-8")
+    return (DOCS_DIR / f"{name}.md").read_text(encoding="utf-8")
+
+
 def format_number(value: float | int, digits: int | None = None) -> str:
     """A number as the person's locale writes it; ``digits`` fixes the decimals.
 

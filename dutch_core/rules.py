@@ -84,9 +84,7 @@ def _checked_keys(cls: type, data: object) -> dict[str, Any]:
     known = {f.name for f in fields(cls)}
     unknown = [key for key in data if key not in known]
     if unknown:
-        raise RulesError(
-            "unknown {kind} setting {value!r}", kind=cls.__name__, value=unknown[0]
-        )
+        raise RulesError("unknown {kind} setting {value!r}", kind=cls.__name__, value=unknown[0])
     return dict(data)
 
 

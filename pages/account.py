@@ -130,7 +130,7 @@ def delete_account(account) -> None:
             st.rerun()
 
 
-st.title("Account")
+st.title(_("Account"))
 me = require_account()
 profile(me)
 preferences_section()

@@ -126,7 +126,7 @@ def correct_round(game) -> None:
     show_flash("history_round")
     numbers = [stored.number for stored in game.rounds]
     number = st.selectbox(
-        "Round",
+        _("Round"),
         numbers,
         index=len(numbers) - 1,
         format_func=lambda shown: _("Round {number}").format(number=shown),

@@ -1,17 +1,15 @@
 """Rules: how Dutch is played and scored, and the house rules on offer."""
 
-from pathlib import Path
-
 import streamlit as st
 
-from dutch_app.i18n import _, localized
+from dutch_app.i18n import _, document, localized
 from dutch_app.ui.routing import ensure_routed
 from dutch_core.rules import PRESET_LABELS, PRESETS
 
 ensure_routed()
 
 st.title(_("Rules of Dutch"))
-st.markdown((Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8"))
+st.markdown(document("rules"))
 
 st.header(_("House rules"))
 st.write(

@@ -117,3 +117,29 @@ def test_the_catalogues_compile(tmp_path):
         assert i18n._("Sign in") != "Sign in"
     finally:
         i18n.use_language("en")
+
+
+def _shape(markdown: str) -> dict:
+    """What a translated document must keep: its headings' levels, list items, table rows,
+    code spans, links and addresses."""
+    lines = markdown.splitlines()
+    return {
+        "headings": [line.split(" ")[0] for line in lines if line.startswith("#")],
+        "items": sum(1 for line in lines if line.startswith("- ")),
+        "table rows": sum(1 for line in lines if line.startswith("|")),
+        "code": sorted(re.findall(r"`[^`]+`", markdown)),
+        "links": sorted(re.findall(r"<https?://[^>]+>|[\w.]+@[\w.]+\.\w+", markdown)),
+    }
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("name", ["rules", "privacy"])
+def test_every_document_is_translated_with_its_shape(language, name):
+    """The rules and privacy pages exist in every language, with the English document's
+    headings, lists, table, card notation and addresses."""
+    from dutch_app.i18n import DOCS_DIR, LOCALE_DIR
+
+    english = (DOCS_DIR / f"{name}.md").read_text(encoding="utf-8")
+    translated = (LOCALE_DIR / language / f"{name}.md").read_text(encoding="utf-8")
+    assert translated != english
+    assert _shape(translated) == _shape(english)
