@@ -218,6 +218,26 @@ RATING_TREND: dict[str, Column] = {
 }
 
 
+VALUE_LABELS: dict[str, dict[str, str]] = {
+    "record": {
+        "Longest winning streak": N_("Longest winning streak"),
+        "Best game": N_("Best game"),
+        "Biggest comeback": N_("Biggest comeback"),
+    },
+    "outcome": {"lowest": N_("lowest hand"), "tied": N_("tied"), "beaten": N_("beaten")},
+}
+"""Columns whose cells are the core's words or codes, with what a person reads for each."""
+
+
+def _shown_values(table: pd.DataFrame, columns: dict[str, Column]) -> pd.DataFrame:
+    """``table`` with the cells of :data:`VALUE_LABELS` columns in this run's language."""
+    for name, labels in VALUE_LABELS.items():
+        if name in columns and name in table.columns:
+            shown = {value: _(label) for value, label in labels.items()}
+            table = table.assign(**{name: table[name].map(lambda v, shown=shown: shown.get(v, v))})
+    return table
+
+
 def translated(columns: dict[str, Column]) -> dict[str, Column]:
     """``columns`` with their headings and help in this run's language."""
     out: dict[str, Column] = {}
@@ -236,7 +256,7 @@ def translated(columns: dict[str, Column]) -> dict[str, Column]:
 def show_table(table: pd.DataFrame, columns: dict[str, Column]) -> None:
     """Show ``table`` with just ``columns`` (in that order), labelled and formatted."""
     st.dataframe(
-        table.loc[:, list(columns)],
+        _shown_values(table.loc[:, list(columns)], columns),
         column_config=translated(columns),
         column_order=list(columns),
         hide_index=True,
