@@ -26,7 +26,7 @@ names_text = st.text_input(
 preset = st.selectbox(
     _("House rules"),
     list(PRESETS),
-    format_func=lambda preset: localized(PRESET_LABELS[preset]),
+    format_func={p: localized(label) for p, label in PRESET_LABELS.items()}.__getitem__,
     key="calc_rules",
 )
 players = split_names(names_text)

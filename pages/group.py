@@ -214,7 +214,7 @@ def link_player(group, roster) -> None:
     user_id = st.selectbox(
         _("is this member"),
         [None, *members],
-        format_func=lambda uid: _("Nobody (remove the link)") if uid is None else members[uid],
+        format_func={None: _("Nobody (remove the link)"), **members}.__getitem__,
         key="group_link_member",
     )
     if st.button(_("Save the link"), key="group_link", icon=":material/link:"):

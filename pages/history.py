@@ -61,13 +61,13 @@ def read_filters(group: GroupView) -> Filters:
     player_id = player_col.selectbox(
         _("Player"),
         [None, *names],
-        format_func=lambda pid: _("Everyone") if pid is None else names[pid],
+        format_func={None: _("Everyone"), **names}.__getitem__,
         key="history_filter_player",
     )
     status = status_col.selectbox(
         _("Status"),
         list(STATUS_LABELS),
-        format_func=lambda status: _(STATUS_LABELS[status]),
+        format_func={s: _(label) for s, label in STATUS_LABELS.items()}.__getitem__,
         key="history_filter_status",
     )
     date_from, date_to = date_range(dates)
@@ -129,7 +129,7 @@ def correct_round(game) -> None:
         _("Round"),
         numbers,
         index=len(numbers) - 1,
-        format_func=lambda shown: _("Round {number}").format(number=shown),
+        format_func={n: _("Round {number}").format(number=n) for n in numbers}.__getitem__,
         key="history_round",
     )
     stored = game.rounds[numbers.index(number)]

@@ -45,11 +45,12 @@ def split_names(text: str) -> list[str]:
 
 def _end_condition(key: str, base: EndCondition) -> EndCondition:
     kinds = list(END_LABELS)
+    end_labels = {kind: _(label) for kind, label in END_LABELS.items()}
     kind = st.radio(
         _("The game ends"),
         kinds,
         index=kinds.index(base.kind),
-        format_func=lambda kind: _(END_LABELS[kind]),
+        format_func=end_labels.__getitem__,
         horizontal=True,
         key=f"{key}_end_kind",
     )
@@ -78,12 +79,13 @@ def house_rules_picker(key: str, remembered: HouseRules | None = None) -> HouseR
     offered first, and chosen to begin with, when given.
     """
     presets = dict(PRESETS) if remembered is None else {REMEMBERED: remembered, **PRESETS}
+    # Labels worked out now, in this run's language (a widget may format its options later).
+    labels = {name: localized(label) for name, label in PRESET_LABELS.items()}
+    labels[REMEMBERED] = _(REMEMBERED_LABEL)
     preset = st.selectbox(
         _("House rules"),
         list(presets),
-        format_func=lambda preset: (
-            _(REMEMBERED_LABEL) if preset == REMEMBERED else localized(PRESET_LABELS[preset])
-        ),
+        format_func=labels.__getitem__,
         key=f"{key}_preset",
     )
     base = presets[preset]
@@ -102,7 +104,7 @@ def house_rules_picker(key: str, remembered: HouseRules | None = None) -> HouseR
             _("A caller who is not lowest pays with"),
             modes,
             index=modes.index(base.penalty_mode),
-            format_func=lambda mode: _(PENALTY_LABELS[mode]),
+            format_func={m: _(label) for m, label in PENALTY_LABELS.items()}.__getitem__,
             key=f"{k}_mode",
         )
         failed = base.failed_call_points

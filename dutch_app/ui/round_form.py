@@ -134,7 +134,7 @@ def round_form(
         call_choice = st.radio(
             _("How?"),
             list(CALL_LABELS),
-            format_func=lambda call: _(CALL_LABELS[call]),
+            format_func={c: _(label) for c, label in CALL_LABELS.items()}.__getitem__,
             horizontal=True,
             key=f"{key}_call_type",
         )

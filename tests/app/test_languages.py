@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from dutch_app import catalogues, i18n
 from dutch_app.csv_io import ROUND_COLUMNS
-from dutch_app.services import csv_export, games, rounds
+from dutch_app.services import csv_export, games, preferences, rounds
 from dutch_core.rules import PRESETS
 from tests.app.apptools import APP, open_app, sign_in_tab
 
@@ -142,3 +142,17 @@ def test_csv_files_stay_in_english_whatever_the_language(table):
     assert rows[0] == list(ROUND_COLUMNS)
     assert rows[1][rows[0].index("game_started_at")] == "2025-05-10T18:30:00Z"
     assert rows[1][rows[0].index("outcome")] == "beaten"
+
+
+def test_the_language_stored_with_the_account_wins_over_the_browsers(table):
+    """French saved on the Account page is the app's language on a Dutch browser too."""
+    table.call(preferences.save_preferences, language="fr", theme="auto", keep_awake=True)
+    at = open_app(table.account, "pages/play.py", context={"locale": "nl-NL"})
+    assert at.title[0].value == "Jouer"
+
+
+def test_the_language_picker_lists_each_language_in_its_own_name(table):
+    """The Account page offers the four languages by their own names, after the browser's."""
+    at = open_app(table.account, "pages/account.py", context={"locale": "de-DE"})
+    picker = at.selectbox(key="account_language")
+    assert picker.options == ["Wie mein Browser", "English", "Nederlands", "Deutsch", "Français"]
