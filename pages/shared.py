@@ -24,9 +24,9 @@ if view.finished and view.winners:
     names = _(" and ").join(f"**{md(name)}**" for name in view.winners)
     total = view.standings[0].game_total
     if len(view.winners) > 1:
-        result = _("{names} share the win with {total} points!")
+        result = _("{names} shared the win with {total} points.")
     else:
-        result = _("{names} wins with {total} points!")
+        result = _("{names} won with {total} points.")
     st.success("🏆 " + result.format(names=names, total=total))
 elif view.rounds:
     st.info(
