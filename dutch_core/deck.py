@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from dutch_core.cards import Card, Colour, Rank
 from dutch_core.errors import DeckError, PenaltyError
+from dutch_core.phrases import Phrase
 
 if TYPE_CHECKING:
     from dutch_core.hand import Hand, Penalty
@@ -37,31 +38,35 @@ class _Entry:
     player: str | None
     cards_or_total: Hand | Penalty
     error: type[DeckError]
-    label: str
+    penalty: bool
 
 
 def _entries(round_input: RoundInput) -> Iterator[_Entry]:
     for player, hand in round_input.hands:
-        yield _Entry(player, hand, DeckError, "")
+        yield _Entry(player, hand, DeckError, False)
     if round_input.penalty is not None:
-        yield _Entry(round_input.caller, round_input.penalty, PenaltyDeckError, "penalty ")
+        yield _Entry(round_input.caller, round_input.penalty, PenaltyDeckError, True)
 
 
 def _card_problem(
     card: Card, number: int, counts: Counter[tuple[Rank, Colour | None]], rules: HouseRules
-) -> str | None:
+) -> Phrase | None:
     deck_size = _DECK_SIZE + rules.jokers
     if number > deck_size:
-        return f"is card {number} of this round; a deck has {deck_size}"
+        return Phrase(
+            "is card {number} of this round; a deck has {size}", number=number, size=deck_size
+        )
     count = counts[card.rank, card.colour]
     if card.rank is Rank.JOKER and count > rules.jokers:
         if not rules.jokers:
-            return "is a Joker, but these house rules play without Jokers"
-        return f"is one Joker too many; the deck has {rules.jokers}"
+            return Phrase("is a Joker, but these house rules play without Jokers")
+        return Phrase("is one Joker too many; the deck has {jokers}", jokers=rules.jokers)
     if card.rank is Rank.KING and count > _PER_KING_COLOUR:
-        return f"would be a 3rd {card.colour} King; a deck has only 2"
+        if card.colour is Colour.RED:
+            return Phrase("would be a 3rd red King; a deck has only 2")
+        return Phrase("would be a 3rd black King; a deck has only 2")
     if count > _PER_RANK:
-        return f"would be a 5th {card.rank.value!r}; a deck has only 4"
+        return Phrase("would be a 5th {rank!r}; a deck has only 4", rank=card.rank.value)
     return None
 
 
@@ -76,10 +81,17 @@ def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
             problem = _card_problem(card, number, counts, rules)
             if problem is None and card.suit is not None and card in owner_of:
                 owner = owner_of[card]
-                problem = "was entered twice" if owner == entry.player else f"is already {owner}'s"
+                problem = (
+                    Phrase("was entered twice")
+                    if owner == entry.player
+                    else Phrase("is already {owner}'s", owner=owner)
+                )
             if problem is not None:
-                message = f"{entry.label}card {str(card)!r} {problem}"
-                raise entry.error(message, entry.player)
+                if entry.penalty:
+                    message = Phrase("penalty card {card!r} {problem}")
+                else:
+                    message = Phrase("card {card!r} {problem}")
+                raise entry.error(message, player=entry.player, card=str(card), problem=problem)
             if card.suit is not None:
                 owner_of[card] = entry.player
 
@@ -90,18 +102,28 @@ def _check_totals(round_input: RoundInput, rules: HouseRules) -> None:
     for entry in _entries(round_input):
         value = entry.cards_or_total.value(rules)
         if entry.cards_or_total.total is not None and value > deck_total:
-            message = (
-                f"a {entry.label}total of {value} is more than the whole deck is worth "
-                f"({deck_total})"
-            )
-            raise entry.error(message, entry.player)
+            if entry.penalty:
+                message = Phrase(
+                    "a penalty total of {value} is more than the whole deck is worth ({most})"
+                )
+            else:
+                message = Phrase("a total of {value} is more than the whole deck is worth ({most})")
+            raise entry.error(message, player=entry.player, value=value, most=deck_total)
         round_total += value
         if round_total > deck_total:
-            message = (
-                f"{entry.label}{value} brings this round's totals to {round_total}, "
-                f"more than the whole deck is worth ({deck_total})"
+            if entry.penalty:
+                message = Phrase(
+                    "penalty {value} brings this round's totals to {total}, more than the whole "
+                    "deck is worth ({most})"
+                )
+            else:
+                message = Phrase(
+                    "{value} brings this round's totals to {total}, more than the whole deck is "
+                    "worth ({most})"
+                )
+            raise entry.error(
+                message, player=entry.player, value=value, total=round_total, most=deck_total
             )
-            raise entry.error(message, entry.player)
 
 
 def check_deck(round_input: RoundInput, rules: HouseRules) -> None:

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS
+from dutch_app.i18n import N_, _, error_text, localized
 from dutch_app.services import demo, games, rounds, setup
 from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.views import GroupView
@@ -27,18 +28,20 @@ ensure_routed()
 GAME_KEY = "play_game_id"
 SETUP_KEY = "play_setting_up"
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
-DEAL_HELP = "The deal moves one seat on, clockwise, every round."
+DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
 
 def no_group_yet() -> None:
     """A first visit: no group, so offer the ways to get one."""
     st.info(
-        "You are not in a group yet. A group is the circle of friends you play with: "
-        "create one or join one with an invite code on the Group page."
+        _(
+            "You are not in a group yet. A group is the circle of friends you play with: "
+            "create one or join one with an invite code on the Group page."
+        )
     )
-    st.page_link("pages/group.py", label="Set up your group", icon=":material/group_add:")
-    st.write("Or look around first with a demo group full of past games:")
-    if st.button("Load a demo group", key="play_load_demo"):
+    st.page_link("pages/group.py", label=_("Set up your group"), icon=":material/group_add:")
+    st.write(_("Or look around first with a demo group full of past games:"))
+    if st.button(_("Load a demo group"), key="play_load_demo"):
         with guarded():
             set_active_group(call(demo.load_demo_group).id)
             st.rerun()
@@ -51,11 +54,16 @@ def choose_game(group_id: int) -> int | None:
     if len(in_progress) > 1:
         ids = [game.id for game in in_progress]
         labels = distinct_labels(
-            {g.id: f"{', '.join(g.players)} — round {g.rounds_played}" for g in in_progress}
+            {
+                g.id: _("{players} — round {number}").format(
+                    players=", ".join(g.players), number=g.rounds_played
+                )
+                for g in in_progress
+            }
         )
         current = chosen if chosen in ids else ids[0]
         chosen = st.selectbox(
-            "Games in progress",
+            _("Games in progress"),
             ids,
             index=ids.index(current),
             format_func=labels.__getitem__,
@@ -69,7 +77,7 @@ def choose_game(group_id: int) -> int | None:
 
 def set_up_game(group: GroupView) -> None:
     """The set-up form; starting a game shows it."""
-    st.subheader("New game")
+    st.subheader(_("New game"))
     # The rules of the person's last game come first (kept with their preferences).
     started = game_setup_form("play_setup", roster(group), my_preferences().last_rules)
     if started is not None:
@@ -87,12 +95,12 @@ def enter_round(game, group: GroupView) -> None:
     """The round form, for the round its entry was begun for; a stored round clears it."""
     names = [player.name for player in game.players]
     following = game.rounds_played + 1
-    st.subheader(f"Round {following}")
-    st.caption(f"{md(game.dealer)} deals.", help=DEAL_HELP)
+    st.subheader(_("Round {number}").format(number=following))
+    st.caption(_("{dealer} deals.").format(dealer=md(game.dealer)), help=_(DEAL_HELP))
     basis = form_basis(game)
     with st.container():  # always here, so the form below keeps its place (and its text)
         round_notice(game, group, basis)
-    submitted = round_form("play_round", names, game.rules, submit_label="Save the round")
+    submitted = round_form("play_round", names, game.rules, submit_label=_("Save the round"))
     if submitted is None:
         return
     fields, check = submitted
@@ -102,7 +110,7 @@ def enter_round(game, group: GroupView) -> None:
         refuse(game.id, error, fields)
         st.rerun()
     except ServiceError as error:
-        set_round_errors("play_round", {"round": str(error)})
+        set_round_errors("play_round", {"round": error_text(error)})
         return
     saved(game.id, stored, check.result)
     st.rerun()
@@ -114,9 +122,11 @@ def show_standings(game) -> None:
     if game.rounds:
         show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)), COLOURS)
         count, shown = game.rounds_played, len(game.rounds)
-        label = f"All {count} rounds" if count > 1 else "The round so far"
+        label = _("All {count} rounds").format(count=count) if count > 1 else _("The round so far")
         if shown < count:
-            label = f"The last {shown} of {count} rounds (the History page has them all)"
+            label = _("The last {shown} of {count} rounds (the History page has them all)").format(
+                shown=shown, count=count
+            )
         with st.expander(label):
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")
 
@@ -124,9 +134,12 @@ def show_standings(game) -> None:
 def winner_line(game) -> str:
     """``**Ann** wins with 40 points!`` (Markdown, names escaped)."""
     total = game.totals[game.winners[0]]
-    winners = " and ".join(md(name) for name in game.winners)
-    verb = "share the win" if len(game.winners) > 1 else "wins"
-    return f"🏆 **{winners}** {verb} with {total} points!"
+    winners = _(" and ").join(f"**{md(name)}**" for name in game.winners)
+    if len(game.winners) > 1:
+        return "🏆 " + _("{names} share the win with {total} points!").format(
+            names=winners, total=total
+        )
+    return "🏆 " + _("{names} wins with {total} points!").format(names=winners, total=total)
 
 
 def game_over(game, group: GroupView, just_finished: bool) -> None:
@@ -138,18 +151,18 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
     undo_last_round(game, group)
     share_result(game, COLOURS)
     again, reopen, new = st.columns(3)
-    if again.button("Rematch: same players and rules", key="play_rematch", type="primary"):
+    if again.button(_("Rematch: same players and rules"), key="play_rematch", type="primary"):
         with guarded():
             seats = [player.id for player in game.players]
             rematch = call(setup.start_game_with_players, game.group_id, seats, game.rules)
             forget_remembered_rules()
             st.session_state[GAME_KEY] = rematch.id
             st.rerun()
-    if game.status is GameStatus.ENDED and reopen.button("Reopen this game", key="play_reopen"):
+    if game.status is GameStatus.ENDED and reopen.button(_("Reopen this game"), key="play_reopen"):
         with guarded():
             call(games.reopen_game, game.id)
             st.rerun()
-    if new.button("Set up a different game", key="play_new_after_end"):
+    if new.button(_("Set up a different game"), key="play_new_after_end"):
         st.session_state[SETUP_KEY] = True
         st.session_state.pop(GAME_KEY, None)
         st.rerun()
@@ -158,13 +171,17 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
 def ended_elsewhere(game) -> None:
     """The game ended on another phone while this one had the form open: say who won,
     and leave the form (and what was typed in it) where it is."""
-    st.info(f"The game was just ended on another phone. {winner_line(game)}")
+    st.info(
+        _("The game was just ended on another phone. {result}").format(result=winner_line(game))
+    )
     reopen, result = st.columns(2)
-    if game.status is GameStatus.ENDED and reopen.button("Reopen the game", key="play_reopen_here"):
+    if game.status is GameStatus.ENDED and reopen.button(
+        _("Reopen the game"), key="play_reopen_here"
+    ):
         with guarded():
             call(games.reopen_game, game.id)
             st.rerun()
-    if result.button("Show the final result", key="play_show_result", type="primary"):
+    if result.button(_("Show the final result"), key="play_show_result", type="primary"):
         st.session_state[SEEN_KEY] = (game.id, "ended")
         st.rerun()
 
@@ -172,7 +189,7 @@ def ended_elsewhere(game) -> None:
 def show_game(game_id: int, group: GroupView) -> None:
     """A game in progress (or just finished), followed live."""
     game = call(games.get_game, game_id, games.PLAY_ROUNDS)
-    st.caption(" · ".join(md(line) for line in game.rules.describe()))
+    st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:
         st.toast(saved_now)
@@ -196,35 +213,35 @@ def show_game(game_id: int, group: GroupView) -> None:
         enter_round(game, group)
         undo_last_round(game, group)
     with standings:
-        st.subheader("Standings")
+        st.subheader(_("Standings"))
         show_standings(game)
-        st.page_link("pages/table.py", label="Table view", icon=":material/tv:")
+        st.page_link("pages/table.py", label=_("Table view"), icon=":material/tv:")
         left, right = st.columns(2)
-        if left.button("New game", key="play_new_game", icon=":material/add:"):
+        if left.button(_("New game"), key="play_new_game", icon=":material/add:"):
             st.session_state[SETUP_KEY] = True
             st.rerun()
-        if not over and right.button("End this game now", key="play_end_game"):
+        if not over and right.button(_("End this game now"), key="play_end_game"):
             with guarded():
                 call(games.end_game, game.id)
                 st.session_state[SEEN_KEY] = (game.id, "ended")
-                st.session_state["play_saved"] = "The game has ended."
+                st.session_state["play_saved"] = _("The game has ended.")
                 st.rerun()
     follow_game(game.id, game.version)
 
 
-st.title("Play")
+st.title(_("Play"))
 group = active_group(my_groups())
 if group is None:
     no_group_yet()
     st.stop()
-st.caption(f"Group: {md(group.name)}")
+st.caption(_("Group: {name}").format(name=md(group.name)))
 COLOURS = group_colours(group)  # each player's colour, the same as on the Stats page
 
 game_id = None if st.session_state.get(SETUP_KEY) else choose_game(group.id)
 if game_id is None:
     set_up_game(group)
     if st.session_state.get(SETUP_KEY):
-        if st.button("Back to the game", key="play_cancel_setup"):
+        if st.button(_("Back to the game"), key="play_cancel_setup"):
             st.session_state[SETUP_KEY] = False
             st.rerun()
     else:

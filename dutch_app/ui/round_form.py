@@ -13,21 +13,22 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from dutch_app.i18n import N_, _, localized
 from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.text import md
 from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry
 from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
 
-NOBODY = "Nobody (the deck ran out)"
+NOBODY = N_("Nobody (the deck ran out)")
 # The caller box's value for "nobody called": no player's name can hold a control character,
 # so a player who happens to be called "Nobody (the deck ran out)" is still a caller.
 NO_CALLER = "\x00no caller"
 CALL_LABELS = {
     CallType.DUTCH: CALL_TYPE_LABELS[CallType.DUTCH],
-    CallType.AUTO_DUTCH: f"{CALL_TYPE_LABELS[CallType.AUTO_DUTCH]} (no cards left)",
+    CallType.AUTO_DUTCH: N_("Auto Dutch (no cards left)"),
 }
-"""The call choices of the form (Auto Dutch with what it means)."""
+"""The call choices of the form (Auto Dutch with what it means; translate with ``_``)."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,9 @@ def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
 def _no_caller_label(players: Sequence[str]) -> str:
     """How "nobody called" is shown: never the same as a player's name, since the
     browser hands the choice back by its label."""
-    label = NOBODY
+    label = _(NOBODY)
     while label in players:
-        label = f"{label} (no caller)"
+        label = _("{label} (no caller)").format(label=label)
     return label
 
 
@@ -98,7 +99,7 @@ def round_form(
     key: str,
     players: Sequence[str],
     rules: HouseRules,
-    submit_label: str = "Score the round",
+    submit_label: str | None = None,
     initial: RoundFields | None = None,
 ) -> tuple[RoundFields, EntryCheck] | None:
     """Show the form; return the fields and their good check once a valid round is submitted.
@@ -108,6 +109,7 @@ def round_form(
     (``play_round``, ``calc_round``), so tests can drive the form and two forms
     never clash. ``initial`` fills a fresh form (see also :func:`fill_round_form`).
     """
+    submit_label = submit_label or _("Score the round")
     options = _caller_options(players, rules)
     cleared = _prepare(key, players, options, initial)
     errors: dict[str, str] = st.session_state.get(f"{key}_errors", {})
@@ -123,35 +125,35 @@ def round_form(
                     hand_texts[player] = st.text_input(
                         md(player),
                         key=f"{key}_hand_{seat}",
-                        placeholder="cards like 7 KH Q, or a total like 23",
+                        placeholder=_("cards like 7 KH Q, or a total like 23"),
                     )
                     if player in errors:
-                        st.error(md(errors[player]))
+                        st.error(md(localized(errors[player])))
         nobody = _no_caller_label(players)
         caller_choice = st.selectbox(
-            "Who ended the round?",
+            _("Who ended the round?"),
             options,
             format_func=lambda option: nobody if option == NO_CALLER else option,
             key=f"{key}_caller",
         )
         call_choice = st.radio(
-            "How?",
+            _("How?"),
             list(CALL_LABELS),
-            format_func=CALL_LABELS.__getitem__,
+            format_func={c: _(label) for c, label in CALL_LABELS.items()}.__getitem__,
             horizontal=True,
             key=f"{key}_call_type",
         )
         if CALLER in errors:
-            st.error(md(errors[CALLER]))
+            st.error(md(localized(errors[CALLER])))
         penalty_text = st.text_input(
-            "Penalty cards the caller drew (only when the call was tied or beaten)",
+            _("Penalty cards the caller drew (only when the call was tied or beaten)"),
             key=f"{key}_penalty",
-            placeholder="e.g. 4S KD, or their total",
+            placeholder=_("e.g. 4S KD, or their total"),
         )
         if PENALTY in errors:
-            st.error(md(errors[PENALTY]))
+            st.error(md(localized(errors[PENALTY])))
         if ROUND in errors:
-            st.error(md(errors[ROUND]))
+            st.error(md(localized(errors[ROUND])))
         submitted = st.form_submit_button(submit_label, type="primary")
     if not submitted or cleared:
         # A submission in the run that empties the form after a stored round is a second
