@@ -11,7 +11,7 @@ from functools import partial
 
 import streamlit as st
 
-from dutch_app.i18n import _, chosen_language, use_language
+from dutch_app.i18n import N_, _, chosen_language, use_language
 from dutch_app.services import groups
 from dutch_app.ui.context import (
     active_group,
@@ -125,6 +125,29 @@ def signed_in_pages(public: dict[str, st.Page]) -> dict[str, list]:
     }
 
 
+TABLE_LABELS = {
+    "": N_("Play"),
+    "table": N_("Table"),
+    "history": N_("History"),
+    "stats": N_("Stats"),
+}
+"""The pages of the page bar, by address, with their short names (translate with ``_``)."""
+
+
+def page_bar(pages: dict[str, list], page) -> None:
+    """The pages used at the table, one tap away at the top of each of them.
+
+    Streamlit's own top navigation folds into the hidden sidebar on a phone, where a page
+    change takes two taps; this row of links stays in view at any width.
+    """
+    table_pages = [p for p in pages[_("Scores")] if p.url_path in TABLE_LABELS]
+    if page.url_path not in TABLE_LABELS:
+        return
+    with st.container(horizontal=True, gap="small", key="page_bar"):
+        for target in table_pages:
+            st.page_link(target, label=_(TABLE_LABELS[target.url_path]), icon=target.icon)
+
+
 def sidebar_for_signed_in() -> None:
     """Who is signed in, the group switcher and the sign-out button."""
     account = require_account()
@@ -173,13 +196,15 @@ def run() -> None:
     elif current_account() is None:
         page = st.navigation(signed_out_pages(public))
     else:
-        page = st.navigation(signed_in_pages(public))
+        pages = signed_in_pages(public)
+        page = st.navigation(pages)
 
     if current_account() is not None and not resetting:
         with guarded():
             join_from_link()  # before the sidebar, so the group joined is in its list
         with guarded(st.sidebar):
             sidebar_for_signed_in()
+        page_bar(pages, page)
     elif (notice := signed_out_notice()) is not None and not resetting:
         st.info(_(notice), icon=":material/logout:")
     if current_account() is None and invite_waiting() and not resetting:

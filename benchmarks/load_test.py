@@ -115,6 +115,8 @@ async def play_one_round(client: StreamlitClient, number: int) -> float:
     """Save round ``number`` as the scorer would; seconds from Save to the next round's form."""
     for seat, hand in enumerate(HANDS):
         client.fill(f"play_round_hand_{seat}", hand)
+    client.choose("play_round_caller", NAMES[0])  # chosen afresh for every round
+    client.choose("play_round_call_type", "Dutch")
     save = client.button_id("Save the round")
     began = time.perf_counter()
     await client.rerun(pressed=save)

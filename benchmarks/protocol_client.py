@@ -182,6 +182,13 @@ class StreamlitClient:
         state = WidgetState(id=_widget_id(element), string_value=text)
         self._touched[state.id] = self._states[state.id] = state
 
+    def choose(self, key: str, label: str) -> None:
+        """Tap the option shown as ``label`` of the pills or segmented control ``key``."""
+        element = self.widget(key)
+        state = WidgetState(id=_widget_id(element))
+        state.string_array_value.data.append(label)
+        self._touched[state.id] = self._states[state.id] = state
+
     def button_id(self, label: str) -> str:
         """The id of the button (or form submit button) labelled ``label``."""
         for element in reversed(list(self.elements.values())):

@@ -33,6 +33,7 @@ from benchmarks import (
     memory,
     pages,
     report,
+    round_entry,
     service_ratios,
     write_ratios,
 )
@@ -135,6 +136,13 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="the live table's delay and idle cost: with the ratios, alone, or not at all",
     )
     parser.add_argument("--live-rounds", type=int, default=20, help="rounds timed for the delay")
+    parser.add_argument(
+        "--round-entry",
+        choices=("also", "only", "skip"),
+        default="also",
+        help="a typical round's taps and keystrokes, and Save to the next form (Chromium)",
+    )
+    parser.add_argument("--entry-rounds", type=int, default=10, help="saves timed for it")
     parser.add_argument("--live-pages", type=int, default=50, help="idle pages open at once")
     args = parser.parse_args(argv)
     for kind in args.databases:
@@ -167,14 +175,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     # Stopped with a signal, the working copies are still removed on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    for leftover in databases.remove_leftovers(args.databases if args.live != "only" else []):
+    alone = args.live == "only" or args.round_entry == "only"
+    for leftover in databases.remove_leftovers(args.databases if not alone else []):
         _log(f"removed {leftover}, left by a run that was stopped")
-    for kind in args.databases if args.live != "only" else ():
+    for kind in args.databases if not alone else ():
         for rows in args.sizes:
             document["runs"].append(measure_size(kind, rows, args))
             document["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
             report.write_json(args.out, document)
-    if args.live != "skip":
+    if args.round_entry != "skip" and args.live != "only":
+        _log(f"round entry: a typical round's taps, then {args.entry_rounds} timed saves")
+        document["round_entry"] = round_entry.round_entry(args.entry_rounds)
+        document["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        report.write_json(args.out, document)
+        print(round_entry.text_report(document["round_entry"]))
+    if args.live != "skip" and args.round_entry != "only":
         _log(f"live table: {args.live_rounds} rounds, then {args.live_pages} idle pages")
         document["live"] = live.live_table(args.live_rounds, args.live_pages)
         document["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
@@ -186,5 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = report.markdown_report(document) if document["runs"] else "# Benchmark results\n"
         if "live" in document:
             text += "\n## The live table\n\n" + live.text_report(document["live"]) + "\n"
+        if "round_entry" in document:
+            entry = round_entry.text_report(document["round_entry"])
+            text += "\n## Round entry\n\n" + entry + "\n"
         args.markdown.write_text(text, encoding="utf-8")
     return 0

@@ -97,20 +97,26 @@ def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
 
 
 def _check_totals(round_input: RoundInput, rules: HouseRules) -> None:
-    deck_total = rules.deck_max_total()
-    round_total = 0
+    lowest, highest = rules.deck_total_range()
+    above = below = 0  # the round's totals above zero and below zero, added up so far
     for entry in _entries(round_input):
         value = entry.cards_or_total.value(rules)
-        if entry.cards_or_total.total is not None and value > deck_total:
+        if entry.cards_or_total.total is not None and not lowest <= value <= highest:
             if entry.penalty:
                 message = Phrase(
-                    "a penalty total of {value} is more than the whole deck is worth ({most})"
+                    "a penalty total of {value} is outside what this deck can make "
+                    "({lowest} to {highest})"
                 )
             else:
-                message = Phrase("a total of {value} is more than the whole deck is worth ({most})")
-            raise entry.error(message, player=entry.player, value=value, most=deck_total)
-        round_total += value
-        if round_total > deck_total:
+                message = Phrase(
+                    "a total of {value} is outside what this deck can make ({lowest} to {highest})"
+                )
+            raise entry.error(
+                message, player=entry.player, value=value, lowest=lowest, highest=highest
+            )
+        above += max(value, 0)
+        below += min(value, 0)
+        if above > highest:
             if entry.penalty:
                 message = Phrase(
                     "penalty {value} brings this round's totals to {total}, more than the whole "
@@ -121,9 +127,19 @@ def _check_totals(round_input: RoundInput, rules: HouseRules) -> None:
                     "{value} brings this round's totals to {total}, more than the whole deck is "
                     "worth ({most})"
                 )
-            raise entry.error(
-                message, player=entry.player, value=value, total=round_total, most=deck_total
-            )
+            raise entry.error(message, player=entry.player, value=value, total=above, most=highest)
+        if below < lowest:
+            if entry.penalty:
+                message = Phrase(
+                    "penalty {value} brings this round's totals below zero to {total}, less "
+                    "than all the deck's negative cards together ({least})"
+                )
+            else:
+                message = Phrase(
+                    "{value} brings this round's totals below zero to {total}, less than all "
+                    "the deck's negative cards together ({least})"
+                )
+            raise entry.error(message, player=entry.player, value=value, total=below, least=lowest)
 
 
 def check_deck(round_input: RoundInput, rules: HouseRules) -> None:
@@ -131,7 +147,8 @@ def check_deck(round_input: RoundInput, rules: HouseRules) -> None:
 
     Counts every card entered in the hands and the penalty: at most 52 (plus the
     Jokers), 4 of a rank, 2 red and 2 black Kings, no suited card twice. Totals
-    count too: none above the whole deck's worth, nor all of them together.
+    count too: each within what this deck can make (0 to 338 for the original deck;
+    below zero only with negative Jokers), and all of them together as well.
     """
     _check_cards(round_input, rules)
     _check_totals(round_input, rules)

@@ -1,10 +1,14 @@
 """Checking a round as it is typed into a form, one field at a time.
 
 The form has a field per player, a choice of caller and call type, and one field
-for the penalty cards. :func:`check_entry` parses every field, collects a
-message per field (keyed by player name, or ``"caller"``, ``"penalty"``,
+for the penalty cards. :func:`preview_round` says, while the hands are still being
+filled in, what they add up to: each hand's total, who is lowest, how the call went
+and how many penalty cards are due. :func:`check_entry` parses every field, collects
+a message per field (keyed by player name, or ``"caller"``, ``"penalty"``,
 ``"round"``) and scores the round only when every field is good, so the screen
-can show each problem next to the field it concerns.
+can show each problem next to the field it concerns. A hand left empty is refused
+(the Enter key must never save a half-filled round as zeros) unless it is the Auto
+Dutch caller's, who has no cards left; an empty hand worth nothing is typed as ``0``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,14 @@ from dutch_core.hand import Hand, Penalty
 from dutch_core.phrases import Phrase
 from dutch_core.round_input import CallType, RoundInput
 from dutch_core.rules import HouseRules
-from dutch_core.scoring import RoundResult, penalty_cards_due, score_round
+from dutch_core.scoring import (
+    Outcome,
+    RoundResult,
+    caller_outcome,
+    cards_due,
+    penalty_cards_due,
+    score_round,
+)
 
 CALLER = "caller"
 PENALTY = "penalty"
@@ -39,16 +50,100 @@ class EntryCheck:
         return self.result is not None
 
 
+def may_be_empty(player: str, caller: str | None, call_type: CallType | None) -> bool:
+    """Whether ``player``'s hand may be left empty: only the Auto Dutch caller's."""
+    return player == caller and call_type is CallType.AUTO_DUTCH
+
+
+def empty_hand_message(player: str) -> str:
+    """What to say about a hand left empty."""
+    return Phrase(
+        "no hand entered. Type the cards or their total (0 for a hand worth nothing).",
+        player=player,
+    )
+
+
 def _parse_hands(
-    players: Sequence[str], hand_texts: Mapping[str, str], errors: dict[str, str]
+    players: Sequence[str],
+    hand_texts: Mapping[str, str],
+    errors: dict[str, str],
+    caller: str | None = None,
+    call_type: CallType | None = None,
 ) -> dict[str, Hand]:
     hands: dict[str, Hand] = {}
     for player in players:
+        text = hand_texts.get(player, "") or ""
+        if not text.strip() and not may_be_empty(player, caller, call_type):
+            errors[player] = empty_hand_message(player)
+            continue
         try:
-            hands[player] = Hand.parse(hand_texts.get(player, "") or "", player=player)
+            hands[player] = Hand.parse(text, player=player)
         except DutchError as error:
             errors[player] = error.phrase()
     return hands
+
+
+@dataclass(frozen=True)
+class RoundPreview:
+    """What a round being filled in adds up to so far, before anything is saved.
+
+    ``hand_totals`` holds each readable hand's total (None for a hand not entered yet or
+    unreadable, with the reason in ``problems``). The rest is known once every hand is:
+    who is lowest, and, once the caller and the kind of call are chosen too, the caller's
+    outcome and exactly how many penalty cards are due (None while not known yet).
+    """
+
+    hand_totals: Mapping[str, int | None]
+    problems: Mapping[str, str]
+    lowest: tuple[str, ...] = ()
+    outcome: Outcome | None = None
+    lower: int = 0
+    tied: int = 0
+    penalty_cards_due: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when every hand is entered and readable."""
+        return all(total is not None for total in self.hand_totals.values())
+
+
+def preview_round(
+    players: Sequence[str],
+    hand_texts: Mapping[str, str],
+    caller: str | None,
+    call_type: CallType | None,
+    rules: HouseRules,
+) -> RoundPreview:
+    """The round as far as it is filled in: hand totals, the lowest, the call's outcome.
+
+    >>> hands = {"A": "Q", "B": "4", "C": "5 7", "D": "KS 8 9"}
+    >>> preview = preview_round(list(hands), hands, "A", CallType.DUTCH, HouseRules())
+    >>> preview.lowest, preview.outcome, preview.penalty_cards_due
+    (('B',), <Outcome.BEATEN: 'beaten'>, 3)
+    >>> preview_round(["A", "B"], {"A": "3"}, "A", CallType.DUTCH, HouseRules()).hand_totals
+    {'A': 3, 'B': None}
+    """
+    totals: dict[str, int | None] = {}
+    problems: dict[str, str] = {}
+    for player in players:
+        text = hand_texts.get(player, "") or ""
+        totals[player] = None
+        if not text.strip() and not may_be_empty(player, caller, call_type):
+            continue
+        try:
+            totals[player] = Hand.parse(text, player=player).value(rules)
+        except DutchError as error:
+            problems[player] = error.phrase()
+    if not all(total is not None for total in totals.values()):
+        return RoundPreview(totals, problems)
+    known = {player: total for player, total in totals.items() if total is not None}
+    least = min(known.values())
+    lowest = tuple(player for player, total in known.items() if total == least)
+    if caller not in known or call_type is None:
+        return RoundPreview(totals, problems, lowest)
+    outcome, lower, tied = caller_outcome(known, caller)
+    due = cards_due(lower, tied, rules)
+    return RoundPreview(totals, problems, lowest, outcome, lower, tied, due)
 
 
 def _check_caller(
@@ -125,7 +220,7 @@ def check_entry(
 ) -> EntryCheck:
     """Parse and score a round typed into a form, reporting problems field by field."""
     errors: dict[str, str] = {}
-    hands = _parse_hands(players, hand_texts, errors)
+    hands = _parse_hands(players, hand_texts, errors, caller, call_type)
     _check_caller(players, hands, caller, call_type, rules, errors)
     if errors:
         return EntryCheck(None, errors)

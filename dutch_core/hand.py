@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from dutch_core.cards import Card, format_cards, parse_cards
 from dutch_core.errors import DutchError, HandError, PenaltyError
 from dutch_core.phrases import Phrase
+from dutch_core.rules import HIGHEST_TOTAL, LOWEST_TOTAL
 
 if TYPE_CHECKING:
     from typing import Self
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from dutch_core.rules import HouseRules
 
 MAX_TOTAL = 338
-"""No single total can exceed what the seed deck is worth; the deck check is finer."""
+"""What the original deck is worth. A total is first held to what any allowed deck can
+make (:data:`~dutch_core.rules.LOWEST_TOTAL` to :data:`~dutch_core.rules.HIGHEST_TOTAL`);
+the deck check then holds it to the game's own deck."""
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -64,20 +67,21 @@ class _CardsOrTotal:
                 noun=cls._noun,
                 total=total,
             )
-        if total < 0:
+        if total < LOWEST_TOTAL:
             raise cls._error(
-                "a {noun} total can't be negative, got {total!r}",
+                "a {noun} total of {total!r} is less than any deck can make ({least})",
                 player=player,
                 noun=cls._noun,
                 total=total,
+                least=LOWEST_TOTAL,
             )
-        if total > MAX_TOTAL:
+        if total > HIGHEST_TOTAL:
             raise cls._error(
-                "a {noun} total of {total!r} is more than a whole deck is worth ({most})",
+                "a {noun} total of {total!r} is more than any deck is worth ({most})",
                 player=player,
                 noun=cls._noun,
                 total=total,
-                most=MAX_TOTAL,
+                most=HIGHEST_TOTAL,
             )
         return total
 
@@ -113,13 +117,14 @@ class _CardsOrTotal:
         typed = text.strip()
         number = typed[1:].strip() if typed.startswith("=") else typed
         if _WHOLE_NUMBER.fullmatch(number):
-            if len(number.lstrip("+-")) > len(str(MAX_TOTAL)) + 2:
+            if len(number.lstrip("+-")) > len(str(HIGHEST_TOTAL)) + 2:
                 raise cls._error(
-                    "a {noun} total of {total!r} is out of range (0 to {most})",
+                    "a {noun} total of {total!r} is out of range ({least} to {most})",
                     player=player,
                     noun=cls._noun,
                     total=number,
-                    most=MAX_TOTAL,
+                    least=LOWEST_TOTAL,
+                    most=HIGHEST_TOTAL,
                 )
             return cls(total=cls._check_total(int(number), player))
         if typed.startswith("="):

@@ -21,6 +21,16 @@ from dutch_core.phrases import Phrase
 # Aces to Queens, four of each: 4 × (1 + 2 + … + 12).
 _NON_KING_DECK_TOTAL = 4 * sum(range(1, 13))
 _HIGHEST_NON_KING = 12
+_NON_KING_VALUES = tuple(value for value in range(1, 13) for _ in range(4))
+KING_VALUES = (0, 13)
+"""What a red or a black King may be set to count."""
+JOKER_VALUES = (-5, 5)
+"""What a Joker may be set to count: many groups play them below zero."""
+MAX_JOKERS = 2
+LOWEST_TOTAL = MAX_JOKERS * JOKER_VALUES[0]
+"""The lowest total any deck these rules allow can make (two Jokers at -5)."""
+HIGHEST_TOTAL = _NON_KING_DECK_TOTAL + 4 * KING_VALUES[1] + MAX_JOKERS * JOKER_VALUES[1]
+"""The highest total any deck these rules allow can make."""
 
 
 class PenaltyMode(StrEnum):
@@ -186,6 +196,8 @@ class HouseRules:
     >>> HouseRules(jokers=3)
     Traceback (most recent call last):
     dutch_core.errors.RulesError: jokers must be between 0 and 2, got 3
+    >>> HouseRules(jokers=2, joker_value=-2).deck_total_range()
+    (-4, 338)
     """
 
     red_king_value: int = 0
@@ -199,10 +211,10 @@ class HouseRules:
     end: EndCondition = field(default_factory=lambda: EndCondition.score_limit(100))
 
     def __post_init__(self) -> None:
-        _whole("red_king_value", self.red_king_value, 0, 13)
-        _whole("black_king_value", self.black_king_value, 0, 13)
-        _whole("jokers", self.jokers, 0, 2)
-        _whole("joker_value", self.joker_value, 0, 13)
+        _whole("red_king_value", self.red_king_value, *KING_VALUES)
+        _whole("black_king_value", self.black_king_value, *KING_VALUES)
+        _whole("jokers", self.jokers, 0, MAX_JOKERS)
+        _whole("joker_value", self.joker_value, *JOKER_VALUES)
         _member(PenaltyMode, "penalty_mode", self.penalty_mode)
         _whole("failed_call_points", self.failed_call_points, 0, 100)
         _whole("success_bonus", self.success_bonus, 0, 100)
@@ -210,10 +222,37 @@ class HouseRules:
         if not isinstance(self.end, EndCondition):
             raise RulesError("end must be an end condition, got {end!r}", end=self.end)
 
+    def card_values(self) -> tuple[int, ...]:
+        """What each card of the deck is worth, lowest first (52 cards plus the Jokers)."""
+        kings = (self.red_king_value,) * 2 + (self.black_king_value,) * 2
+        jokers = (self.joker_value,) * self.jokers
+        return tuple(sorted(_NON_KING_VALUES + kings + jokers))
+
     def deck_max_total(self) -> int:
-        """What the whole deck is worth: no round's totals can add up to more."""
-        kings = 2 * self.red_king_value + 2 * self.black_king_value
-        return _NON_KING_DECK_TOTAL + kings + self.jokers * self.joker_value
+        """What the deck's cards above zero are worth together: no hand, and no round's
+        hands together, can make more (338 for the original deck)."""
+        return sum(value for value in self.card_values() if value > 0)
+
+    def deck_min_total(self) -> int:
+        """What the deck's cards below zero are worth together (0 without negative Jokers):
+        no hand, and no round's hands together, can make less."""
+        return sum(value for value in self.card_values() if value < 0)
+
+    def deck_total_range(self) -> tuple[int, int]:
+        """The lowest and highest total this deck can make."""
+        return self.deck_min_total(), self.deck_max_total()
+
+    def cards_total_range(self, count: int) -> tuple[int, int]:
+        """The lowest and highest total of ``count`` cards of this deck.
+
+        >>> HouseRules().cards_total_range(3)
+        (1, 38)
+        >>> HouseRules(jokers=2, joker_value=-2).cards_total_range(3)
+        (-4, 38)
+        """
+        values = self.card_values()
+        count = max(0, min(count, len(values)))
+        return sum(values[:count]), sum(values[len(values) - count :])
 
     def max_card_value(self) -> int:
         """What the single most valuable card in the deck is worth.

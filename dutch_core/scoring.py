@@ -87,7 +87,7 @@ def penalty_cards_text(count: int) -> Phrase:
     return Phrase("{count} penalty cards", count=count)
 
 
-def _cards_due(lower: int, tied: int, rules: HouseRules) -> int:
+def cards_due(lower: int, tied: int, rules: HouseRules) -> int:
     """One card per tied hand and two per lower one; none when a failed call costs points."""
     return 0 if rules.penalty_mode is PenaltyMode.POINTS else tied + 2 * lower
 
@@ -128,7 +128,7 @@ def penalty_cards_due(
     if caller is None or rules.penalty_mode is PenaltyMode.POINTS:
         return 0
     _, lower, tied = caller_outcome({player: hand.value(rules) for player, hand in pairs}, caller)
-    return _cards_due(lower, tied, rules)
+    return cards_due(lower, tied, rules)
 
 
 def _penalty_points(round_input: RoundInput, outcome: Outcome, due: int, rules: HouseRules) -> int:
@@ -169,13 +169,14 @@ def _penalty_points(round_input: RoundInput, outcome: Outcome, due: int, rules: 
             cards=penalty_cards_text(due),
             entered=entered_text,
         )
-    most = due * rules.max_card_value()
-    if penalty.total is not None and penalty.total > most:
+    least, most = rules.cards_total_range(due)
+    if penalty.total is not None and not least <= penalty.total <= most:
         raise PenaltyError(
-            "a penalty total of {total} is more than {cards} can be worth ({most})",
+            "a penalty total of {total} is not what {cards} can be worth ({least} to {most})",
             player=caller,
             total=penalty.total,
             cards=penalty_cards_text(due),
+            least=least,
             most=most,
         )
     return penalty.value(rules)
@@ -207,7 +208,7 @@ def score_round(round_input: RoundInput, rules: HouseRules) -> RoundResult:
             raise RoundError("no one ended this round; these house rules need a Dutch call")
     else:
         outcome, lower, tied = caller_outcome(hand_totals, caller)
-        due = _cards_due(lower, tied, rules)
+        due = cards_due(lower, tied, rules)
         extra = _penalty_points(round_input, outcome, due, rules)
     scores = tuple(
         PlayerScore(

@@ -15,8 +15,9 @@ ensure_routed()
 st.title(_("Round calculator"))
 st.caption(
     _(
-        "Score a single round: type each hand as cards (7 KH Q) or as a total, say who ended the "
-        "round, and enter the penalty cards if the call failed. Nothing is saved."
+        "Score a single round: type each hand as cards (7 KH Q) or as a total (or tap them on "
+        "the card pad), say who ended the round, and enter the penalty cards if the call "
+        "failed. The result shows as you type. Nothing is saved."
     )
 )
 
@@ -31,15 +32,21 @@ preset = st.selectbox(
 )
 players = split_names(names_text)
 
+
+@st.fragment
+def calculator(players: list[str], rules) -> None:
+    """The entry and its live result (rerun on its own while typing)."""
+    with guarded():
+        submitted = round_form("calc_round", players, rules)
+        result = None if submitted is None else submitted[1].result
+        if result is not None:  # a good check always has its result
+            show_round_result(result)
+
+
 with guarded():
     if not 2 <= len(players) <= 12:
         st.info(_("Enter between 2 and 12 player names, separated by commas."))
     elif len({p.casefold() for p in players}) != len(players):
         st.error(_("Players: each name may appear only once."))
     else:
-        submitted = round_form("calc_round", players, PRESETS[preset])
-        if submitted is not None:
-            st.session_state["calc_result"] = submitted[1].result
-        result = st.session_state.get("calc_result")
-        if result is not None and [s.player for s in result.scores] == players:
-            show_round_result(result)
+        calculator(players, PRESETS[preset])

@@ -140,7 +140,12 @@ def correct_round(game) -> None:
     target = edit_target(EDIT_FORM, stored)
     names = [player.name for player in game.players]
     submitted = round_form(
-        EDIT_FORM, names, game.rules, submit_label=_("Save the correction"), initial=target.initial
+        EDIT_FORM,
+        names,
+        game.rules,
+        submit_label=_("Save the correction"),
+        initial=target.initial,
+        live=False,  # the whole page reruns: only when a field is left
     )
     if message := conflict():
         st.error(md(message))

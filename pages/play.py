@@ -3,21 +3,27 @@
 import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS
-from dutch_app.i18n import N_, _, error_text, localized
-from dutch_app.services import demo, games, rounds, setup
-from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
+from dutch_app.i18n import N_, _, localized
+from dutch_app.services import demo, games, setup
 from dutch_app.services.views import GroupView
+from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
-from dutch_app.ui.history_view import service_input
 from dutch_app.ui.live import follow_game, follow_group
-from dutch_app.ui.live_round import form_basis, refuse, round_notice, saved, undo_last_round
+from dutch_app.ui.live_round import (
+    form_basis,
+    just_saved,
+    round_notice,
+    save_entry,
+    stored_here,
+    undo_last_round,
+)
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
-from dutch_app.ui.round_form import round_form, set_round_errors
+from dutch_app.ui.round_form import round_form
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
 from dutch_app.ui.text import distinct_labels, md
@@ -92,28 +98,41 @@ def set_up_game(group: GroupView) -> None:
 
 
 def enter_round(game, group: GroupView) -> None:
-    """The round form, for the round its entry was begun for; a stored round clears it."""
-    names = [player.name for player in game.players]
+    """The round entry, for the round its entry was begun for; a stored round clears it.
+
+    The last round's one-line summary and Undo stand above it. The entry itself is a
+    fragment: typing, the card pad and a refused save rerun only the entry; a stored
+    round reruns the page (standings, chart) once.
+    """
     following = game.rounds_played + 1
     st.subheader(_("Round {number}").format(number=following))
     st.caption(_("{dealer} deals.").format(dealer=md(game.dealer)), help=_(DEAL_HELP))
+    undo_last_round(game, group)
     basis = form_basis(game)
-    with st.container():  # always here, so the form below keeps its place (and its text)
+    with st.container():  # always here, so the entry below keeps its place (and its text)
         round_notice(game, group, basis)
-    submitted = round_form("play_round", names, game.rules, submit_label=_("Save the round"))
-    if submitted is None:
-        return
-    fields, check = submitted
-    try:
-        stored = call(rounds.add_round, game.id, *service_input(game, fields), for_round=basis)
-    except (StaleRound, GameEnded) as error:
-        refuse(game.id, error, fields)
-        st.rerun()
-    except ServiceError as error:
-        set_round_errors("play_round", {"round": error_text(error)})
-        return
-    saved(game.id, stored, check.result)
-    st.rerun()
+    round_entry(game)
+    # Save is drawn by the page, not the entry's fragment: its callback stores the round
+    # before the page runs, so a save costs one run of the page.
+    st.button(
+        _("Save the round"),
+        type="primary",
+        key="play_round_save",
+        on_click=save_entry,
+        args=(game, basis),
+    )
+
+
+@st.fragment
+def round_entry(game) -> None:
+    """The entry widgets (rerun on their own while typing)."""
+    with guarded():
+        names = [player.name for player in game.players]
+        round_form("play_round", names, game.rules, totals=game.totals, draw_save=False)
+        number = just_saved(game.id)
+        if number is not None:  # the next round's entry starts at its first field, in view
+            pad = st.session_state.get("play_round_pad_on", False)
+            table_helper(scroll_to="play_round_hand_0", focus=not pad, nonce=number)
 
 
 def show_standings(game) -> None:
@@ -193,6 +212,7 @@ def show_game(game_id: int, group: GroupView) -> None:
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:
         st.toast(saved_now)
+    saved_now = saved_now or stored_here(game.id)
     over = game.status is GameStatus.ENDED or game.is_over
     seen = st.session_state.get(SEEN_KEY)
     # The form stays while the game ends under it; the final result comes when asked for,
@@ -200,6 +220,7 @@ def show_game(game_id: int, group: GroupView) -> None:
     form_open = seen == (game.id, "active") and not saved_now
     if over and not form_open:
         st.session_state[SEEN_KEY] = (game.id, "ended")
+        just_saved(game.id)  # no entry to start: the game is over
         game_over(game, group, just_finished=bool(saved_now))
         follow_game(game.id, game.version)
         return
@@ -211,7 +232,6 @@ def show_game(game_id: int, group: GroupView) -> None:
     entry, standings = st.columns([3, 2])  # on a phone the entry form comes first
     with entry:
         enter_round(game, group)
-        undo_last_round(game, group)
     with standings:
         st.subheader(_("Standings"))
         show_standings(game)
@@ -226,6 +246,16 @@ def show_game(game_id: int, group: GroupView) -> None:
                 st.session_state[SEEN_KEY] = (game.id, "ended")
                 st.session_state["play_saved"] = _("The game has ended.")
                 st.rerun()
+        awake = st.toggle(
+            _("Keep the screen on"),
+            value=my_preferences().keep_awake,  # the Account page's choice, for a start
+            key="play_keep_awake",
+            help=_(
+                "While a game is open here, the phone's screen does not turn off "
+                "(where the browser allows it)."
+            ),
+        )
+        table_helper(wake=awake)
     follow_game(game.id, game.version)
 
 

@@ -12,7 +12,7 @@ from dutch_app.services.views import PlayerView
 from dutch_app.ui.text import md
 from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
 from dutch_core.errors import RulesError
-from dutch_core.rules import PRESET_LABELS, PRESETS
+from dutch_core.rules import JOKER_VALUES, KING_VALUES, MAX_JOKERS, PRESET_LABELS, PRESETS
 
 END_LABELS = {
     EndKind.SCORE_LIMIT: N_("At a score limit"),
@@ -92,13 +92,21 @@ def house_rules_picker(key: str, remembered: HouseRules | None = None) -> HouseR
     k = f"{key}_{preset}"  # a fresh set of widgets per preset, so each starts at its values
     with st.expander(_("Adjust these rules")):
         red_king = st.number_input(
-            _("A red King counts"), 0, 13, base.red_king_value, key=f"{k}_rk"
+            _("A red King counts"), *KING_VALUES, base.red_king_value, key=f"{k}_rk"
         )
         black_king = st.number_input(
-            _("A black King counts"), 0, 13, base.black_king_value, key=f"{k}_bk"
+            _("A black King counts"), *KING_VALUES, base.black_king_value, key=f"{k}_bk"
         )
-        jokers = st.number_input(_("Jokers in the deck"), 0, 2, base.jokers, key=f"{k}_jokers")
-        joker_value = st.number_input(_("A Joker counts"), 0, 13, base.joker_value, key=f"{k}_jv")
+        jokers = st.number_input(
+            _("Jokers in the deck"), 0, MAX_JOKERS, base.jokers, key=f"{k}_jokers"
+        )
+        joker_value = st.number_input(
+            _("A Joker counts"),
+            *JOKER_VALUES,
+            base.joker_value,
+            key=f"{k}_jv",
+            help=_("Many groups play Jokers below zero, at -1 or -2."),
+        )
         modes = list(PENALTY_LABELS)
         mode = st.radio(
             _("A caller who is not lowest pays with"),

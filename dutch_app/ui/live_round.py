@@ -17,6 +17,7 @@ has since replaced never acts on another round.
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import streamlit as st
@@ -28,9 +29,10 @@ from dutch_app.services.views import GroupView
 from dutch_app.ui.context import call
 from dutch_app.ui.history_view import service_input
 from dutch_app.ui.live import member_name
-from dutch_app.ui.round_form import RoundFields, clear_round_form
+from dutch_app.ui.round_form import RoundFields, check_round_form, clear_round_form, tap_save
 from dutch_app.ui.round_view import call_summary
 from dutch_app.ui.text import md
+from dutch_core.entry import ROUND
 from dutch_core.errors import DutchError
 from dutch_core.game import GameStatus
 
@@ -39,6 +41,10 @@ BASIS_KEY = "play_round_basis"  # (game id, the round number the form's entry is
 REFUSED_KEY = "play_refused"  # a Refused save, kept with its entry
 UNDO_KEY = "play_undo_refused"  # (game id, why an undo was refused)
 SAVED_KEY = "play_saved"  # a message for the next run's toast
+LAST_KEY = "play_last_saved"  # (game id, round number, one line about the round saved here)
+JUST_KEY = "play_just_saved"  # the round just stored from this tab (its next form starts)
+ECHO_KEY = "play_saved_entry"  # (the entry just stored, when): a double tap's second tap
+ECHO_SECONDS = 1.5  # a double tap's taps come well within this; a new round never
 
 
 class Refused(NamedTuple):
@@ -72,13 +78,60 @@ def set_basis(game_id: int, number: int, clear: bool = False) -> None:
         clear_round_form(FORM)
 
 
+def save_entry(game, basis: int) -> None:
+    """Save's callback: store the entry as round ``basis`` if it is complete and right.
+
+    It runs before the page does, so a save costs one run of the page. A problem is left
+    for the entry to show; a round the game has moved past is kept with what happened. A
+    tap that still carries the entry just stored, within a moment of storing it, is the
+    second tap of a double tap, sent before the browser saw the emptied form: ignored.
+    """
+    names = [player.name for player in game.players]
+    echo = st.session_state.get(ECHO_KEY)
+    if echo is not None and time.monotonic() - echo[1] < ECHO_SECONDS:
+        hands = {p: st.session_state.get(f"{FORM}_hand_{seat}") for seat, p in enumerate(names)}
+        if hands == echo[0]:
+            return
+    tap_save(FORM)
+    entry = check_round_form(FORM, names, game.rules)
+    if entry is None:
+        return
+    fields, check = entry
+    try:
+        stored = call(rounds.add_round, game.id, *service_input(game, fields), for_round=basis)
+    except (StaleRound, GameEnded) as error:
+        refuse(game.id, error, fields)
+        return
+    except (ServiceError, DutchError) as error:
+        st.session_state[f"{FORM}_errors"] = {ROUND: error_text(error)}
+        return
+    st.session_state[ECHO_KEY] = (dict(fields.hand_texts), time.monotonic())
+    saved(game.id, stored, check.result)
+
+
 def saved(game_id: int, stored, result=None) -> None:
-    """After a round was stored: say so, empty the form and make it the next round's."""
-    message = _("Round {number} saved.").format(number=stored.number)
-    if result is not None:
-        message += " " + md(call_summary(result))
-    st.session_state[SAVED_KEY] = message
+    """After a round was stored: note it in one line, empty the form and make it the next
+    round's, whose first field the next run brings into view."""
+    summary = f" {md(call_summary(result))}" if result is not None else ""
+    message = _("Round {number} saved.").format(number=stored.number) + summary
+    st.session_state[LAST_KEY] = (game_id, stored.number, message)
+    st.session_state[JUST_KEY] = (game_id, stored.number)
     set_basis(game_id, stored.number + 1, clear=True)
+
+
+def stored_here(game_id: int) -> bool:
+    """Whether this tab stored a round of the game in the previous run."""
+    just = st.session_state.get(JUST_KEY)
+    return just is not None and just[0] == game_id
+
+
+def just_saved(game_id: int) -> int | None:
+    """The number of the round this tab stored in the previous run, once (else None)."""
+    just = st.session_state.get(JUST_KEY)
+    if just is None or just[0] != game_id:
+        return None
+    del st.session_state[JUST_KEY]
+    return just[1]
 
 
 def store_round(game_id: int, fields: RoundFields, number: int, reopen: bool = False) -> None:
@@ -190,7 +243,8 @@ def undo(game_id: int, round_id: int, version: int, number: int) -> None:
 
 
 def undo_last_round(game, group: GroupView) -> None:
-    """Offer every member to take back the game's latest round, saying whose it is."""
+    """Offer every member to take back the game's latest round, saying whose it is; when
+    this tab saved it, its one-line summary stands beside the button."""
     refused = st.session_state.pop(UNDO_KEY, None)
     if refused is not None and refused[0] == game.id:
         st.warning(md(refused[1]), icon=":material/undo:")
@@ -202,6 +256,14 @@ def undo_last_round(game, group: GroupView) -> None:
         label = _("Undo round {number} (saved by {name})").format(number=latest.number, name=md(by))
     else:
         label = _("Undo round {number}").format(number=latest.number)
+    last = st.session_state.get(LAST_KEY)
+    with st.container(horizontal=True, vertical_alignment="center", key="play_last_round"):
+        if last is not None and last[:2] == (game.id, latest.number):
+            st.success(last[2], icon=":material/check_circle:", width=360)
+        _undo_button(game, latest, label)
+
+
+def _undo_button(game, latest, label: str) -> None:
     st.button(
         label,
         # The key names the round as shown, so a tap on a button the page has since

@@ -1,27 +1,38 @@
-"""The round-entry form shared by the calculator and the Play page.
+"""The round entry shared by the Play page, the History page's corrections and the calculator.
 
-One ``st.form``: a text field per player (cards such as ``7 KH Q``, or a total),
-who ended the round and how, and the penalty cards. Submitting checks every field
-with :func:`dutch_core.entry.check_entry`; problems appear under the field they
-concern and nothing is kept until the whole round is right.
+A text field per player (cards such as ``7 KH Q``, or a total), an optional card pad
+that writes into the same fields, who ended the round and how (tap targets that start
+unchosen every round), a live preview of what the round adds up to, the penalty-card
+field when (and only when) cards are due, and Save. There is no ``st.form``: the Enter
+key commits a field and never saves, and the preview follows every field as it is
+typed. Pages draw it inside an ``st.fragment``, so typing reruns only the entry.
+
+Save checks every field with :func:`dutch_core.entry.check_entry`; a refused save lists
+each problem above the Save button, with the player's name, shows it under its field
+too, and brings the first faulty field into view. Nothing is kept until the whole round
+is right.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
 
-from dutch_app.i18n import N_, _, localized
+from dutch_app.i18n import N_, _, localized, ngettext
+from dutch_app.ui.browser import table_helper
+from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
 from dutch_app.ui.labels import CALL_TYPE_LABELS
+from dutch_app.ui.round_preview import show_preview
 from dutch_app.ui.text import md
-from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry
+from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry, preview_round
 from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
+from dutch_core.scoring import penalty_cards_text
 
 NOBODY = N_("Nobody (the deck ran out)")
-# The caller box's value for "nobody called": no player's name can hold a control character,
+# The caller choice for "nobody called": no player's name can hold a control character,
 # so a player who happens to be called "Nobody (the deck ran out)" is still a caller.
 NO_CALLER = "\x00no caller"
 CALL_LABELS = {
@@ -29,11 +40,12 @@ CALL_LABELS = {
     CallType.AUTO_DUTCH: N_("Auto Dutch (no cards left)"),
 }
 """The call choices of the form (Auto Dutch with what it means; translate with ``_``)."""
+HAND_HINT = N_("cards like 7 KH Q, or a total like 23")
 
 
 @dataclass(frozen=True)
 class RoundFields:
-    """The raw text and choices of one submitted round form."""
+    """The raw text and choices of one round entry."""
 
     hand_texts: dict[str, str]
     caller: str | None
@@ -49,8 +61,7 @@ def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
 
 
 def _no_caller_label(players: Sequence[str]) -> str:
-    """How "nobody called" is shown: never the same as a player's name, since the
-    browser hands the choice back by its label."""
+    """How "nobody called" is shown: never the same as a player's name."""
     label = _(NOBODY)
     while label in players:
         label = _("{label} (no caller)").format(label=label)
@@ -58,19 +69,26 @@ def _no_caller_label(players: Sequence[str]) -> str:
 
 
 def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None) -> None:
-    """Put these values (or empty fields when None) into the form, before it is drawn.
+    """Put these values (or an empty entry when None) into the form, before it is drawn.
 
     Values are set rather than widget keys deleted: only a set value reaches the
-    browser, a deleted key leaves the old text on screen.
+    browser, a deleted key leaves the old text on screen. An empty entry has no caller
+    and no kind of call chosen: they are chosen afresh for every round.
     """
     for seat, player in enumerate(players):
         st.session_state[f"{key}_hand_{seat}"] = fields.hand_texts.get(player, "") if fields else ""
     st.session_state[f"{key}_penalty"] = fields.penalty_text if fields else ""
     if fields is not None:
         st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NO_CALLER
-        st.session_state[f"{key}_call_type"] = fields.call_type or CallType.DUTCH
+        st.session_state[f"{key}_call_type"] = fields.call_type
+    else:
+        st.session_state[f"{key}_caller"] = None
+        st.session_state[f"{key}_call_type"] = None
     st.session_state[f"{key}_players"] = tuple(players)
+    st.session_state[f"{key}_pad_for"] = 0
+    forget_written(key)
     st.session_state.pop(f"{key}_errors", None)
+    st.session_state.pop(f"{key}_refused", None)
 
 
 def clear_round_form(key: str) -> None:
@@ -88,11 +106,106 @@ def _prepare(
     cleared = st.session_state.pop(f"{key}_clear", False)
     if cleared or st.session_state.get(f"{key}_players") != tuple(players):
         fill_round_form(key, players, None if cleared else initial)
-    if st.session_state.get(f"{key}_caller") not in options:
-        st.session_state[f"{key}_caller"] = options[0]
-    if st.session_state.get(f"{key}_call_type") not in CALL_LABELS:
-        st.session_state[f"{key}_call_type"] = CallType.DUTCH
+    if st.session_state.get(f"{key}_caller") not in (*options, None):
+        st.session_state[f"{key}_caller"] = None
+    if st.session_state.get(f"{key}_call_type") not in (*CALL_LABELS, None):
+        st.session_state[f"{key}_call_type"] = None
     return cleared
+
+
+def tap_save(key: str) -> None:
+    """Note a tap on Save (a button's callback): the next run checks the entry as it is."""
+    st.session_state[f"{key}_tapped"] = True
+
+
+def check_round_form(
+    key: str, players: Sequence[str], rules: HouseRules
+) -> tuple[RoundFields, EntryCheck] | None:
+    """For a Save drawn by the page (see ``draw_save``): the entry's fields and good check,
+    or None when it has problems (the next run shows them). Call it from Save's callback,
+    after :func:`tap_save`."""
+    settle_fields(key)
+    fields, check, errors = _check(key, players, rules)
+    return None if errors else (fields, check)
+
+
+def _choice_errors(caller_choice: str | None, call_choice: CallType | None) -> dict[str, str]:
+    """Save is refused until the caller and the kind of call were chosen for this round."""
+    if caller_choice is None:
+        return {CALLER: _("Choose who ended the round.")}
+    if caller_choice != NO_CALLER and call_choice is None:
+        return {
+            CALLER: _("Choose how {caller} ended the round: Dutch or Auto Dutch.").format(
+                caller=caller_choice
+            )
+        }
+    return {}
+
+
+def field_key(key: str, players: Sequence[str], error_field: str, caller_chosen: bool) -> str:
+    """The widget key of the field an error belongs to (to bring it into view)."""
+    if error_field in players:
+        return f"{key}_hand_{list(players).index(error_field)}"
+    if error_field == CALLER:
+        return f"{key}_caller" if not caller_chosen else f"{key}_call_type"
+    if error_field == PENALTY:
+        return f"{key}_penalty"
+    return f"{key}_save"
+
+
+def _in_field_order(players: Sequence[str], errors: Mapping[str, str]) -> list[str]:
+    order = [*players, CALLER, PENALTY, ROUND]
+    return sorted(errors, key=lambda field: order.index(field) if field in order else len(order))
+
+
+def _current(key: str, players: Sequence[str]) -> tuple[dict[str, str], str | None, object]:
+    """The entry as it stands in the session (before or after its widgets are drawn)."""
+    state = st.session_state
+    hands = {player: state.get(f"{key}_hand_{seat}") or "" for seat, player in enumerate(players)}
+    return hands, state.get(f"{key}_caller"), state.get(f"{key}_call_type")
+
+
+def _check(
+    key: str, players: Sequence[str], rules: HouseRules
+) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
+    """Check the entry as Save found it: the fields, their check, and every problem."""
+    hand_texts, caller_choice, call_choice = _current(key, players)
+    call_type = CallType(str(call_choice)) if call_choice in CALL_LABELS else None
+    caller = None if caller_choice in (None, NO_CALLER) else caller_choice
+    call_type = call_type if caller is not None else None
+    preview = preview_round(players, hand_texts, caller, call_type, rules)
+    penalty_text = st.session_state.get(f"{key}_penalty") or "" if preview.penalty_cards_due else ""
+    fields = RoundFields(hand_texts, caller, call_type, penalty_text)
+    check = check_entry(players, hand_texts, caller, call_type, penalty_text, rules)
+    errors = dict(check.errors)
+    choice = _choice_errors(caller_choice, call_type)
+    if choice:  # an unchosen caller says so, rather than what checking without one found
+        errors.pop(CALLER, None)
+        errors.pop(PENALTY, None)
+        errors.update(choice)
+    return fields, check, {field: errors[field] for field in _in_field_order(players, errors)}
+
+
+def _hand_fields(
+    key: str, players: Sequence[str], errors: Mapping[str, str], problems, live: bool
+) -> None:
+    per_row = 2 if len(players) > 3 else 1
+    for start in range(0, len(players), per_row):
+        # One row of columns at a time, so a phone stacks the fields in seat order.
+        row = st.columns(per_row)
+        for seat in range(start, min(start + per_row, len(players))):
+            player = players[seat]
+            with row[seat - start]:
+                st.text_input(
+                    md(player),
+                    key=f"{key}_hand_{seat}",
+                    placeholder=_(HAND_HINT),
+                    autocomplete="off",
+                    live=live,
+                )
+                message = errors.get(player) or problems.get(player)
+                if message:
+                    st.error(md(localized(message)))
 
 
 def round_form(
@@ -101,79 +214,105 @@ def round_form(
     rules: HouseRules,
     submit_label: str | None = None,
     initial: RoundFields | None = None,
+    totals: Mapping[str, int] | None = None,
+    live: bool = True,
+    draw_save: bool = True,
 ) -> tuple[RoundFields, EntryCheck] | None:
-    """Show the form; return the fields and their good check once a valid round is submitted.
+    """Draw the entry; return its fields and their good check once Save is tapped on a
+    complete, valid round (else None, with the problems shown).
 
-    A submitted round with problems reruns the page so that each message shows
-    under its field, and returns nothing. ``key`` prefixes every widget key
-    (``play_round``, ``calc_round``), so tests can drive the form and two forms
-    never clash. ``initial`` fills a fresh form (see also :func:`fill_round_form`).
+    ``key`` prefixes every widget key (``play_round``, ``calc_round``), so tests can drive
+    the entry and two entries never clash. ``initial`` fills a fresh entry (see also
+    :func:`fill_round_form`); ``totals`` are the game totals before this round, for the
+    preview's new game totals. ``live`` updates the preview while a field is typed in
+    (after a short pause), not only when it is left; for pages drawn as a fragment.
+    Without ``draw_save`` the page draws Save itself, right after the entry (outside its
+    fragment, so that a save reruns the page once): its callback calls :func:`tap_save`
+    and :func:`check_round_form`.
     """
     submit_label = submit_label or _("Score the round")
     options = _caller_options(players, rules)
     cleared = _prepare(key, players, options, initial)
-    errors: dict[str, str] = st.session_state.get(f"{key}_errors", {})
-    with st.form(key=f"{key}_form", clear_on_submit=False, enter_to_submit=True):
-        hand_texts: dict[str, str] = {}
-        per_row = 2 if len(players) > 3 else 1
-        for start in range(0, len(players), per_row):
-            # One row of columns at a time, so a phone stacks the fields in seat order.
-            row = st.columns(per_row)
-            for seat in range(start, min(start + per_row, len(players))):
-                player = players[seat]
-                with row[seat - start]:
-                    hand_texts[player] = st.text_input(
-                        md(player),
-                        key=f"{key}_hand_{seat}",
-                        placeholder=_("cards like 7 KH Q, or a total like 23"),
-                    )
-                    if player in errors:
-                        st.error(md(localized(errors[player])))
-        nobody = _no_caller_label(players)
-        caller_choice = st.selectbox(
-            _("Who ended the round?"),
-            options,
-            format_func=lambda option: nobody if option == NO_CALLER else option,
-            key=f"{key}_caller",
-        )
-        call_choice = st.radio(
+    settle_fields(key)
+    tapped = st.session_state.pop(f"{key}_tapped", False) and not cleared
+    # A tap on Save in the run that empties the form after a stored round is a second tap
+    # on the same Save: that round is stored already.
+    submitted = None
+    refused_key = f"{key}_refused"
+    if tapped:
+        st.session_state.pop(f"{key}_errors", None)
+        fields, check, errors = _check(key, players, rules)
+        st.session_state[refused_key] = bool(errors)
+        st.session_state[f"{key}_refusals"] = st.session_state.get(f"{key}_refusals", 0) + 1
+        if not errors:
+            submitted = fields, check
+    elif st.session_state.get(refused_key):
+        # After a refused save the problems follow the fields as they are fixed.
+        errors = _check(key, players, rules)[2]
+        st.session_state[refused_key] = bool(errors)
+    else:
+        errors = {}
+    errors = {**errors, **st.session_state.get(f"{key}_errors", {})}  # from a later step
+
+    hand_texts, caller_choice, call_choice = _current(key, players)
+    caller = None if caller_choice in (None, NO_CALLER) else caller_choice
+    call_type = CallType(str(call_choice)) if caller is not None and call_choice else None
+    preview = preview_round(players, hand_texts, caller, call_type, rules)
+    _hand_fields(key, players, errors, preview.problems, live)
+    if st.toggle(
+        _("Card pad"), key=f"{key}_pad_on", help=_("Tap the cards instead of typing them.")
+    ):
+        card_pad(key, players, rules, preview.penalty_cards_due or 0, caller)
+    nobody = _no_caller_label(players)
+    caller_choice = st.pills(
+        _("Who ended the round?"),
+        options,
+        format_func=lambda option: nobody if option == NO_CALLER else md(option),
+        key=f"{key}_caller",
+    )
+    if caller_choice != NO_CALLER:
+        st.segmented_control(
             _("How?"),
             list(CALL_LABELS),
-            format_func={c: _(label) for c, label in CALL_LABELS.items()}.__getitem__,
-            horizontal=True,
+            format_func=lambda call: _(CALL_LABELS[call]),
             key=f"{key}_call_type",
         )
-        if CALLER in errors:
-            st.error(md(localized(errors[CALLER])))
-        penalty_text = st.text_input(
-            _("Penalty cards the caller drew (only when the call was tied or beaten)"),
+    if CALLER in errors:
+        st.error(md(localized(errors[CALLER])))
+    show_preview(preview, players, caller, call_type, rules, totals, key)
+    due = preview.penalty_cards_due or 0
+    if due:
+        st.text_input(
+            _("{caller} draws {cards}: enter them").format(
+                caller=md(caller), cards=localized(penalty_cards_text(due))
+            ),
             key=f"{key}_penalty",
-            placeholder=_("e.g. 4S KD, or their total"),
+            placeholder=_("cards like 4S KD, or their total"),
+            autocomplete="off",
+            live=live,
         )
-        if PENALTY in errors:
-            st.error(md(localized(errors[PENALTY])))
-        if ROUND in errors:
-            st.error(md(localized(errors[ROUND])))
-        submitted = st.form_submit_button(submit_label, type="primary")
-    if not submitted or cleared:
-        # A submission in the run that empties the form after a stored round is a second
-        # tap on the same Save: that round is stored already.
-        return None
-    caller = None if caller_choice == NO_CALLER else caller_choice
-    fields = RoundFields(
-        hand_texts=hand_texts,
-        caller=caller,
-        call_type=CallType(call_choice) if caller is not None else None,
-        penalty_text=penalty_text,
-    )
-    check = check_entry(players, hand_texts, fields.caller, fields.call_type, penalty_text, rules)
-    st.session_state[f"{key}_errors"] = dict(check.errors)
-    if not check.ok:
-        st.rerun()
-    return fields, check
+    if PENALTY in errors:
+        st.error(md(localized(errors[PENALTY])))
+    if errors:
+        lines = "\n".join(f"- {md(localized(message))}" for message in errors.values())
+        heading = _("The round was not saved. Fix {problems} first:").format(
+            problems=_problems(len(errors))
+        )
+        st.error(f"{heading}\n\n{lines}")
+    if draw_save:
+        st.button(submit_label, type="primary", key=f"{key}_save", on_click=tap_save, args=(key,))
+    if tapped and errors:
+        first = next(iter(errors))
+        target = field_key(key, players, first, caller_choice is not None)
+        table_helper(scroll_to=target, nonce=st.session_state[f"{key}_refusals"])
+    return submitted
+
+
+def _problems(count: int) -> str:
+    return ngettext("this problem", "these {count} problems", count).format(count=count)
 
 
 def set_round_errors(key: str, errors: dict[str, str]) -> None:
-    """Show messages from a later step (e.g. storage) under the form's fields, then rerun."""
+    """Show messages from a later step (e.g. storage) with the form's fields, then rerun."""
     st.session_state[f"{key}_errors"] = errors
     st.rerun()

@@ -7,6 +7,7 @@ its one small inline script (allowed by its hash, read from the installed Stream
 modules of the app's own components (Streamlit loads a component's script from a ``blob:``
 address it makes in the page, so only script already running in the page can add one),
 and inline styles (its components style themselves at run time), and nothing else.
+The app's own inline script (:mod:`dutch_app.web.table_script`) is allowed by its hash.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import streamlit
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from dutch_app.web.table_script import TABLE_SCRIPT
+
 STREAMLIT_INDEX = Path(streamlit.__file__).parent / "static" / "index.html"
 _INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.DOTALL)
 
@@ -32,11 +35,13 @@ def inline_script_hashes(page: str) -> list[str]:
     >>> inline_script_hashes("<script>a()</script><script src='x.js'></script>")
     ["'sha256-qVpDBgj7bpq5hMAcGp3AOc79J3Y1Z4HvySTwKrWDoy4='"]
     """
-    hashes = []
-    for body in _INLINE_SCRIPT.findall(page):
-        digest = hashlib.sha256(body.encode("utf-8")).digest()
-        hashes.append(f"'sha256-{base64.b64encode(digest).decode('ascii')}'")
-    return hashes
+    return [script_hash(body) for body in _INLINE_SCRIPT.findall(page)]
+
+
+def script_hash(body: str) -> str:
+    """The CSP source (``'sha256-…'``) that allows an inline script with this text."""
+    digest = hashlib.sha256(body.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def content_security_policy(script_hashes: Iterable[str]) -> str:
@@ -66,6 +71,7 @@ def content_security_policy(script_hashes: Iterable[str]) -> str:
 def security_headers() -> tuple[tuple[str, str], ...]:
     """The headers every answer carries (the policy built for the installed Streamlit)."""
     hashes = inline_script_hashes(STREAMLIT_INDEX.read_text(encoding="utf-8"))
+    hashes.append(script_hash(TABLE_SCRIPT))
     return (
         ("Content-Security-Policy", content_security_policy(hashes)),
         ("X-Frame-Options", "DENY"),

@@ -81,14 +81,22 @@ PAGE_PATHS = (
 )
 
 
-def linked_pages(at: AppTest) -> list[str]:
-    """The address (``play``, ``group`` …) of every page link on the page, in order."""
+PAGE_BAR = ["play", "table", "history", "stats"]
+"""The one-tap links at the top of the pages used at the table (app.py's page bar)."""
+
+
+def linked_pages(at: AppTest, with_bar: bool = False) -> list[str]:
+    """The address (``play``, ``group`` …) of every page link on the page, in order; the
+    page bar's links only when ``with_bar``."""
     by_hash = {calc_hash(path): path for path in PAGE_PATHS}
     by_hash[calc_hash("home")] = "play"  # Play, the home page, is named "home" inside the app
-    return [
+    links = [
         link.proto.page or by_hash.get(link.proto.page_script_hash, "?")
         for link in at.get("page_link")
     ]
+    if not with_bar and links[: len(PAGE_BAR)] == PAGE_BAR:
+        links = links[len(PAGE_BAR) :]
+    return links
 
 
 def shown(markdown: str) -> str:

@@ -105,9 +105,9 @@ def _ended_game(table):
     at = open_app(table.account, PLAY)
     for seat, text in enumerate(["3", "25"]):
         at.text_input(key=f"play_round_hand_{seat}").input(text)
-    at.selectbox(key="play_round_caller").select("Ann")
-    at.radio(key="play_round_call_type").set_value("dutch")
-    at.button(key="FormSubmitter:play_round_form-Save the round").click().run()
+    at.pills(key="play_round_caller").set_value("Ann")
+    at.segmented_control(key="play_round_call_type").set_value("dutch")
+    at.button(key="play_round_save").click().run()
     assert not at.exception
     return game, at
 

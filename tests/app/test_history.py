@@ -166,7 +166,7 @@ def test_a_correction_changes_the_round_and_the_totals(table, two_rounds):
     assert at.text_input(key=f"{EDIT}_penalty").value == "9"
     at.text_input(key=f"{EDIT}_hand_1").input("20")
     at.text_input(key=f"{EDIT}_penalty").input("")
-    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    at.button(key=f"{EDIT}_save").click().run()
     assert not at.exception
     assert any(text.startswith("Round 2 saved.") for text in messages(at))
     last = round_table(at)[-1]
@@ -179,7 +179,7 @@ def test_a_correction_changes_the_round_and_the_totals(table, two_rounds):
 def test_a_correction_with_a_bad_hand_is_refused_under_the_field(table, two_rounds):
     at = open_app(table.account, PAGE)
     at.text_input(key=f"{EDIT}_hand_1").input("7 K")
-    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    at.button(key=f"{EDIT}_save").click().run()
     assert not at.exception
     assert any("'K'" in text for text in messages(at))
     stored = table.call(games.get_game, two_rounds).rounds[1]
@@ -201,7 +201,7 @@ def test_a_stale_correction_shows_the_conflict_and_overwrites_nothing(table, two
     )
     at.text_input(key=f"{EDIT}_hand_1").input("20")
     at.text_input(key=f"{EDIT}_penalty").input("")
-    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    at.button(key=f"{EDIT}_save").click().run()
     assert not at.exception
     assert any("changed by someone else" in text for text in shown_all(at.error))
     stored = table.call(games.get_game, two_rounds).rounds[1]
@@ -212,7 +212,7 @@ def test_a_stale_correction_shows_the_conflict_and_overwrites_nothing(table, two
     assert not any("changed by someone else" in text for text in shown_all(at.error))
     assert at.text_input(key=f"{EDIT}_hand_1").value == "30"
     at.text_input(key=f"{EDIT}_hand_1").input("31")
-    at.button(key=f"FormSubmitter:{EDIT}_form-Save the correction").click().run()
+    at.button(key=f"{EDIT}_save").click().run()
     assert any(text.startswith("Round 2 saved.") for text in messages(at))
     assert round_table(at)[-1]["Ben"] == 31
 

@@ -16,7 +16,7 @@ from tests.app.apptools import messages as raw_messages
 
 PLAY = "pages/play.py"
 TABLE = "pages/table.py"
-SAVE = "FormSubmitter:play_round_form-Save the round"
+SAVE = "play_round_save"
 
 
 @pytest.fixture
@@ -54,10 +54,12 @@ def messages(at) -> list[str]:
     return [message.replace("\\", "") for message in raw_messages(at)]
 
 
-def type_round(at, hands, caller="Ann"):
+def type_round(at, hands, caller="Ann", call="dutch"):
     for seat, text in enumerate(hands):
         at.text_input(key=f"play_round_hand_{seat}").input(text)
-    at.selectbox(key="play_round_caller").select(caller)
+    at.pills(key="play_round_caller").set_value(caller)
+    if caller != NO_CALLER:
+        at.segmented_control(key="play_round_call_type").set_value(call)
 
 
 def button(at, label):
@@ -156,7 +158,7 @@ def test_a_player_named_like_the_no_caller_choice_is_a_caller(table):
     seats = [table.player_ids["Ann"], odd]
     game = table.call(games.start_game, table.group_id, seats, PRESETS["deck_out"])
     at = open_app(table.account, PLAY)
-    caller = at.selectbox(key="play_round_caller")
+    caller = at.pills(key="play_round_caller")
     nobody = "Nobody (the deck ran out) (no caller)"
     assert caller.options == ["Ann", "Nobody (the deck ran out)", nobody]
     type_round(at, ["9", "2"], caller="Nobody (the deck ran out)")

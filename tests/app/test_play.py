@@ -13,13 +13,19 @@ def _start(table, rules=PRESETS["classic"], seats=("Ann", "Ben", "Cleo", "Dan"))
     )
 
 
-def _enter(at, hands, caller, call="dutch", penalty=""):
+SAVE = "play_round_save"
+
+
+def _enter(at, hands, caller, call="dutch", penalty=None):
+    """Fill in a round and tap Save; the penalty once its field has appeared."""
     for seat, text in enumerate(hands):
         at.text_input(key=f"play_round_hand_{seat}").input(text)
-    at.selectbox(key="play_round_caller").select(caller)
-    at.radio(key="play_round_call_type").set_value(call)
-    at.text_input(key="play_round_penalty").input(penalty)
-    at.button(key="FormSubmitter:play_round_form-Save the round").click()
+    at.pills(key="play_round_caller").set_value(caller)
+    at.segmented_control(key="play_round_call_type").set_value(call)
+    if penalty is not None:
+        at.run()
+        at.text_input(key="play_round_penalty").input(penalty)
+    at.button(key=SAVE).click()
     at.run()
     assert not at.exception, at.exception
 
@@ -93,12 +99,7 @@ def test_entering_rounds_updates_the_standings(table):
     at = open_app(table.account, PLAY)
     _enter(at, ["AH 2C", "10", "7", "25"], "Ann")
     assert _standings(at) == {"Ann": 3, "Ben": 10, "Cleo": 7, "Dan": 25}
-    _enter(at, ["12", "4", "12", "30"], "Ann")
-    assert any("3 penalty cards" in text for text in messages(at))
-    at.text_input(key="play_round_penalty").input("QC 3D KS")
-    at.button(key="FormSubmitter:play_round_form-Save the round").click()
-    at.run()
-    assert not at.exception
+    _enter(at, ["12", "4", "12", "30"], "Ann", penalty="QC 3D KS")
     assert _standings(at) == {"Ann": 43, "Ben": 14, "Cleo": 19, "Dan": 55}
     assert at.text_input(key="play_round_hand_0").value == ""
 
@@ -198,13 +199,13 @@ def test_toasts_and_alerts_show_markdown_names_exactly(table):
     game = _start(table, seats=("Ann", "Ben"))
     at = open_app(table.account, PLAY)
     _enter(at, ["K 2", "9"], MARKDOWN_NAMES[1])
-    (alert,) = at.error
-    assert literal(alert.value) == f"{MARKDOWN_NAMES[0]}: 'K' needs a colour: " + (
-        "KH/KD (red, 0) or KS/KC (black, 13)"
-    )
+    alert, summary = at.error  # under the field, and in the summary above Save
+    message = f"{MARKDOWN_NAMES[0]}: 'K' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
+    assert literal(alert.value) == message
+    assert shown(summary.value).endswith(message)
     _enter(at, ["9", "3"], MARKDOWN_NAMES[1])
-    (toast,) = at.toast
-    assert literal(toast.value) == (
+    (line,) = at.success
+    assert literal(line.value) == (
         f"Round 1 saved. {MARKDOWN_NAMES[1]} called Dutch and had the lowest hand: no penalty."
     )
     assert len(table.call(games.get_game, game.id).rounds) == 1

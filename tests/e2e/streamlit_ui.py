@@ -93,6 +93,26 @@ def choose(page: Page, key: str, option: str) -> None:
     expect(box).to_have_value(option)
 
 
+def choice_button(page: Page, key: str, option: str) -> Locator:
+    """The button of ``option`` in the pills or segmented control with this key."""
+    return widget(page, key).get_by_role("radio", name=option, exact=True)
+
+
+def is_chosen(choice: Locator) -> bool:
+    """Whether a pills or segmented-control button is the chosen one."""
+    return choice.get_attribute("aria-checked") == "true"
+
+
+def tap_choice(page: Page, key: str, option: str) -> None:
+    """Choose ``option`` of the pills or segmented control with this key, with one tap
+    unless it is chosen already (a second tap would unchoose it)."""
+    wait_until_idle(page)
+    choice = choice_button(page, key, option)
+    if not is_chosen(choice):
+        choice.click()
+        expect(choice).to_have_attribute("aria-checked", "true")
+
+
 def fill_round(
     page: Page,
     form: str,
@@ -101,12 +121,20 @@ def fill_round(
     how: str = "Dutch",
     penalty: str = "",
 ) -> None:
-    """Type a round into the round form with key prefix ``form`` (without submitting it)."""
+    """Enter a round into the round entry with key prefix ``form`` (without saving it): the
+    hands, the caller and the kind of call, then the penalty once its field has appeared."""
     for seat, hand in enumerate(hands):
         fill(page, f"{form}_hand_{seat}", hand)
-    choose(page, f"{form}_caller", caller)
-    widget(page, f"{form}_call_type").get_by_text(how, exact=True).click()
-    fill(page, f"{form}_penalty", penalty)
+    tap_choice(page, f"{form}_caller", caller)
+    tap_choice(page, f"{form}_call_type", how)
+    if penalty:
+        expect(widget(page, f"{form}_penalty").locator("input")).to_be_visible()
+        fill(page, f"{form}_penalty", penalty)
+
+
+def save_button(page: Page, form: str = "play_round") -> Locator:
+    """The Save button of the round entry with key prefix ``form``."""
+    return widget(page, f"{form}_save").get_by_role("button")
 
 
 def data_frame(page: Page, *columns: str) -> Locator:

@@ -28,7 +28,9 @@ from tests.e2e.streamlit_ui import (
     fill,
     fill_round,
     press,
+    save_button,
     take_picture,
+    tap_choice,
     wait_until_idle,
     widget,
 )
@@ -104,7 +106,7 @@ def table_of_two(app_server, make_table, page_factory):
 
 
 def save_on(page: Page) -> None:
-    press(page.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
+    press(save_button(page))
 
 
 def stored_rounds(ann, game_id: int):
@@ -163,6 +165,8 @@ def test_a_round_typed_on_phone_b_survives_a_live_update_and_can_be_saved_as_the
     press(phone_b.get_by_role("button", name="Keep it for round 2"))
     expect(notice).to_have_count(0)
     fill(phone_b, "play_round_hand_2", "8")
+    tap_choice(phone_b, "play_round_caller", "Ann")  # chosen for every round, never kept
+    tap_choice(phone_b, "play_round_call_type", "Dutch")
     save_on(phone_b)
     expect(phone_b.get_by_text("Round 2 saved.")).to_be_visible()
     stored = stored_rounds(ann, game_id)
@@ -260,7 +264,7 @@ def test_the_table_view_follows_the_game_in_large_type(table_of_two, screenshot)
     expect(phone_b.get_by_text("Last round (1): Ann called Dutch and was lowest.")).to_be_visible()
     size = standings.evaluate("table => parseFloat(getComputedStyle(table).fontSize)")
     assert size >= 28  # readable from across the table
-    expect(phone_b.get_by_test_id("stForm")).to_have_count(0)
+    expect(widget(phone_b, "play_round_save")).to_have_count(0)  # no entry on the table view
     expect_clean_page(phone_b)
     take_picture(phone_b, screenshot, "table-view", hide_toasts=True)
 
@@ -269,7 +273,7 @@ def test_a_double_tap_on_save_stores_one_round(table_of_two):
     ann, game_id, phone_a, _, _ = table_of_two
     fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
     wait_until_idle(phone_a)
-    save = phone_a.get_by_test_id("stForm").get_by_role("button", name="Save the round")
+    save = save_button(phone_a)
     save.evaluate("button => { button.click(); button.click(); }")
     expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
     expect(phone_a.get_by_role("heading", name="Round 2")).to_be_visible()

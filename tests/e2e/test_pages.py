@@ -24,6 +24,7 @@ from tests.e2e.streamlit_ui import (
     fill_round,
     open_page,
     press,
+    save_button,
     take_picture,
     watch_content_policy,
     widget,
@@ -142,12 +143,14 @@ def test_an_html_player_name_shows_as_typed_on_every_page(signed_in):
 
 
 def test_the_round_form_is_empty_again_after_a_saved_round(signed_in):
-    """Once a round is saved, every hand field and the penalty field are blank for the next."""
+    """Once a round is saved, every hand field is blank for the next, and the penalty field
+    is gone until the next round owes cards."""
     fill_round(signed_in, "play_round", ["KH KD", "4", "0"], "Ann", penalty="5")
-    press(signed_in.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
+    press(save_button(signed_in))
     expect(signed_in.get_by_role("heading", name="Round 3")).to_be_visible()
     expect_clean_page(signed_in)
 
-    fields = ["play_round_hand_0", "play_round_hand_1", "play_round_hand_2", "play_round_penalty"]
+    fields = ["play_round_hand_0", "play_round_hand_1", "play_round_hand_2"]
     shown = [widget(signed_in, key).locator("input").input_value() for key in fields]
-    assert shown == ["", "", "", ""]
+    assert shown == ["", "", ""]
+    expect(widget(signed_in, "play_round_penalty")).to_have_count(0)

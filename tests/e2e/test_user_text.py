@@ -6,7 +6,14 @@ from playwright.sync_api import Page, expect
 
 from dutch_app.services import games
 from dutch_core import PRESETS
-from tests.e2e.streamlit_ui import expect_clean_page, expect_title, fill_round, press, widget
+from tests.e2e.streamlit_ui import (
+    expect_clean_page,
+    expect_title,
+    fill_round,
+    press,
+    save_button,
+    widget,
+)
 
 PIXEL = "http://t.invalid/p.png"
 NAME = f"**Z** `c` :red[x] :smile: $1$ ![]({PIXEL})"
@@ -46,22 +53,22 @@ def expect_no_markup(page: Page) -> None:
 
 
 def test_markdown_names_show_literally_in_labels_alerts_and_toasts(requests_made, browser_page):
-    """The round form's labels, an error under a hand and the saved-round toast all show
+    """The round form's labels, an error under a hand and the saved round's line all show
     the names as typed, and the browser never asks for the image address in a name."""
     page = browser_page
     expect(widget(page, "play_round_hand_1").get_by_text(NAME, exact=True)).to_be_visible()
     expect(widget(page, "play_round_hand_0").get_by_text(LINK_NAME, exact=True)).to_be_visible()
 
     fill_round(page, "play_round", ["9", "K"], NAME)
-    press(page.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
+    press(save_button(page))
     alert = page.get_by_test_id("stAlert").filter(has_text="needs a colour")
     expect(alert).to_have_text(f"{NAME}: 'K' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)")
     expect_no_markup(page)
 
     fill_round(page, "play_round", ["9", "3"], NAME)
-    press(page.get_by_test_id("stForm").get_by_role("button", name="Save the round"))
-    toast = page.get_by_test_id("stToast")
-    expect(toast).to_contain_text(
+    press(save_button(page))
+    line = widget(page, "play_last_round")
+    expect(line).to_contain_text(
         f"Round 1 saved. {NAME} called Dutch and had the lowest hand: no penalty."
     )
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()

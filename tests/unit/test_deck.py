@@ -76,12 +76,31 @@ def test_a_penalty_card_already_in_a_hand_is_both_a_deck_and_a_penalty_error():
 
 
 def test_a_single_total_above_the_deck_is_refused():
-    with pytest.raises(HandError, match=r"^Ann: a hand total of 339 is more than"):
-        RoundInput.build({"Ann": "339", "Bo": "1"}, "Bo", "dutch")
+    error = refused({"Ann": "339", "Bo": "1", "C": "0"})
+    assert str(error) == "Ann: a total of 339 is outside what this deck can make (0 to 338)"
+    with pytest.raises(HandError, match=r"^Ann: a hand total of 375 is more than"):
+        RoundInput.build({"Ann": "375", "Bo": "1"}, "Bo", "dutch")
     # Cheaper Kings make the deck worth less (312), and the deck check knows it.
     cheap_kings = HouseRules(black_king_value=0)
     error = refused({"A": "320", "B": "1", "C": "0"}, rules=cheap_kings)
-    assert str(error) == "A: a total of 320 is more than the whole deck is worth (312)"
+    assert str(error) == "A: a total of 320 is outside what this deck can make (0 to 312)"
+
+
+def test_a_negative_total_needs_negative_jokers_in_the_deck():
+    error = refused({"A": "-1", "B": "1", "C": "0"})
+    assert str(error) == "A: a total of -1 is outside what this deck can make (0 to 338)"
+    minus_two = HouseRules(jokers=2, joker_value=-2)
+    round_input = RoundInput.build({"A": "3", "B": "JK JK", "C": "5"}, "B", "dutch")
+    assert score_round(round_input, minus_two).as_dict() == {"A": 3, "B": -4, "C": 5}
+    typed_total = RoundInput.build({"A": "-2", "B": "0", "C": "5"}, "A", "dutch")
+    assert score_round(typed_total, minus_two).as_dict() == {"A": -2, "B": 0, "C": 5}
+    error = refused({"A": "-3", "B": "-2", "C": "0"}, rules=minus_two)
+    assert str(error) == (
+        "B: -2 brings this round's totals below zero to -5, "
+        "less than all the deck's negative cards together (-4)"
+    )
+    error = refused({"A": "-5", "B": "1", "C": "0"}, rules=minus_two)
+    assert str(error) == "A: a total of -5 is outside what this deck can make (-4 to 338)"
 
 
 def test_all_totals_of_a_round_together_cannot_exceed_the_deck():
@@ -107,8 +126,10 @@ def test_the_penalty_counts_toward_the_round_total():
 
 
 def test_more_valuable_jokers_raise_the_deck_limit():
-    rules = HouseRules(jokers=2, joker_value=10)
-    round_input = RoundInput.build({"A": "200", "B": "150", "C": "0"}, "C", "dutch")
-    assert score_round(round_input, rules).as_dict() == {"A": 200, "B": 150, "C": 0}
-    with pytest.raises(DeckError, match=r"totals to 350, .*\(348\)"):
-        score_round(round_input, HouseRules(jokers=2, joker_value=5))
+    rules = HouseRules(jokers=2, joker_value=5)
+    round_input = RoundInput.build({"A": "200", "B": "148", "C": "0"}, "C", "dutch")
+    assert score_round(round_input, rules).as_dict() == {"A": 200, "B": 148, "C": 0}
+    with pytest.raises(DeckError, match=r"totals to 348, .*\(343\)"):
+        score_round(round_input, HouseRules(jokers=1, joker_value=5))
+    # Negative Jokers lower no limit above zero: the best hands leave them out.
+    assert HouseRules(jokers=2, joker_value=-2).deck_max_total() == 338

@@ -24,7 +24,7 @@ def rounds(draw):
     others = [total for player, total in totals.items() if player != caller]
     due = sum(total == totals[caller] for total in others)
     due += 2 * sum(total < totals[caller] for total in others)
-    penalty = draw(st.integers(0, 13 * due)) if due else None
+    penalty = draw(st.integers(*HouseRules().cards_total_range(due))) if due else None
     return totals, caller, penalty
 
 

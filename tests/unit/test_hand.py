@@ -45,9 +45,11 @@ def test_anything_else_is_cards_and_blank_is_an_empty_hand():
 
 @pytest.mark.parametrize(
     ("typed", "shown"),
-    [("-3", "-3"), ("339", "339"), ("1000", "1000"), ("99999999999", "99999999999")],
+    [("-11", "-11"), ("375", "375"), ("1000", "1000"), ("99999999999", "99999999999")],
 )
 def test_totals_out_of_range_name_the_player_and_number(typed, shown):
+    """Beyond what any allowed deck can make (two Jokers at -5 to 374); the game's own
+    deck is held to its own range by the deck check."""
     with pytest.raises(HandError) as caught:
         Hand.parse(typed, player="Ann")
     assert str(caught.value).startswith("Ann: ")
@@ -81,11 +83,23 @@ def test_text_is_required(value):
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{}, {"cards": (), "total": 0}, {"total": -1}, {"total": 339}, {"total": True}, {"total": "5"}],
+    [
+        {},
+        {"cards": (), "total": 0},
+        {"total": -11},
+        {"total": 375},
+        {"total": True},
+        {"total": "5"},
+    ],
 )
 def test_a_hand_is_exactly_cards_or_a_valid_total(kwargs):
     with pytest.raises(HandError):
         Hand(**kwargs)
+
+
+def test_a_negative_total_reads_as_a_total():
+    assert Hand.parse("-4").total == -4
+    assert Hand.parse("= -2").total == -2
 
 
 def test_constructors_accept_tokens_and_cards():

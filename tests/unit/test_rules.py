@@ -41,7 +41,8 @@ def test_presets_have_labels_and_the_promised_settings():
         (HouseRules(red_king_value=1), 340),
         (HouseRules(black_king_value=10), 332),
         (HouseRules(jokers=2, joker_value=5), 348),
-        (HouseRules(jokers=1, joker_value=13), 351),
+        (HouseRules(jokers=1, joker_value=4), 342),
+        (HouseRules(jokers=2, joker_value=-5), 338),
     ],
 )
 def test_deck_max_total_follows_king_values_and_jokers(rules, total):
@@ -49,8 +50,21 @@ def test_deck_max_total_follows_king_values_and_jokers(rules, total):
 
 
 def test_max_card_value_counts_jokers_only_when_they_are_in_the_deck():
-    assert HouseRules(joker_value=13, black_king_value=0).max_card_value() == 12
-    assert HouseRules(jokers=1, joker_value=13, black_king_value=0).max_card_value() == 13
+    assert HouseRules(joker_value=5, black_king_value=0).max_card_value() == 12
+    assert HouseRules(jokers=1, joker_value=5, black_king_value=0).max_card_value() == 12
+
+
+@pytest.mark.parametrize("value", [-5, -1, 0, 5])
+def test_jokers_may_count_from_minus_five_to_five(value):
+    rules = HouseRules(jokers=2, joker_value=value)
+    assert rules.deck_min_total() == min(0, 2 * value)
+    assert HouseRules.from_dict(rules.to_dict()) == rules
+
+
+@pytest.mark.parametrize("value", [-6, 6, 13])
+def test_joker_values_beyond_five_are_refused(value):
+    with pytest.raises(RulesError, match=r"joker_value must be between -5 and 5"):
+        HouseRules(jokers=1, joker_value=value)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

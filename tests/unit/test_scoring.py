@@ -183,8 +183,22 @@ def test_a_missing_penalty_says_how_many_to_draw():
 
 def test_penalty_totals_must_fit_the_number_of_cards():
     assert play({"A": "3", "B": "3"}, penalty="13").score_of("A") == 16
-    with pytest.raises(PenaltyError, match=r"14 is more than 1 penalty card can be worth \(13\)"):
+    with pytest.raises(PenaltyError, match=r"14 is not what 1 penalty card can be worth \(0 to 13"):
         play({"A": "3", "B": "3"}, penalty="14")
+    with pytest.raises(PenaltyError, match=r"-1 is outside what this deck can make \(0 to 338\)"):
+        play({"A": "3", "B": "3"}, penalty="-1")
+
+
+def test_a_penalty_of_negative_jokers_lowers_the_callers_score():
+    rules = HouseRules(jokers=2, joker_value=-2)
+    hands = {"A": "5", "B": "5", "C": "9", "D": "5"}
+    tied = RoundInput.build(hands, "A", "dutch", penalty="JK JK")
+    assert score_round(tied, rules).as_dict() == {"A": 1, "B": 5, "C": 9, "D": 5}
+    assert score_round(RoundInput.build(hands, "A", "dutch", "-4"), rules).score_of("A") == 1
+    with pytest.raises(PenaltyError, match=r"27 is not what 2 penalty cards can be worth"):
+        score_round(RoundInput.build(hands, "A", "dutch", "27"), rules)
+    with pytest.raises(PenaltyError, match=r"-5 is outside what this deck can make \(-4 to 338\)"):
+        score_round(RoundInput.build(hands, "A", "dutch", "-5"), rules)
 
 
 def test_no_penalty_may_be_entered_when_none_is_due():

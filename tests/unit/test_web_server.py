@@ -18,7 +18,13 @@ from starlette.routing import Route
 from dutch_app import web
 from dutch_app.web import cookie
 from dutch_app.web.cookie import TicketBook, cookie_route_path, ticket_image
-from dutch_app.web.headers import STREAMLIT_INDEX, inline_script_hashes, security_headers
+from dutch_app.web.headers import (
+    STREAMLIT_INDEX,
+    inline_script_hashes,
+    script_hash,
+    security_headers,
+)
+from dutch_app.web.table_script import TABLE_SCRIPT
 
 ROUTE = "/_dutch/session-cookie"
 
@@ -186,13 +192,13 @@ def test_every_answer_carries_the_security_headers(server):
     assert server.get("/").headers["x-frame-options"] == "DENY"
 
 
-def test_the_policy_allows_exactly_the_inline_scripts_of_streamlits_page():
+def test_the_policy_allows_exactly_the_inline_scripts_of_streamlits_page_and_the_apps_own():
     hashes = inline_script_hashes(STREAMLIT_INDEX.read_text(encoding="utf-8"))
     assert hashes  # Streamlit's page has one; if it ever has none, nothing inline is allowed
     policy = dict(security_headers())["Content-Security-Policy"]
     script_src = next(part for part in policy.split("; ") if part.startswith("script-src "))
     # blob: is how Streamlit loads a component's module (the live component's)
-    assert script_src.split()[1:] == ["'self'", *hashes, "blob:"]
+    assert script_src.split()[1:] == ["'self'", *hashes, script_hash(TABLE_SCRIPT), "blob:"]
 
 
 def test_inline_script_hashes_skip_scripts_loaded_from_files():

@@ -1,0 +1,262 @@
+"""Round entry at the table, measured in Chromium as a phone (390×844, touch).
+
+- **Taps and keystrokes** of a typical round: four players, Ann calls Dutch with 12 and
+  is beaten (Ben 4, Cleo 12 tied, Dan 30), so she draws three penalty cards (Q 3 and a
+  black King). Entered once on the card pad and once typed, counting every touch and key
+  press the page receives. The browser test ``tests/e2e/test_round_entry.py`` asserts the
+  same counts, and the README states them.
+- **Save to the next round's form**: the time from tapping Save until the next round's
+  heading is shown with an empty first field, median of ``rounds`` rounds, side by side
+  (taking turns) with a bare Streamlit page showing a four-field form and the next
+  round's heading (``benchmarks/bare_round.py``). Goal ≤ 1.3×.
+
+    python -m benchmarks --round-entry only [--entry-rounds 10]
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from benchmarks.live import _table
+from benchmarks.memory import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    _free_port,
+    _healthy,
+    app_server,
+    member_tokens,
+)
+from benchmarks.pages import ROOT
+from dutch_app.ui.context import SESSION_COOKIE
+
+GOAL = 1.3
+HANDS = ("Q", "4", "5 7", "KS 8 9")
+PENALTY = "Q 3 KC"
+PAD_HANDS = (("Q",), ("4",), ("5", "7"), ("Black K", "8", "9"))
+PAD_PENALTY = ("Q", "3", "Black K")
+COUNTER = """
+window.dutchInput = { taps: 0, keys: 0 };
+document.addEventListener("touchstart", () => window.dutchInput.taps++, true);
+document.addEventListener("keydown", () => window.dutchInput.keys++, true);
+"""
+IDLE = (
+    "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
+    "[data-test-script-state='notRunning']"
+)
+
+
+def _idle(page: Page) -> None:
+    page.wait_for_selector(IDLE)
+
+
+def _key(page: Page, key: str):
+    return page.locator(f".st-key-{key}")
+
+
+def _tap(page: Page, locator) -> None:
+    _idle(page)
+    locator.tap()
+
+
+def _counts(page: Page) -> tuple[int, int]:
+    found = page.evaluate("window.dutchInput")
+    return found["taps"], found["keys"]
+
+
+def _choose_call(page: Page) -> None:
+    _tap(page, _key(page, "play_round_caller").get_by_role("radio", name="Ann", exact=True))
+    _tap(page, _key(page, "play_round_call_type").get_by_role("radio", name="Dutch", exact=True))
+
+
+def pad_round(page: Page) -> tuple[int, int]:
+    """Enter and save the typical round on the card pad (switched on already): the taps
+    and keystrokes it took."""
+    before = _counts(page)
+    pad = _key(page, "play_round_pad")
+    _choose_call(page)
+    for hand in PAD_HANDS:
+        for card in hand:
+            _tap(page, pad.get_by_role("button", name=card, exact=True))
+        _tap(page, pad.get_by_role("button", name="Next"))
+    for card in PAD_PENALTY:
+        _tap(page, pad.get_by_role("button", name=card, exact=True))
+    _tap(page, _key(page, "play_round_save").get_by_role("button"))
+    return tuple(a - b for a, b in zip(_counts(page), before, strict=True))
+
+
+def typed_round(page: Page) -> tuple[int, int]:
+    """Enter and save the typical round on the phone's keyboard: the taps and keystrokes."""
+    before = _counts(page)
+    _choose_call(page)
+    for seat, hand in enumerate(HANDS):
+        _tap(page, _key(page, f"play_round_hand_{seat}").locator("input"))
+        page.keyboard.type(hand)
+    penalty = _key(page, "play_round_penalty").locator("input")
+    expect(penalty).to_be_visible()  # once Dan's hand made the three cards due
+    _tap(page, penalty)
+    page.keyboard.type(PENALTY)
+    _tap(page, _key(page, "play_round_save").get_by_role("button"))
+    return tuple(a - b for a, b in zip(_counts(page), before, strict=True))
+
+
+def _phone(browser: Browser, url: str, cookie: str | None = None) -> Page:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    context.add_init_script(COUNTER)
+    if cookie is not None:
+        context.add_cookies([{"name": SESSION_COOKIE, "value": cookie, "url": url}])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    return page
+
+
+@contextmanager
+def _bare_server():
+    port = _free_port()
+    command = [
+        *(sys.executable, "-m", "streamlit", "run", "benchmarks/bare_round.py"),
+        *("--server.headless", "true", "--server.address", "127.0.0.1"),
+        *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
+    ]
+    process = subprocess.Popen(  # noqa: S603 - our own fixed command
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while not _healthy(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the bare Streamlit page did not start")
+            time.sleep(0.25)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def _hands(number: int) -> tuple[str, ...]:
+    """Round ``number``'s hands: Ann lowest, the others different every round."""
+    return ("1", str(2 + number % 20), str(3 + number % 17), str(4 + number % 13))
+
+
+def _time_app_save(page: Page, number: int) -> float:
+    """Fill round ``number`` (a lowest call), tap Save: seconds until round number + 1's
+    heading shows with an empty first field."""
+    for seat, hand in enumerate(_hands(number)):
+        _idle(page)
+        _key(page, f"play_round_hand_{seat}").locator("input").fill(hand)
+    _choose_call(page)
+    _idle(page)
+    heading = page.get_by_role("heading", name=f"Round {number + 1}")
+    first = _key(page, "play_round_hand_0").locator("input")
+    began = time.perf_counter()
+    _key(page, "play_round_save").get_by_role("button").tap()
+    heading.wait_for()
+    expect(first).to_have_value("")
+    return time.perf_counter() - began
+
+
+def _time_bare_save(page: Page, number: int) -> float:
+    for seat, hand in enumerate(_hands(number)):
+        _idle(page)
+        page.get_by_label(f"Player {seat + 1}").fill(hand)
+    _idle(page)
+    heading = page.get_by_role("heading", name=f"Round {number + 1}")
+    first = page.get_by_label("Player 1")
+    began = time.perf_counter()
+    page.get_by_role("button", name="Save the round").tap()
+    heading.wait_for()
+    expect(first).to_have_value("")
+    return time.perf_counter() - began
+
+
+def _saves(app: Page, bare: Page, rounds: int) -> tuple[list[float], list[float]]:
+    """Save ``rounds`` rounds on each page, taking turns (A B, B A, …) after a warm-up."""
+    app_times, bare_times = [], []
+    for turn in range(rounds + 1):  # the first turn warms both up
+        if turn % 2:
+            bare_s = _time_bare_save(bare, 1 + turn)
+            app_s = _time_app_save(app, 3 + turn)
+        else:
+            app_s = _time_app_save(app, 3 + turn)
+            bare_s = _time_bare_save(bare, 1 + turn)
+        print(f"  save {turn}: app {app_s:.3f} s, bare {bare_s:.3f} s", file=sys.stderr)
+        if turn:
+            app_times.append(app_s)
+            bare_times.append(bare_s)
+    return app_times, bare_times
+
+
+def _measure(browser: Browser, url: str, token: str, bare_url: str, rounds: int) -> dict:
+    app = _phone(browser, url, token)
+    app.get_by_role("heading", name="Round 1").wait_for()
+    _tap(app, _key(app, "play_round_pad_on").get_by_text("Card pad"))
+    _key(app, "play_round_pad").wait_for()
+    pad = pad_round(app)
+    app.get_by_role("heading", name="Round 2").wait_for()
+    _tap(app, _key(app, "play_round_pad_on").get_by_text("Card pad"))
+    typed = typed_round(app)
+    app.get_by_role("heading", name="Round 3").wait_for()
+    bare = _phone(browser, bare_url)
+    bare.get_by_role("heading", name="Round 1").wait_for()
+    app_times, bare_times = _saves(app, bare, rounds)
+    app_median, bare_median = statistics.median(app_times), statistics.median(bare_times)
+    ratio = app_median / bare_median
+    return {
+        "pad_taps": pad[0],
+        "pad_keystrokes": pad[1],
+        "typed_taps": typed[0],
+        "typed_keystrokes": typed[1],
+        "rounds": rounds,
+        "save_to_next_form_median_s": round(app_median, 3),
+        "bare_page_median_s": round(bare_median, 3),
+        "ratio": round(ratio, 2),
+        "goal": GOAL,
+        "ok": ratio <= GOAL,
+    }
+
+
+def round_entry(rounds: int = 10) -> dict:
+    """Both measurements on a fresh SQLite database and a fresh server of each kind."""
+    with tempfile.TemporaryDirectory(prefix="dutch-entry-") as folder:
+        database, _game_id, _ids = _table(f"sqlite:///{Path(folder) / 'entry.db'}")
+        (token,) = member_tokens(database, 1)
+        with (
+            app_server(database) as (url, _pid),
+            _bare_server() as bare_url,
+            sync_playwright() as playwright,
+        ):
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            try:
+                return _measure(browser, url, token, bare_url, rounds)
+            finally:
+                browser.close()
+
+
+def text_report(result: dict) -> str:
+    """The numbers as a few lines for the terminal."""
+    mark = "ok" if result["ok"] else "MISS"
+    return "\n".join(
+        [
+            f"Typical round (4 players, beaten call, 3 penalty cards): card pad "
+            f"{result['pad_taps']} taps and {result['pad_keystrokes']} keystrokes; typed "
+            f"{result['typed_taps']} taps and {result['typed_keystrokes']} keystrokes",
+            f"Save to the next round's form, median of {result['rounds']}: "
+            f"{result['save_to_next_form_median_s'] * 1000:.0f} ms against "
+            f"{result['bare_page_median_s'] * 1000:.0f} ms for a bare four-field form: "
+            f"{result['ratio']:.2f}× (goal ≤ {result['goal']}: {mark})",
+        ]
+    )

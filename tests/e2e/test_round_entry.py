@@ -1,0 +1,354 @@
+"""Entering a round at the table on a phone (390×844, touch), on a real server.
+
+The round is shown before it is saved, a tied or beaten call takes one Save, nothing is
+chosen for the person, the Enter key never saves, problems are listed where the eye is,
+the card pad enters a whole round, and a typical round takes the taps and keystrokes the
+README promises.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dutch_app.services import games
+from dutch_core import PRESETS, HouseRules
+from tests.conftest import PHONE_VIEWPORT
+from tests.e2e.streamlit_ui import (
+    choose,
+    expect_clean_page,
+    expect_standings,
+    expect_title,
+    fill,
+    fill_round,
+    press,
+    save_button,
+    tap_choice,
+    wait_until_idle,
+    widget,
+)
+
+pytestmark = pytest.mark.e2e
+NAMES = ("Ann", "Ben", "Cleo", "Dan")
+TYPICAL_HANDS = ("Q", "4", "5 7", "KS 8 9")  # worked example 3: Ann beaten, 3 penalty cards
+TYPICAL_PENALTY = "Q 3 KC"
+PAD_TAPS = 17  # the promise of the README for the typical round on the card pad
+TYPED_TAPS, TYPED_KEYS = 8, 17  # … and typed on the phone's keyboard
+
+COUNTER = """
+window.dutchInput = { taps: 0, keys: 0 };
+document.addEventListener("touchstart", () => window.dutchInput.taps++, true);
+document.addEventListener("keydown", () => window.dutchInput.keys++, true);
+"""
+
+
+@pytest.fixture
+def at_table(app_server, make_table, page_factory):
+    """A phone on the Play page of a new game of four; ``at_table(rules)`` returns
+    (the table, the game id, the page)."""
+
+    def sit_down(rules: HouseRules = PRESETS["classic"]):
+        stamp = time.monotonic_ns()
+        table = make_table("Ann", f"ann{stamp}@example.com", "Card night", list(NAMES))
+        seats = [table.player_ids[name] for name in NAMES]
+        game = table.call(games.start_game, table.group_id, seats, rules)
+        page = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+        page.context.add_init_script(COUNTER)
+        page.context.add_cookies([table.session_cookie(app_server.url)])
+        page.goto(app_server.url)
+        expect_title(page, "Play")
+        expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+        return table, game.id, page
+
+    return sit_down
+
+
+def stored(table, game_id):
+    return table.call(games.get_game, game_id).rounds
+
+
+def hand_input(page: Page, seat: int):
+    return widget(page, f"play_round_hand_{seat}").locator("input")
+
+
+def in_view(page: Page, locator) -> bool:
+    box = locator.bounding_box()
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= page.viewport_size["height"]
+    )
+
+
+def counts(page: Page) -> tuple[int, int]:
+    found = page.evaluate("window.dutchInput")
+    return found["taps"], found["keys"]
+
+
+def tap(page: Page, locator) -> None:
+    """Tap like a thumb, once the page is idle (so the tap acts on what is shown)."""
+    wait_until_idle(page)
+    locator.tap()
+
+
+def test_the_preview_says_how_many_penalty_cards_before_one_save_stores_the_round(at_table):
+    table, game_id, page = at_table()
+    fill_round(page, "play_round", TYPICAL_HANDS, "Ann")
+    label = widget(page, "play_round_penalty").get_by_text("Ann draws 3 penalty cards: enter them")
+    expect(label).to_be_visible()
+    preview = widget(page, "play_round_preview")
+    expect(preview).to_contain_text("Lowest: Ben (4).")
+    expect(preview).to_contain_text(
+        "Ann called Dutch and is beaten (1 player lower, 1 player tied)"
+    )
+    assert stored(table, game_id) == ()
+    fill(page, "play_round_penalty", TYPICAL_PENALTY)
+    expect(preview).to_contain_text("Ann (called)124040")
+    press(save_button(page))  # one tap of Save
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    (saved,) = stored(table, game_id)
+    assert [hand.round_score for hand in saved.hands] == [40, 4, 12, 30]
+    expect_standings(page, [(1, "Ben", 4), (2, "Cleo", 12), (3, "Dan", 30), (4, "Ann", 40)])
+    # The next round starts at its first field, in view, with the last round in one line.
+    line = widget(page, "play_last_round")
+    expect(line).to_contain_text("Round 1 saved. Ann called Dutch, was beaten")
+    expect(line.get_by_role("button", name="Undo round 1 (saved by Ann)")).to_be_visible()
+    expect(hand_input(page, 0)).to_have_value("")
+    expect(hand_input(page, 0)).to_be_focused()
+    assert in_view(page, hand_input(page, 0))
+    assert page.locator("[aria-checked='true']").count() == 0  # nothing chosen for round 2
+    expect_clean_page(page)
+
+
+def test_save_is_refused_without_a_caller_and_the_summary_is_in_view(at_table):
+    table, game_id, page = at_table()
+    for seat, hand in enumerate(["3", "K", "7", ""]):
+        fill(page, f"play_round_hand_{seat}", hand)
+    press(save_button(page))
+    summary = page.get_by_test_id("stAlert").filter(has_text="The round was not saved.")
+    expect(summary).to_contain_text("Ben: 'K' needs a colour")
+    expect(summary).to_contain_text("Dan: no hand entered")
+    expect(summary).to_contain_text("Choose who ended the round.")
+    expect(page.locator("html")).to_have_attribute("data-dutch-scrolled", "play_round_hand_1 1")
+    assert in_view(page, hand_input(page, 1))  # the first faulty field
+    assert stored(table, game_id) == ()
+    # Fixed, one problem at a time, the summary follows and then lets the round through.
+    fill(page, "play_round_hand_1", "KC")
+    fill(page, "play_round_hand_3", "9")
+    expect(summary).not_to_contain_text("Dan")
+    tap_choice(page, "play_round_caller", "Ann")
+    press(save_button(page))
+    expect(summary).to_contain_text("Choose how Ann ended the round")
+    tap_choice(page, "play_round_call_type", "Dutch")
+    press(save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    assert len(stored(table, game_id)) == 1
+
+
+def test_enter_in_a_hand_field_never_saves(at_table):
+    table, game_id, page = at_table()
+    tap_choice(page, "play_round_caller", "Ann")
+    tap_choice(page, "play_round_call_type", "Dutch")
+    for seat, hand in enumerate(["3", "9", "7", "8"]):
+        field = hand_input(page, seat)
+        field.fill(hand)
+        field.press("Enter")
+        wait_until_idle(page)
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(widget(page, "play_round_preview")).to_contain_text("Lowest: Ann (3).")
+    assert stored(table, game_id) == ()
+    # A half-filled round is not saved by Enter either, and its empty hand is named.
+    fill(page, "play_round_hand_2", "")
+    hand_input(page, 2).press("Enter")
+    wait_until_idle(page)
+    assert stored(table, game_id) == ()
+    press(save_button(page))
+    expect(page.get_by_text("Cleo: no hand entered.").first).to_be_visible()
+    assert stored(table, game_id) == ()
+
+
+def test_a_round_entered_entirely_with_the_card_pad(at_table):
+    table, game_id, page = at_table()
+    tap(page, widget(page, "play_round_pad_on").get_by_text("Card pad"))
+    keys = widget(page, "play_round_pad")
+    expect(keys).to_be_visible()
+    tap_choice(page, "play_round_caller", "Ann")
+    tap_choice(page, "play_round_call_type", "Dutch")
+    for hand in (["Q"], ["4"], ["5", "7"], ["Black K", "8", "9"]):
+        for card in hand:
+            tap(page, keys.get_by_role("button", name=card, exact=True))
+        tap(page, keys.get_by_role("button", name="Next"))
+    expect(widget(page, "play_round_penalty").locator("input")).to_be_visible()
+    for card in ("Q", "3", "Black K"):
+        tap(page, keys.get_by_role("button", name=card, exact=True))
+    expect(widget(page, "play_round_penalty").locator("input")).to_have_value("Q 3 BK")
+    assert [hand_input(page, seat).input_value() for seat in range(4)] == [
+        "Q",
+        "4,",
+        "5 7",
+        "BK 8 9",
+    ]
+    tap(page, save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    (saved,) = stored(table, game_id)
+    assert [hand.round_score for hand in saved.hands] == [40, 4, 12, 30]
+    expect_clean_page(page)
+
+
+def test_points_mode_rules_have_no_penalty_field(at_table):
+    table, game_id, page = at_table(PRESETS["points"])
+    fill_round(page, "play_round", ["12", "4", "12", "30"], "Ann")
+    expect(widget(page, "play_round_preview")).to_contain_text("Ann scores 10 penalty points")
+    expect(widget(page, "play_round_penalty")).to_have_count(0)
+    press(save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    assert stored(table, game_id)[0].hands[0].round_score == 22
+
+
+def test_a_typical_round_takes_the_taps_and_keystrokes_the_readme_promises(at_table):
+    """Four players, Ann beaten with three penalty cards: on the card pad, then typed."""
+    table, game_id, page = at_table()
+    tap(page, widget(page, "play_round_pad_on").get_by_text("Card pad"))  # once a session
+    keys = widget(page, "play_round_pad")
+    expect(keys).to_be_visible()
+    before = counts(page)
+    tap(page, widget(page, "play_round_caller").get_by_role("radio", name="Ann", exact=True))
+    tap(page, widget(page, "play_round_call_type").get_by_role("radio", name="Dutch", exact=True))
+    for hand in (["Q"], ["4"], ["5", "7"], ["Black K", "8", "9"]):
+        for card in hand:
+            tap(page, keys.get_by_role("button", name=card, exact=True))
+        tap(page, keys.get_by_role("button", name="Next"))
+    for card in ("Q", "3", "Black K"):
+        tap(page, keys.get_by_role("button", name=card, exact=True))
+    tap(page, save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    taps, keystrokes = (a - b for a, b in zip(counts(page), before, strict=True))
+    assert (taps, keystrokes) == (PAD_TAPS, 0)
+
+    tap(page, widget(page, "play_round_pad_on").get_by_text("Card pad"))  # typing now
+    expect(keys).to_have_count(0)
+    before = counts(page)
+    tap(page, widget(page, "play_round_caller").get_by_role("radio", name="Ann", exact=True))
+    tap(page, widget(page, "play_round_call_type").get_by_role("radio", name="Dutch", exact=True))
+    for seat, hand in enumerate(TYPICAL_HANDS):
+        tap(page, hand_input(page, seat))
+        page.keyboard.type(hand)
+    penalty = widget(page, "play_round_penalty").locator("input")
+    expect(penalty).to_be_visible()  # shown once Dan's hand made the 3 cards due
+    tap(page, penalty)
+    page.keyboard.type(TYPICAL_PENALTY)
+    tap(page, save_button(page))
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    taps, keystrokes = (a - b for a, b in zip(counts(page), before, strict=True))
+    assert (taps, keystrokes) == (TYPED_TAPS, TYPED_KEYS)
+    assert [[h.round_score for h in r.hands] for r in stored(table, game_id)] == [
+        [40, 4, 12, 30],
+        [40, 4, 12, 30],
+    ]
+
+
+def test_hand_fields_have_autocorrect_and_autocapitalise_off(at_table):
+    _, _, page = at_table()
+    field = hand_input(page, 0)
+    expect(field).to_have_attribute("autocapitalize", "off")
+    expect(field).to_have_attribute("autocorrect", "off")
+    expect(field).to_have_attribute("spellcheck", "false")
+    expect(field).to_have_attribute("autocomplete", "off")
+
+
+def test_the_screen_stays_awake_on_play_until_switched_off_or_left(at_table):
+    _, _, page = at_table()
+    html = page.locator("html")
+    expect(html).to_have_attribute("data-dutch-wake-lock", "held")
+    switch = widget(page, "play_keep_awake").get_by_text("Keep the screen on")
+    tap(page, switch)
+    expect(html).to_have_attribute("data-dutch-wake-lock", "released")
+    tap(page, switch)
+    expect(html).to_have_attribute("data-dutch-wake-lock", "held")
+    # One tap on the page bar leads to History; the lock goes with the Play page.
+    tap(page, widget(page, "page_bar").get_by_role("link", name="History"))
+    expect_title(page, "History")
+    expect(html).to_have_attribute("data-dutch-wake-lock", "released")
+    tap(page, widget(page, "page_bar").get_by_role("link", name="Play"))
+    expect_title(page, "Play")
+    expect(html).to_have_attribute("data-dutch-wake-lock", "held")
+
+
+def test_negative_jokers_from_set_up_through_totals_and_csv(
+    app_server, make_table, page_factory, tmp_path
+):
+    """Jokers at -2 are set up in the form, tapped on the pad, typed as a total below
+    zero, add up in the standings, and go out and back in through the rounds file."""
+    stamp = time.monotonic_ns()
+    table = make_table("Ann", f"ann{stamp}@example.com", "Joker night", ["Ann", "Ben", "Cleo"])
+    page = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.context.add_cookies([table.session_cookie(app_server.url)])
+    page.goto(app_server.url)
+    expect_title(page, "Play")
+    players_box = widget(page, "play_setup_players").locator("input")
+    for name in ("Ann", "Ben", "Cleo"):
+        wait_until_idle(page)
+        players_box.click()
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    choose(page, "play_setup_rules_preset", "Two Jokers worth 0")
+    press(page.get_by_text("Adjust these rules"))
+    joker_value = widget(page, "play_setup_rules_jokers_jv").locator("input")
+    joker_value.fill("-2")
+    joker_value.press("Enter")
+    wait_until_idle(page)
+    press(page.get_by_role("button", name="Start the game"))
+    expect(page.get_by_text("2 Jokers in the deck, worth -2 each.")).to_be_visible()
+
+    tap(page, widget(page, "play_round_pad_on").get_by_text("Card pad"))
+    keys = widget(page, "play_round_pad")
+    for _ in range(2):
+        tap(page, keys.get_by_role("button", name="Joker", exact=True))
+    expect(hand_input(page, 0)).to_have_value("JK JK")
+    fill(page, "play_round_hand_1", "3")
+    fill(page, "play_round_hand_2", "KH")
+    tap_choice(page, "play_round_caller", "Ann")
+    tap_choice(page, "play_round_call_type", "Dutch")
+    expect(widget(page, "play_round_preview")).to_contain_text("Lowest: Ann (-4).")
+    press(save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    fill_round(page, "play_round", ["-2", "JK 5", "4"], "Ann")  # a typed total below zero
+    press(save_button(page))
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    expect_standings(page, [(1, "Ann", -6), (2, "Cleo", 4), (3, "Ben", 6)])
+
+    page.goto(f"{app_server.url}/history")
+    expect_title(page, "History")
+    with page.expect_download() as download:
+        press(widget(page, "history_download_rounds").get_by_role("button"))
+    rounds_file = tmp_path / "rounds.csv"
+    download.value.save_as(rounds_file)
+    rows = list(csv.DictReader(io.StringIO(rounds_file.read_text(encoding="utf-8"))))
+    assert json.loads(rows[0]["rules"]) == {"jokers": 2, "joker_value": -2}
+    assert [(r["player"], r["cards"], r["hand_total"], r["game_total"]) for r in rows] == [
+        ("Ann", "JK JK", "-4", "-4"),
+        ("Ben", "3", "3", "3"),
+        ("Cleo", "KH", "0", "0"),
+        ("Ann", "'-2", "-2", "-6"),  # a cell starting with "-" is kept from spreadsheets
+        ("Ben", "JK 5", "3", "6"),
+        ("Cleo", "4", "4", "4"),
+    ]
+
+    eve = make_table("Eve", f"eve{stamp}@example.com", "Import night", [])
+    other = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+    other.context.add_cookies([eve.session_cookie(app_server.url)])
+    other.goto(f"{app_server.url}/history")
+    expect_title(other, "History")
+    widget(other, "history_import_file").locator("input[type='file']").set_input_files(rounds_file)
+    press(other.get_by_role("button", name="Import the file"))
+    expect(other.get_by_text("Imported 1 game with 2 rounds.", exact=False)).to_be_visible()
+    (imported,) = eve.call(games.list_games, eve.group_id)
+    again = eve.call(games.get_game, imported.id)
+    assert again.rules == HouseRules(jokers=2, joker_value=-2)
+    assert again.totals == {"Ann": -6, "Ben": 6, "Cleo": 4}
