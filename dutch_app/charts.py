@@ -29,6 +29,7 @@ import pyarrow as pa
 from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
 from dutch_app.i18n import N_, _, active_language
+from dutch_app.ui.text import PERCENT_FORMAT
 from dutch_core import stats
 
 OKABE_ITO = [
@@ -321,14 +322,14 @@ def _win_rate(data: Any, marked: bool) -> alt.Chart:
         alt.Chart(data, title=_("Win rate (ended games)"))
         .mark_bar()
         .encode(
-            x=alt.X("win_rate:Q", title=_("Win rate"), axis=alt.Axis(format=".0%")),
+            x=alt.X("win_rate:Q", title=_("Win rate"), axis=alt.Axis(format=PERCENT_FORMAT)),
             y=alt.Y("player:N", title=None, sort="-x"),
             color=_player_colour(),
             tooltip=[
                 alt.Tooltip("player:N", title=_("Player")),
                 alt.Tooltip("wins:Q", title=_("Wins")),
                 alt.Tooltip("games_ended:Q", title=_("Ended games")),
-                alt.Tooltip("win_rate:Q", title=_("Win rate"), format=".1%"),
+                alt.Tooltip("win_rate:Q", title=_("Win rate"), format=PERCENT_FORMAT),
             ],
         )
     )
@@ -382,7 +383,10 @@ def _call_outcomes(data: Any, marked: bool) -> alt.Chart:
         .mark_bar()
         .encode(
             x=alt.X(
-                "count:Q", stack="normalize", title=_("Share of calls"), axis=alt.Axis(format=".0%")
+                "count:Q",
+                stack="normalize",
+                title=_("Share of calls"),
+                axis=alt.Axis(format=PERCENT_FORMAT),
             ),
             y=alt.Y("player:N", title=None),
             color=_outcome_colour(),
@@ -391,7 +395,7 @@ def _call_outcomes(data: Any, marked: bool) -> alt.Chart:
                 alt.Tooltip("player:N", title=_("Player")),
                 alt.Tooltip("outcome_label:N", title=_("Outcome")),
                 alt.Tooltip("count:Q", title=_("Calls")),
-                alt.Tooltip("share:Q", title=_("Share"), format=".1%"),
+                alt.Tooltip("share:Q", title=_("Share"), format=PERCENT_FORMAT),
             ],
         )
     )
@@ -408,7 +412,10 @@ def _by_hand_total(data: Any, marked: bool) -> alt.Chart:
         .encode(
             x=alt.X("hand_total:O", title=_("Caller's hand total")),
             y=alt.Y(
-                "count:Q", stack="normalize", title=_("Share of calls"), axis=alt.Axis(format=".0%")
+                "count:Q",
+                stack="normalize",
+                title=_("Share of calls"),
+                axis=alt.Axis(format=PERCENT_FORMAT),
             ),
             color=_outcome_colour(),
             order=alt.Order("outcome_order:Q"),
@@ -416,9 +423,11 @@ def _by_hand_total(data: Any, marked: bool) -> alt.Chart:
                 alt.Tooltip("hand_total:O", title=_("Hand total")),
                 alt.Tooltip("outcome_label:N", title=_("Outcome")),
                 alt.Tooltip("count:Q", title=_("Calls")),
-                alt.Tooltip("share:Q", title=_("Share"), format=".1%"),
+                alt.Tooltip("share:Q", title=_("Share"), format=PERCENT_FORMAT),
                 alt.Tooltip(
-                    "lowest_rate_at_or_below:Q", title=_("Success at or below"), format=".1%"
+                    "lowest_rate_at_or_below:Q",
+                    title=_("Success at or below"),
+                    format=PERCENT_FORMAT,
                 ),
             ],
         )
@@ -432,30 +441,35 @@ CALL_SUCCESS_BY_HAND_TOTAL = ChartKind(
 """Call outcomes by the caller's hand total (from ``call_success_by_hand_total``)."""
 
 
-def _head_to_head(data: Any, marked: bool) -> alt.Chart:
-    return (
-        alt.Chart(data, title=_("Head to head: share of shared games finished lower"))
-        .mark_rect()
-        .encode(
-            x=alt.X("opponent:N", title=_("Opponent")),
-            y=alt.Y("player:N", title=_("Player")),
-            color=alt.Color(
-                "lower_rate:Q",
-                title=_("Finished lower"),
-                scale=alt.Scale(scheme="cividis", domain=[0, 1]),
-                legend=alt.Legend(format=".0%"),
-            ),
-            tooltip=[
-                alt.Tooltip("player:N", title=_("Player")),
-                alt.Tooltip("opponent:N", title=_("Opponent")),
-                alt.Tooltip("games:Q", title=_("Games together")),
-                alt.Tooltip("lower:Q", title=_("Finished lower")),
-                alt.Tooltip("equal:Q", title=_("Level")),
-                alt.Tooltip("higher:Q", title=_("Finished higher")),
-                alt.Tooltip("lower_rate:Q", title=_("Lower rate"), format=".0%"),
-            ],
+def _head_to_head(data: Any, marked: bool) -> alt.LayerChart:
+    base = alt.Chart(data).encode(
+        x=alt.X("opponent:N", title=_("Opponent")),
+        y=alt.Y("player:N", title=_("Player")),
+        tooltip=[
+            alt.Tooltip("player:N", title=_("Player")),
+            alt.Tooltip("opponent:N", title=_("Opponent")),
+            alt.Tooltip("games:Q", title=_("Games together")),
+            alt.Tooltip("lower:Q", title=_("Finished lower")),
+            alt.Tooltip("equal:Q", title=_("Level")),
+            alt.Tooltip("higher:Q", title=_("Finished higher")),
+            alt.Tooltip("lower_rate:Q", title=_("Lower rate"), format=PERCENT_FORMAT),
+        ],
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "lower_rate:Q",
+            title=_("Finished lower"),
+            scale=alt.Scale(scheme="cividis", domain=[0, 1]),
+            legend=alt.Legend(format=PERCENT_FORMAT),
         )
     )
+    # The share in each cell, light on the dark half of the scale and dark on the light half.
+    numbers = base.mark_text(baseline="middle", fontSize=12).encode(
+        text=alt.Text("lower_rate:Q", format=PERCENT_FORMAT),
+        color=alt.condition(alt.datum.lower_rate < 0.5, alt.value("white"), alt.value("black")),
+    )
+    title = _("Head to head: share of shared games finished lower")
+    return alt.LayerChart(layer=[cells, numbers], title=title)
 
 
 HEAD_TO_HEAD = ChartKind(_as_is, _head_to_head)
@@ -517,8 +531,8 @@ def _trend(
     ``counter_title``) when every point belongs to one game; see :func:`time_axis`.
     """
     percent = value.endswith("rate")
-    axis_format = value_format or (".0%" if percent else "d")
-    tip_format = ".1%" if percent else ".1f"
+    axis_format = value_format or (PERCENT_FORMAT if percent else "d")
+    tip_format = PERCENT_FORMAT if percent else ".1f"
 
     def shape(trend: pd.DataFrame) -> pd.DataFrame:
         columns = ["player", time, counter, "game_id", value]
@@ -616,12 +630,12 @@ def _win_chances(data: Any, marked: bool) -> alt.Chart:
         alt.Chart(data, title=_("Chance to win the next game"))
         .mark_bar()
         .encode(
-            x=alt.X("win_chance:Q", title=_("Chance to win"), axis=alt.Axis(format=".0%")),
+            x=alt.X("win_chance:Q", title=_("Chance to win"), axis=alt.Axis(format=PERCENT_FORMAT)),
             y=alt.Y("player:N", title=None, sort="-x"),
             color=_player_colour(),
             tooltip=[
                 alt.Tooltip("player:N", title=_("Player")),
-                alt.Tooltip("win_chance:Q", title=_("Chance to win"), format=".1%"),
+                alt.Tooltip("win_chance:Q", title=_("Chance to win"), format=PERCENT_FORMAT),
                 alt.Tooltip("rating:Q", title=_("Rating"), format=".1f"),
             ],
         )
@@ -676,7 +690,7 @@ def call_chance_data(chances: pd.DataFrame, curves: pd.DataFrame, players: int) 
 def _call_chances(data: Any, marked: bool) -> alt.LayerChart:
     series = alt.Scale(domain=_series_names(), range=list(CALL_SERIES.values()))
     x = alt.X("hand_total:Q", title=_("Caller's hand total"), scale=alt.Scale(domain=[0, 40]))
-    y = alt.Y("chance:Q", title=_("Chance the call succeeds"), axis=alt.Axis(format=".0%"))
+    y = alt.Y("chance:Q", title=_("Chance the call succeeds"), axis=alt.Axis(format=PERCENT_FORMAT))
     # One entry a line: the three labels side by side would not fit a phone.
     colour = alt.Color("series:N", title=None, scale=series, legend=alt.Legend(columns=1))
     base = alt.Chart(data)
@@ -694,7 +708,7 @@ def _call_chances(data: Any, marked: bool) -> alt.LayerChart:
             tooltip=[
                 alt.Tooltip("series:N", title=_("Line")),
                 alt.Tooltip("hand_total:Q", title=_("Hand total")),
-                alt.Tooltip("chance:Q", title=_("Chance"), format=".0%"),
+                alt.Tooltip("chance:Q", title=_("Chance"), format=PERCENT_FORMAT),
             ],
         )
     )
@@ -708,7 +722,7 @@ def _call_chances(data: Any, marked: bool) -> alt.LayerChart:
             size=alt.Size("calls:Q", title=_("Calls"), legend=None),
             tooltip=[
                 alt.Tooltip("hand_total:Q", title=_("Hand total")),
-                alt.Tooltip("chance:Q", title=_("Succeeded"), format=".0%"),
+                alt.Tooltip("chance:Q", title=_("Succeeded"), format=PERCENT_FORMAT),
                 alt.Tooltip("calls:Q", title=_("Calls")),
             ],
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -21,6 +22,24 @@ TREND_ROWS = 2000
 """The most rows a cached trend keeps (about; each player's latest event is always kept)."""
 ROLLING_WINDOW = 10
 """How many of a player's latest rounds, games or calls a rolling average takes by default."""
+
+
+class TrendWindows(NamedTuple):
+    """How many of each player's latest rounds, games and calls the Trends tab's three
+    rolling averages take: three windows, each chosen on its own."""
+
+    rounds: int = ROLLING_WINDOW
+    games: int = ROLLING_WINDOW
+    calls: int = ROLLING_WINDOW
+
+    @classmethod
+    def of(cls, windows: TrendWindows | int) -> TrendWindows:
+        """Windows as given, or one number for all three.
+
+        >>> TrendWindows.of(5)
+        TrendWindows(rounds=5, games=5, calls=5)
+        """
+        return windows if isinstance(windows, TrendWindows) else cls(windows, windows, windows)
 
 
 @dataclass(frozen=True)
@@ -122,14 +141,17 @@ def thin(table: pd.DataFrame, counter: str, limit: int = TREND_ROWS) -> Trend:
 
 
 def compute_bundle(
-    frame: pd.DataFrame, player_ids: tuple[int, ...] | None, window: int = ROLLING_WINDOW
+    frame: pd.DataFrame,
+    player_ids: tuple[int, ...] | None,
+    windows: TrendWindows | int = ROLLING_WINDOW,
 ) -> StatsBundle:
     """Every table and chart of the Stats page for a history frame (already filtered to the view).
 
     With ``player_ids``, the per-player tables keep only those players; the
     statistics themselves are still worked out over whole games. Trends
-    average over each player's last ``window`` events.
+    average over each player's last ``windows`` rounds, games and calls.
     """
+    windows = TrendWindows.of(windows)
     if player_ids is None:
         shown = tuple(sorted(frame["player"].unique().tolist(), key=str.casefold))
         own_rows = frame
@@ -145,12 +167,12 @@ def compute_bundle(
     calls = stats.only_players(stats.dutch_calls(frame), shown)
     by_hand_total = stats.call_success_by_hand_total(own_rows)
     head_to_head = stats.only_players(stats.head_to_head(frame, results=results), shown)
-    round_trend = thin(stats.round_score_trend(own_rows, window), "player_round")
+    round_trend = thin(stats.round_score_trend(own_rows, windows.rounds), "player_round")
     win_trend = thin(
-        stats.only_players(stats.win_rate_trend(frame, window, results=results), shown),
+        stats.only_players(stats.win_rate_trend(frame, windows.games, results=results), shown),
         "game_number",
     )
-    call_trend = thin(stats.call_success_trend(own_rows, window), "call_number")
+    call_trend = thin(stats.call_success_trend(own_rows, windows.calls), "call_number")
     rating_history = stats.rating_history(frame, results=results)
     ratings = stats.only_players(
         stats.player_ratings(frame, results=results, history=rating_history), shown

@@ -49,7 +49,11 @@ def _entries(round_input: RoundInput) -> Iterator[_Entry]:
 
 
 def _card_problem(
-    card: Card, number: int, counts: Counter[tuple[Rank, Colour | None]], rules: HouseRules
+    card: Card,
+    number: int,
+    counts: Counter[tuple[Rank, Colour | None]],
+    rules: HouseRules,
+    held: str = "",
 ) -> Phrase | None:
     deck_size = _DECK_SIZE + rules.jokers
     if number > deck_size:
@@ -63,35 +67,54 @@ def _card_problem(
         return Phrase("is one Joker too many; the deck has {jokers}", jokers=rules.jokers)
     if card.rank is Rank.KING and count > _PER_KING_COLOUR:
         if card.colour is Colour.RED:
-            return Phrase("would be a 3rd red King; a deck has only 2")
-        return Phrase("would be a 3rd black King; a deck has only 2")
+            return Phrase("would be a 3rd red King; a deck has only 2{held}", held=held)
+        return Phrase("would be a 3rd black King; a deck has only 2{held}", held=held)
     if count > _PER_RANK:
-        return Phrase("would be a 5th {rank!r}; a deck has only 4", rank=card.rank.value)
+        return Phrase(
+            "would be a 5th {rank!r}; a deck has only 4{held}", rank=card.rank.value, held=held
+        )
     return None
+
+
+def held_already(holders: Counter[str | None]) -> str:
+    """Who already holds the cards of a kind, in seat order: ``" (held already: Ann 2, Bo 1)"``.
+
+    >>> held_already(Counter({"Olivia": 1, "Sam": 1}))
+    ' (held already: Olivia 1, Sam 1)'
+    """
+    held = ", ".join(f"{who} {n}" for who, n in holders.items())
+    return Phrase(" (held already: {holders})", holders=held)
 
 
 def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
     counts: Counter[tuple[Rank, Colour | None]] = Counter()
+    holders: dict[tuple[Rank, Colour | None], Counter[str | None]] = {}
     owner_of: dict[Card, str | None] = {}
     number = 0
     for entry in _entries(round_input):
         for card in entry.cards_or_total.cards or ():
             number += 1
-            counts[card.rank, card.colour] += 1
-            problem = _card_problem(card, number, counts, rules)
-            if problem is None and card.suit is not None and card in owner_of:
+            kind = card.rank, card.colour
+            counts[kind] += 1
+            # A suited card seen before names both hands: the one it is in already and this one.
+            problem: Phrase | None
+            if card.suit is not None and card in owner_of:
                 owner = owner_of[card]
                 problem = (
                     Phrase("was entered twice")
                     if owner == entry.player
                     else Phrase("is already {owner}'s", owner=owner)
                 )
+            else:
+                held = held_already(holders[kind]) if kind in holders else ""
+                problem = _card_problem(card, number, counts, rules, held)
             if problem is not None:
                 if entry.penalty:
                     message = Phrase("penalty card {card!r} {problem}")
                 else:
                     message = Phrase("card {card!r} {problem}")
                 raise entry.error(message, player=entry.player, card=str(card), problem=problem)
+            holders.setdefault(kind, Counter())[entry.player] += 1
             if card.suit is not None:
                 owner_of[card] = entry.player
 

@@ -7,9 +7,17 @@ import streamlit as st
 
 from dutch_app.accounts.export import export_file_name
 from dutch_app.i18n import _
-from dutch_app.ui.account_tools import confirms_email, my_data_maker
+from dutch_app.services import members
+from dutch_app.ui.account_tools import (
+    confirms_email,
+    deleted_text,
+    my_data_maker,
+    rename_offer_text,
+    renamed_text,
+)
 from dutch_app.ui.context import (
     accounts,
+    call,
     end_session,
     replace_account,
     require_account,
@@ -47,6 +55,26 @@ def profile(account) -> None:
                 _("Your display name is now {name}.").format(name=md(changed.display_name)),
                 "account_profile",
             )
+    rename_players()
+
+
+def rename_players() -> None:
+    """Offer to rename the person's players after their display name, where they differ."""
+    with guarded():
+        offered = call(members.players_to_rename)
+    free = [rename for rename in offered if rename.renamed]
+    if not free:
+        return
+    with st.container(border=True):
+        st.markdown(rename_offer_text(offered))
+        if st.button(
+            _("Rename my player to {name}").format(name=md(free[0].new_name)),
+            key="account_rename_players",
+            type="primary",
+        ):
+            with guarded():
+                done = call(members.rename_my_players)
+                flash(renamed_text(done), "account_profile")
 
 
 def password(account) -> None:
@@ -127,7 +155,7 @@ def delete_account(account) -> None:
         with guarded():
             accounts().delete_account(account.user_id, secret)
             end_session(everywhere=False)
-            st.rerun()
+            flash(deleted_text(account.email), "signin_top", toast=True)
 
 
 st.title(_("Account"))

@@ -4,8 +4,9 @@ other groups to create or join, and leaving."""
 import streamlit as st
 
 from dutch_app.i18n import _
-from dutch_app.services import demo, groups, players
+from dutch_app.services import demo, groups, members, players, setup
 from dutch_app.services.views import Role
+from dutch_app.ui.cache import roster
 from dutch_app.ui.client import client_address
 from dutch_app.ui.context import (
     active_group,
@@ -21,12 +22,14 @@ from dutch_app.ui.group_view import (
     member_names,
     members_frame,
     merge_note,
+    offer_text,
     players_frame,
     removable_members,
     remove_note,
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.invite_link import show_invite
+from dutch_app.ui.next_game import line_up, open_new_game, start_game_now
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import reset_on_next_run
@@ -35,9 +38,134 @@ ensure_routed()
 
 
 def switch_to(group, message: str) -> None:
-    """Make ``group`` the active one and say so."""
+    """Make ``group`` the active one and say so at the top, and in a toast wherever the
+    person has scrolled to; the next step (a first game) waits at the top."""
     set_active_group(group.id)
-    flash(message, "group_top")
+    st.session_state[NEXT_STEP_KEY] = group.id
+    flash(message, "group_top", toast=True)
+
+
+NEXT_STEP_KEY = "group_next_step"  # the group just made or joined: its first game is offered
+
+
+def first_game(group, defaults, roster) -> None:
+    """One tap to a game with the group's members: started at once when two or more of
+    them are players, else the Play page's set-up with them chosen."""
+    names = {player.id: player.name for player in roster}
+    seated = [names[pid] for pid in defaults.player_ids if pid in names]
+    with st.container(border=True):
+        if len(seated) >= 2:
+            st.markdown(
+                _("**Ready to play?** {players} are the group's players.").format(
+                    players=md(line_up(seated))
+                )
+            )
+            if st.button(
+                _("Start a game with {players}").format(players=md(line_up(seated))),
+                key="group_start_game",
+                type="primary",
+                icon=":material/play_arrow:",
+            ):
+                with guarded():
+                    start_game_now(group, defaults)
+            return
+        st.markdown(
+            _(
+                "**Ready to play?** Invite the others with the code below, or add them by name "
+                "when you set up the game."
+            )
+        )
+        if st.button(
+            _("Set up the first game"),
+            key="group_set_up_game",
+            type="primary",
+            icon=":material/add:",
+        ):
+            open_new_game()
+
+
+def my_player(group, offer) -> None:
+    """A member without a player here: is the guest of their name them, or a new player?"""
+    if offer is None:
+        return
+    show_flash("group_my_player")
+    with st.container(border=True):
+        if offer.match is not None:
+            st.markdown(offer_text(offer))
+            yes, no = st.columns(2)
+            if yes.button(
+                _("Yes, I am {name}").format(name=md(offer.match.name)),
+                key="group_claim_player",
+                type="primary",
+            ):
+                with guarded():
+                    call(members.claim_player, offer.match.id)
+                    flash(
+                        _("You play as {name} in this group.").format(name=md(offer.match.name)),
+                        "group_top",
+                    )
+            if no.button(
+                _("No, add me as {name}").format(name=md(offer.new_name)), key="group_add_me"
+            ):
+                with guarded():
+                    added = call(members.add_my_player, group.id)
+                    flash(
+                        _("You play as {name} in this group.").format(name=md(added.name)),
+                        "group_top",
+                    )
+            return
+        st.markdown(_("You are not one of this group's players yet."))
+        if st.button(
+            _("Add me as {name}").format(name=md(offer.new_name)),
+            key="group_add_me",
+            type="primary",
+        ):
+            with guarded():
+                added = call(members.add_my_player, group.id)
+                flash(
+                    _("You play as {name} in this group.").format(name=md(added.name)), "group_top"
+                )
+
+
+def demo_notice(group) -> None:
+    """A demo group says so, and its owner can remove it in one step."""
+    if not group.is_demo:
+        return
+    with st.container(border=True):
+        st.markdown(
+            ":material/science: "
+            + _(
+                "**This is a demo group.** Its players and games are made up, "
+                "to look around in; nothing here counts."
+            )
+        )
+        if group.role is Role.OWNER and st.button(
+            _("Remove the demo group"), key="group_remove_demo", icon=":material/delete:"
+        ):
+            with guarded():
+                name = call(demo.remove_demo_group, group.id)
+                forget_active_group()
+                flash(
+                    _("{name} was removed with all its games.").format(name=md(name)),
+                    "group_top",
+                    toast=True,
+                )
+
+
+def load_demo() -> None:
+    """A demo group to look around in, for anyone (in a group already or not)."""
+    if st.button(_("Load a demo group"), key="group_load_demo", icon=":material/casino:"):
+        with guarded():
+            made = call(demo.load_demo_group)
+            set_active_group(made.id)
+            flash(
+                _(
+                    "The demo group is ready and is now your active group; remove it from this "
+                    "page when you are done."
+                ),
+                "group_top",
+                toast=True,
+            )
 
 
 def create_group() -> None:
@@ -86,10 +214,8 @@ def no_group_yet() -> None:
     st.caption(_("Ask the group's owner for its invite code."))
     join_group()
     st.subheader(_("Just looking?"))
-    st.caption(_("A demo group comes with past games to explore; you can leave it any time."))
-    if st.button(_("Load a demo group"), key="group_load_demo", icon=":material/casino:"):
-        with guarded():
-            switch_to(call(demo.load_demo_group), _("The demo group is ready and active."))
+    st.caption(_("A demo group comes with past games to explore; you can remove it any time."))
+    load_demo()
 
 
 def invite_code(group) -> None:
@@ -150,7 +276,10 @@ def rename_player(roster) -> None:
     names = {player.id: player.name for player in roster}
     with st.form("group_rename_player_form"):
         player_id = st.selectbox(
-            _("Player"), list(names), format_func=names.__getitem__, key="group_rename_player"
+            _("Player"),
+            list(names),
+            format_func=lambda pid: names.get(pid, ""),
+            key="group_rename_player",
         )
         name = st.text_input(_("New name"), key="group_rename_player_name", max_chars=60)
         submitted = st.form_submit_button(_("Rename the player"))
@@ -202,6 +331,7 @@ def merge_players(group, roster) -> None:
                     source=md(source.name), target=md(target.name)
                 ),
                 "group_players",
+                toast=True,
             )
 
 
@@ -210,12 +340,17 @@ def link_player(group, roster) -> None:
     names = {player.id: player.name for player in roster}
     members = distinct_labels(member_names(group))
     player_id = st.selectbox(
-        _("Player"), list(names), format_func=names.__getitem__, key="group_link_player"
+        _("Player"),
+        list(names),
+        format_func=lambda pid: names.get(pid, ""),
+        key="group_link_player",
     )
     user_id = st.selectbox(
         _("is this member"),
         [None, *members],
-        format_func=lambda uid: _("Nobody (remove the link)") if uid is None else members[uid],
+        format_func=lambda uid: (
+            _("Nobody (remove the link)") if uid is None else members.get(uid, "")
+        ),
         key="group_link_member",
     )
     if st.button(_("Save the link"), key="group_link", icon=":material/link:"):
@@ -263,7 +398,10 @@ def remove_member(group, me: int) -> None:
             st.caption(_("You are the only member: nobody else to remove."))
             return
         member_id = st.selectbox(
-            _("Member"), list(others), format_func=others.__getitem__, key="group_remove_member"
+            _("Member"),
+            list(others),
+            format_func=lambda uid: others.get(uid, ""),
+            key="group_remove_member",
         )
         if member_id is None:
             return
@@ -286,6 +424,7 @@ def remove_member(group, me: int) -> None:
                         "{name} is no longer a member of {group}. The group has a new invite code."
                     ).format(name=md(others[member_id]), group=md(group.name)),
                     "group_members",
+                    toast=True,
                 )
 
 
@@ -305,7 +444,7 @@ def leave_group(group, me: int) -> None:
                 call(groups.leave_group, group.id)
                 forget_active_group()
                 reset_on_next_run(group_leave_confirm=False)
-                flash(_("You left {group}.").format(group=md(group.name)), "group_top")
+                flash(_("You left {group}.").format(group=md(group.name)), "group_top", toast=True)
 
 
 st.title(_("Group"))
@@ -317,6 +456,13 @@ if group is None:
     st.stop()
 
 st.subheader(md(group.name))
+demo_notice(group)
+with guarded():
+    my_player(group, call(members.my_player_offer, group.id))
+    if not group.is_demo:
+        defaults = call(setup.game_defaults, group.id)
+        if st.session_state.get(NEXT_STEP_KEY) == group.id or defaults.rules is None:
+            first_game(group, defaults, roster(group))
 st.dataframe(members_frame(group, me), hide_index=True, width="stretch")
 remove_member(group, me)
 invite_code(group)
@@ -329,5 +475,8 @@ with st.expander(_("Create another group")):
     create_group()
 with st.expander(_("Join a group with an invite code")):
     join_group()
+with st.expander(_("Look around in a demo group")):
+    st.caption(_("Made-up players and games to explore, marked as a demo; remove it in one step."))
+    load_demo()
 leave_group(group, me)
 forget_flash()

@@ -21,6 +21,7 @@ from dutch_app.ui.history_files import (
     file_maker,
     file_name,
     game_file_maker,
+    game_file_name,
     import_summary,
     problems_frame,
     refusal,
@@ -39,7 +40,7 @@ from dutch_app.ui.history_view import (
 )
 from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
 from dutch_app.ui.round_form import round_form, set_round_errors
-from dutch_app.ui.round_view import call_summary
+from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import reset_on_next_run
@@ -79,11 +80,12 @@ def read_filters(group: GroupView) -> Filters:
 
 
 def download(label: str, make, what: str, key: str) -> None:
-    """A CSV download button; ``make`` builds the file when it is clicked."""
+    """A CSV download button; ``make`` builds the file when it is clicked; ``what`` names
+    it (with today's date), or is a whole file name ending in ``.csv``."""
     st.download_button(
         label,
         make,
-        file_name=file_name(what, date.today()),
+        file_name=what if what.endswith(".csv") else file_name(what, date.today()),
         mime="text/csv",
         key=key,
         on_click="ignore",
@@ -122,6 +124,7 @@ def game_actions(game) -> None:
                             rounds=rounds_word(len(game.rounds))
                         ),
                         "history_games",
+                        toast=True,
                     )
 
 
@@ -153,7 +156,7 @@ def correct_round(game) -> None:
             reload_target(EDIT_FORM)
             st.rerun()
     if submitted is not None:
-        fields, check = submitted
+        fields, _check = submitted
         try:
             saved = call(rounds.edit_round, stored.id, target.version, *service_input(game, fields))
         except Conflict as error:
@@ -163,11 +166,7 @@ def correct_round(game) -> None:
             set_round_errors(EDIT_FORM, {"round": error_text(error)})
         else:
             keep_saved(saved)
-            summary = "" if check.result is None else call_summary(check.result)
-            flash(
-                _("Round {number} saved. {call}").format(number=saved.number, call=md(summary)),
-                "history_round",
-            )
+            flash(md(correction_summary(stored, saved)), "history_round")
     sure = st.checkbox(
         _("Yes, delete round {number}").format(number=stored.number),
         key="history_delete_round_confirm",
@@ -189,6 +188,7 @@ def correct_round(game) -> None:
                         number=stored.number
                     ),
                     "history_round",
+                    toast=True,
                 )
 
 
@@ -211,7 +211,7 @@ def show_game(game_id: int, files: tuple[int, int, str]) -> None:
         download(
             _("This game (rounds)"),
             game_file_maker(*files, game.id, game.started_at),
-            f"game-{game.id}",
+            game_file_name(game.started_at, TZ),
             "history_download_game",
         )
     else:
@@ -247,9 +247,9 @@ def import_section(group_id: int) -> None:
         _(
             'Use a rounds file, as the "All rounds" download makes it. Games this '
             "group already has are skipped, new player names become new players, "
-            "and a file with any problem is refused as a whole. Files up to "
-            "{max_upload_mb} MB and {max_rows} rows."
-        ).format(max_upload_mb=MAX_UPLOAD_MB, max_rows=format_number(MAX_ROWS))
+            "and a file with any problem is refused as a whole. "
+            "Files up to {MAX_UPLOAD_MB} MB and {max_rows} rows."
+        ).format(MAX_UPLOAD_MB=MAX_UPLOAD_MB, max_rows=format_number(MAX_ROWS))
     )
     show_flash("history_import")
     uploaded = st.file_uploader(

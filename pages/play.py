@@ -13,6 +13,7 @@ from dutch_app.ui.context import active_group, call, my_groups, set_active_group
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.history_view import in_progress_label
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import (
     form_basis,
@@ -22,6 +23,7 @@ from dutch_app.ui.live_round import (
     stored_here,
     undo_last_round,
 )
+from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.round_form import round_form
 from dutch_app.ui.routing import ensure_routed
@@ -31,8 +33,8 @@ from dutch_core.game import GameStatus
 
 ensure_routed()
 
-GAME_KEY = "play_game_id"
-SETUP_KEY = "play_setting_up"
+GAME_KEY = PLAY_GAME_KEY
+SETUP_KEY = PLAY_SETUP_KEY
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
 DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
@@ -59,14 +61,7 @@ def choose_game(group_id: int) -> int | None:
     chosen = st.session_state.get(GAME_KEY)
     if len(in_progress) > 1:
         ids = [game.id for game in in_progress]
-        labels = distinct_labels(
-            {
-                g.id: _("{players} — round {number}").format(
-                    players=", ".join(g.players), number=g.rounds_played
-                )
-                for g in in_progress
-            }
-        )
+        labels = distinct_labels({g.id: in_progress_label(g) for g in in_progress})
         current = chosen if chosen in ids else ids[0]
         chosen = st.selectbox(
             _("Games in progress"),
@@ -84,8 +79,10 @@ def choose_game(group_id: int) -> int | None:
 def set_up_game(group: GroupView) -> None:
     """The set-up form; starting a game shows it."""
     st.subheader(_("New game"))
-    # The rules of the person's last game come first (kept with their preferences).
-    started = game_setup_form("play_setup", roster(group), my_preferences().last_rules)
+    # The group's last game (its line-up and rules) comes first; before the group's first
+    # game, its members and the rules of the person's last game (kept with their preferences).
+    defaults = call(setup.game_defaults, group.id)
+    started = game_setup_form("play_setup", roster(group), my_preferences().last_rules, defaults)
     if started is not None:
         with guarded():
             game = call(

@@ -11,9 +11,9 @@ from typing import cast
 import streamlit as st
 
 from dutch_app.charts import WIN_CHANCES, ChartSpec
-from dutch_app.i18n import N_, _, format_moment, format_number, format_percent
+from dutch_app.i18n import N_, _, format_moment, format_number
 from dutch_app.services.views import GroupView
-from dutch_app.stats_view import ROLLING_WINDOW, StatsBundle, StatsFilters, Trend
+from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, TrendWindows
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
@@ -22,7 +22,7 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rounds_word
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
-from dutch_app.ui.text import distinct_labels, md
+from dutch_app.ui.text import distinct_labels, md, percent
 from dutch_core import stats
 
 ensure_routed()
@@ -181,15 +181,15 @@ def caller_sentence(row) -> str:
             "; calls at {total} succeed {rate} of the time in this group ({calls} calls)"
         ).format(
             total=row.typical_total,
-            rate=format_percent(row.group_rate_at_typical),
+            rate=percent(row.group_rate_at_typical),
             calls=format_number(row.group_calls_at_typical),
         )
     text += _(". Own success {rate} of {calls} calls").format(
-        rate=format_percent(row.lowest_rate), calls=format_number(row.calls)
+        rate=percent(row.lowest_rate), calls=format_number(row.calls)
     )
     if row.reference_rate == row.reference_rate:  # not NaN
         text += _("; against random hands the same calls would succeed {rate}").format(
-            rate=format_percent(row.reference_rate)
+            rate=percent(row.reference_rate)
         )
     return text + "."
 
@@ -281,7 +281,7 @@ def show_one_player(bundle: StatsBundle) -> None:
             _("Wins"), _("{wins} of {games}").format(wins=row["wins"], games=row["games_ended"])
         )
         rate = row["win_rate"]
-        right.metric(_("Win rate"), "-" if rate != rate else format_percent(rate))
+        right.metric(_("Win rate"), percent(rate))
     mine = bundle.head_to_head.loc[bundle.head_to_head["player"] == player]
     beats = rival(mine, "lower")
     beaten_by = rival(mine, "higher")
@@ -391,24 +391,41 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
     tables.show_table(totals, tables.GAME_TOTALS)
 
 
-def rolling_window() -> int:
-    """How many of each player's latest events the trends' rolling averages take."""
-    return st.session_state.get(WINDOW_KEY, ROLLING_WINDOW)
+def rolling_windows() -> TrendWindows:
+    """How many of each player's latest rounds, games and calls the three rolling
+    averages take (each chosen with its own slider)."""
+    return st.session_state.get(WINDOW_KEY, TrendWindows())
 
 
-def remember_window() -> None:
-    st.session_state[WINDOW_KEY] = st.session_state["stats_window"]
+def remember_window(what: str) -> None:
+    chosen = st.session_state[f"stats_window_{what}"]
+    st.session_state[WINDOW_KEY] = rolling_windows()._replace(**{what: chosen})
+
+
+WINDOW_LABELS = {
+    "rounds": N_("Rolling average over each player's latest rounds"),
+    "games": N_("Rolling average over each player's latest games"),
+    "calls": N_("Rolling average over each player's latest calls"),
+}
+"""The rolling windows' sliders, by trend (translate with ``_``)."""
+
+
+def window_slider(what: str) -> None:
+    """The rolling window of one trend: its latest rounds, games or calls."""
+    st.select_slider(
+        _(WINDOW_LABELS[what]),
+        options=WINDOWS,
+        value=getattr(rolling_windows(), what),
+        key=f"stats_window_{what}",
+        on_change=remember_window,
+        args=(what,),
+    )
 
 
 def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
-    """Round scores, win rate and call success over time, and one game's totals."""
-    st.select_slider(
-        _("Rolling average over each player's latest rounds, games or calls"),
-        options=WINDOWS,
-        value=rolling_window(),
-        key="stats_window",
-        on_change=remember_window,
-    )
+    """Round scores, win rate and call success over time (each with its own rolling
+    window), and one game's totals."""
+    window_slider("rounds")
     trend(
         _("Round scores over time"),
         bundle.round_trend,
@@ -420,6 +437,7 @@ def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) ->
             "and each player's latest; the averages use them all."
         ),
     )
+    window_slider("games")
     trend(
         _("Win rate over time"),
         bundle.win_trend,
@@ -431,6 +449,7 @@ def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) ->
             "and each player's latest; the averages use them all."
         ),
     )
+    window_slider("calls")
     trend(
         _("Dutch-call success over time"),
         bundle.call_trend,
@@ -483,7 +502,7 @@ def show_stats() -> None:
     COLOURS.clear()
     COLOURS.update(group_colours(group))
     filters = filters_for(group)
-    bundle = stats_bundle(group, filters, rolling_window())
+    bundle = stats_bundle(group, filters, rolling_windows())
     if bundle.is_empty:
         explain_empty(filters)
         return

@@ -22,7 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.ratelimit import as_utc
-from dutch_app.csv_io.format import neutralise_text
+from dutch_app.csv_io.format import hand_text, neutralise_text
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -45,7 +45,8 @@ players.csv        the players of your groups (linked_to_you marks your own)
 games.csv          the games of your groups, with the house rules they used
 game_players.csv   who sat where in each game
 rounds.csv         every round: who called, how it ended, the penalty cards
-round_hands.csv    every hand: the cards as entered, the total and the score
+round_hands.csv    every hand: the cards as entered (or the total, when only that was
+                   written down), the total and the score
 
 In the CSV files, a text that starts with = + - @ (or a tab, or a quote) has one
 extra single quote in front, so that a spreadsheet shows it instead of running it.
@@ -74,6 +75,38 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 def _table(session: Session, columns: Sequence[Any], *where: Any, order: Sequence[Any]) -> str:
     rows = session.execute(select(*columns).where(*where).order_by(*order)).all()
     return _csv([column.key for column in columns], rows)
+
+
+def _hands(session: Session, rounds: Any) -> str:
+    """Every hand; ``cards`` as the History page's rounds file writes it (the total for a
+    hand entered as its total)."""
+    rows = session.execute(
+        select(
+            RoundHand.round_id,
+            RoundHand.seat,
+            RoundHand.player_id,
+            RoundHand.cards,
+            RoundHand.hand_total,
+            RoundHand.penalty_points,
+            RoundHand.round_score,
+            RoundHand.is_caller,
+        )
+        .where(RoundHand.round_id.in_(rounds))
+        .order_by(RoundHand.round_id, RoundHand.seat)
+    ).all()
+    header = [
+        "round_id",
+        "seat",
+        "player_id",
+        "cards",
+        "hand_total",
+        "penalty_points",
+        "round_score",
+        "is_caller",
+    ]
+    return _csv(
+        header, [(*row[:3], hand_text(row.cards, row.hand_total), *row[4:]) for row in rows]
+    )
 
 
 def _players(session: Session, group_ids: list[int], user_id: int) -> str:
@@ -185,21 +218,7 @@ def export_user_data(session: Session, user_id: int) -> bytes:
             Round.game_id.in_(games),
             order=[Round.game_id, Round.number],
         ),
-        "round_hands.csv": _table(
-            session,
-            [
-                RoundHand.round_id,
-                RoundHand.seat,
-                RoundHand.player_id,
-                RoundHand.cards,
-                RoundHand.hand_total,
-                RoundHand.penalty_points,
-                RoundHand.round_score,
-                RoundHand.is_caller,
-            ],
-            RoundHand.round_id.in_(rounds),
-            order=[RoundHand.round_id, RoundHand.seat],
-        ),
+        "round_hands.csv": _hands(session, rounds),
     }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:

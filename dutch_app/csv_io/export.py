@@ -8,6 +8,7 @@ import pandas as pd
 
 from dutch_app.csv_io.format import (
     GAME_COLUMNS,
+    LONE_NUMBER,
     ROUND_COLUMNS,
     format_timestamps,
     rules_text,
@@ -15,8 +16,6 @@ from dutch_app.csv_io.format import (
 )
 from dutch_core import HouseRules
 from dutch_core.stats import game_results
-
-_LONE_NUMBER = r"[0-9]+"
 
 
 def _game_numbers(history: pd.DataFrame) -> pd.Series:
@@ -28,10 +27,11 @@ def _game_numbers(history: pd.DataFrame) -> pd.Series:
 def _hand_text(history: pd.DataFrame) -> pd.Series:
     """The hand as typed back: its cards, or its total when only that was entered.
 
-    A single plain number card keeps a trailing comma so it does not read as a total.
+    A single plain number card keeps a trailing comma so it does not read as a total
+    (the column form of :func:`~dutch_app.csv_io.format.hand_text`).
     """
     cards = history["cards"].astype("string")
-    lone = cards.str.fullmatch(_LONE_NUMBER).to_numpy(dtype=bool, na_value=False)
+    lone = cards.str.fullmatch(LONE_NUMBER).to_numpy(dtype=bool, na_value=False)
     cards = cards.where(~lone, cards + ",")
     return cards.fillna(history["hand_total"].astype("string"))
 

@@ -14,6 +14,7 @@ writes for people to open (these CSV files and the personal-data ZIP) goes throu
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -77,6 +78,23 @@ MAX_ROWS = 100_000
 """Rows a rounds file may have; a full 5 MB file of real rounds has about 50,000."""
 MAX_PROBLEMS = 200
 """Problems of a refused file that are kept and listed; the rest are only counted."""
+
+
+LONE_NUMBER = r"[0-9]+"
+"""A hand of one plain number card, which a comma keeps from reading as a total."""
+
+
+def hand_text(cards: str | None, hand_total: int) -> str:
+    """A stored hand as the files write it: the cards as entered, or the total when only
+    that was written down (``cards`` is None); a lone number card gets a trailing comma.
+    The rounds file writes the same, column by column.
+
+    >>> hand_text("KH 5", 5), hand_text(None, 21), hand_text("7", 7), hand_text("", 0)
+    ('KH 5', '21', '7,', '')
+    """
+    if cards is None:
+        return str(hand_total)
+    return f"{cards}," if re.fullmatch(LONE_NUMBER, cards) else cards
 
 
 def neutralise_text(text: str) -> str:

@@ -64,6 +64,7 @@ def group_views(session: Session, rows: list[tuple[Group, Membership]]) -> list[
             members=tuple(members[group.id]),
             data_version=group.data_version,
             cache_key=group.cache_key,
+            is_demo=bool(group.is_demo),
         )
         for group, mine in rows
     ]

@@ -17,20 +17,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from dutch_app.services._access import acting_user, bump_group
+from dutch_app.i18n import _
+from dutch_app.services._access import acting_user, bump_group, owner_membership
 from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services._caps import check_room_for_a_group, count_demo_group
 from dutch_app.services._input import as_utc, new_invite_code
 from dutch_app.services._present import group_view
 from dutch_app.services._simulation import full_deck, play_round
 from dutch_app.services._transaction import writing
-from dutch_app.services.errors import NotFound, ValidationError
+from dutch_app.services.errors import Conflict, NotFound, ValidationError
 from dutch_app.services.views import GroupView, Role
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import (
+    Game,
     Group,
     Membership,
     Player,
@@ -216,7 +218,9 @@ def load_demo_group(session: Session, user_id: int) -> GroupView:
     acting_user(session, user_id)
     count_demo_group(session, user_id)
     check_room_for_a_group(session, user_id)
-    group = Group(name="Demo group", invite_code=new_invite_code(), created_by=user_id)
+    group = Group(
+        name="Demo group", invite_code=new_invite_code(), created_by=user_id, is_demo=True
+    )
     session.add(group)
     session.flush()
     mine = Membership(group_id=group.id, user_id=user_id, role=Role.OWNER)
@@ -225,6 +229,23 @@ def load_demo_group(session: Session, user_id: int) -> GroupView:
     _generate(session, group.id, DEMO_GROUP_ROWS, DEMO_GROUP_SEED, utcnow(), lambda: None)
     session.refresh(group)
     return group_view(session, group, mine)
+
+
+@writing
+def remove_demo_group(session: Session, user_id: int, group_id: int) -> str:
+    """Delete a demo group with its made-up players and games (its owner only); its name.
+
+    Only groups made as demo groups can go this way; a real group is left by leaving it.
+    """
+    mine = owner_membership(session, user_id, group_id)
+    group = session.get_one(Group, mine.group_id)
+    if not group.is_demo:
+        raise Conflict(_("{name!r} is not a demo group; leave it instead.").format(name=group.name))
+    name = group.name
+    # Games first: their hands and seats point at players, which go with the group.
+    session.execute(delete(Game).where(Game.group_id == group.id))
+    session.execute(delete(Group).where(Group.id == group.id))
+    return name
 
 
 def main(argv: Sequence[str] | None = None) -> int:

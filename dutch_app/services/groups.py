@@ -23,6 +23,7 @@ from dutch_app.services._input import (
     new_invite_code,
     normalise_invite_code,
 )
+from dutch_app.services._members import seat_member
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, LimitReached, NotFound
@@ -37,8 +38,9 @@ DAY = timedelta(days=1)
 
 @writing
 def create_group(session: Session, user_id: int, name: str) -> GroupView:
-    """Create a group owned by the user (refused when they are in the most groups allowed)."""
-    acting_user(session, user_id)
+    """Create a group owned by the user (refused when they are in the most groups allowed);
+    the user is its first player, named by their display name and linked to them."""
+    me = acting_user(session, user_id)
     check_room_for_a_group(session, user_id)
     group = Group(
         name=clean_name("name", name, GROUP_NAME_LENGTH),
@@ -51,6 +53,7 @@ def create_group(session: Session, user_id: int, name: str) -> GroupView:
     mine = Membership(group_id=group.id, user_id=user_id, role=Role.OWNER)
     session.add(mine)
     session.flush()
+    seat_member(session, group.id, me)
     return group_view(session, group, mine)
 
 
@@ -110,6 +113,10 @@ def join_group(
 ) -> GroupView:
     """Join the group whose invite code this is (joining twice changes nothing).
 
+    The newcomer becomes a player of the group, named by their display name ("Name 2"
+    when another member's player has it); when a player of that name has no account
+    yet, they are asked on the Group page whether it is them instead (`my_player_offer`).
+
     Wrong codes are throttled like passwords, per person and per ``client`` network
     address: 10 (30 from one network) are free, then each further try waits twice as
     long as the one before, up to 15 minutes. The try is counted in a transaction of
@@ -148,6 +155,7 @@ def _join(session: Session, user_id: int, code: str, as_typed: str, keys: list[K
         mine = Membership(group_id=group.id, user_id=user_id, role=Role.MEMBER)
         session.add(mine)
         session.flush()
+        seat_member(session, group.id, acting_user(session, user_id))
         bump_group(session, group.id)
     return group_view(session, group, mine)
 

@@ -60,6 +60,7 @@ class GroupView:
     members: tuple[MemberView, ...]
     data_version: int
     cache_key: str = field(repr=False)
+    is_demo: bool = False
 
     @property
     def cache_stamp(self) -> str:
@@ -78,6 +79,41 @@ class PlayerView:
     id: int
     name: str
     user_id: int | None
+
+
+@dataclass(frozen=True)
+class PlayerOffer:
+    """What the Group page offers a member who has no player in the group yet.
+
+    ``match`` is an unlinked player with the member's display name (ignoring case),
+    who may be them: they are asked, never linked without asking. ``new_name`` is the
+    name a new player of theirs would get.
+    """
+
+    match: PlayerView | None
+    new_name: str
+
+
+@dataclass(frozen=True)
+class PlayerRename:
+    """One of a person's players, renamed after their display name (or left as it was).
+
+    ``renamed`` is False when the group has another player of the new name already.
+    """
+
+    group_name: str
+    old_name: str
+    new_name: str
+    renamed: bool
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    """What a new game's set-up starts from: the last game's players (in seat order) and
+    house rules, or, before the group's first game, its members' players."""
+
+    player_ids: tuple[int, ...]
+    rules: HouseRules | None
 
 
 @dataclass(frozen=True)

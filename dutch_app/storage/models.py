@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Identity,
@@ -26,6 +27,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -156,6 +158,9 @@ class Group(Base):
     data_version: Mapped[int] = mapped_column(Integer, default=0)
     # Random and never reused: what caches of the group's data are keyed by (with the version).
     cache_key: Mapped[str] = mapped_column(String(64), unique=True, default=random_token)
+    # A demo group (made up players and games to look around in): marked as such on every
+    # page, and its owner can delete it in one step.
+    is_demo: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class Membership(Base):

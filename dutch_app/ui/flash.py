@@ -13,9 +13,10 @@ import streamlit as st
 FLASH_KEY = "flash"
 
 
-def flash(message: str, where: str) -> NoReturn:
-    """Rerun the page and show ``message`` (Markdown, user text escaped) at ``where``."""
-    st.session_state[FLASH_KEY] = (where, message)
+def flash(message: str, where: str, *, toast: bool = False) -> NoReturn:
+    """Rerun the page and show ``message`` (Markdown, user text escaped) at ``where``;
+    ``toast`` shows it in a toast too, for a spot the person may have scrolled away from."""
+    st.session_state[FLASH_KEY] = (where, message, toast)
     st.rerun()
 
 
@@ -25,6 +26,8 @@ def show_flash(where: str) -> None:
     if kept is not None and kept[0] == where:
         del st.session_state[FLASH_KEY]
         st.success(kept[1])
+        if kept[2:] and kept[2]:
+            st.toast(kept[1], icon=":material/check_circle:")
 
 
 def forget_flash() -> None:

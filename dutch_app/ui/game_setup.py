@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dutch_app.i18n import N_, _, error_text, localized
-from dutch_app.services.views import PlayerView
+from dutch_app.services.views import GameDefaults, PlayerView
 from dutch_app.ui.text import md
 from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
 from dutch_core.errors import RulesError
@@ -70,18 +70,22 @@ def _end_condition(key: str, base: EndCondition) -> EndCondition:
 
 REMEMBERED = "last_used"
 REMEMBERED_LABEL = N_("The rules of my last game")
+LAST_GAME_LABEL = N_("The last game's rules")
 
 
-def house_rules_picker(key: str, remembered: HouseRules | None = None) -> HouseRules | None:
+def house_rules_picker(
+    key: str, remembered: HouseRules | None = None, label: str = REMEMBERED_LABEL
+) -> HouseRules | None:
     """A preset, adjustable in an expander; None (with a message) if the choice is invalid.
 
-    ``remembered`` (the rules of the person's last game, kept with their preferences) is
-    offered first, and chosen to begin with, when given.
+    ``remembered`` (the group's last game's rules, or those of the person's last game,
+    kept with their preferences) is offered first under ``label``, and chosen to begin
+    with, when given.
     """
     presets = dict(PRESETS) if remembered is None else {REMEMBERED: remembered, **PRESETS}
     # Labels worked out now, in this run's language (a widget may format its options later).
-    labels = {name: localized(label) for name, label in PRESET_LABELS.items()}
-    labels[REMEMBERED] = _(REMEMBERED_LABEL)
+    labels = {name: localized(text) for name, text in PRESET_LABELS.items()}
+    labels[REMEMBERED] = _(label)
     preset = st.selectbox(
         _("House rules"),
         list(presets),
@@ -146,13 +150,25 @@ def house_rules_picker(key: str, remembered: HouseRules | None = None) -> HouseR
 
 
 def game_setup_form(
-    key: str, roster: Sequence[PlayerView], remembered: HouseRules | None = None
+    key: str,
+    roster: Sequence[PlayerView],
+    remembered: HouseRules | None = None,
+    defaults: GameDefaults | None = None,
 ) -> GameSetup | None:
     """The set-up widgets and a start button; returns the set-up when started.
 
-    ``remembered`` pre-fills the house rules (see :func:`house_rules_picker`).
+    ``defaults`` fills it in: the group's last game's players and rules, or before its
+    first game its members; ``remembered`` (the rules of the person's last game, kept
+    with their preferences) pre-fills the rules when the group has no last game.
     """
     names = {player.id: player.name for player in roster}
+    preset = [pid for pid in (defaults.player_ids if defaults else ()) if pid in names]
+    # Chosen afresh whenever the line-up to start from changes (another group became
+    # active, a game was started), not left as picked for another group's players.
+    made_for = tuple(preset)
+    if st.session_state.get(f"{key}_players_for") != made_for:
+        st.session_state[f"{key}_players"] = preset
+        st.session_state[f"{key}_players_for"] = made_for
     chosen = st.multiselect(
         _("Players, in seat order (pick them clockwise from the dealer)"),
         list(names),
@@ -163,9 +179,13 @@ def game_setup_form(
     new_names = st.text_input(
         _("New players (comma-separated)"),
         key=f"{key}_new_players",
-        placeholder=_("e.g. Eve, Finn — they join the group and sit after the chosen players"),
+        placeholder=_("e.g. Eve, Finn"),
+        help=_("New players join the group and sit after the chosen players."),
     )
-    rules = house_rules_picker(f"{key}_rules", remembered)
+    if defaults is not None and defaults.rules is not None:
+        rules = house_rules_picker(f"{key}_rules", defaults.rules, LAST_GAME_LABEL)
+    else:
+        rules = house_rules_picker(f"{key}_rules", remembered)
     notes = st.text_input(_("Notes (optional)"), key=f"{key}_notes", max_chars=500)
     if not st.button(_("Start the game"), type="primary", key=f"{key}_start"):
         return None

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from dutch_app.i18n import _
-from dutch_app.services.views import GroupView, PlayerView, Role
+from dutch_app.services.views import GroupView, PlayerOffer, PlayerView, Role
 from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 
@@ -86,3 +86,12 @@ def remove_note(group: GroupView, name: str) -> str:
         "player stays and is no longer linked to their account. The invite "
         "code is replaced, so the one they know stops working."
     ).format(name=md(name), group=md(group.name))
+
+
+def offer_text(offer: PlayerOffer) -> str:
+    """The question put to a member when a guest of the group has their name (Markdown)."""
+    name = md(offer.match.name if offer.match is not None else offer.new_name)
+    return _(
+        "The group has a player called **{name}** who is not linked to an account. "
+        "Is that you? Your games as {name} then count as yours."
+    ).format(name=name)

@@ -10,7 +10,7 @@ reading the database.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from functools import partial
 
 import pandas as pd
@@ -84,6 +84,16 @@ def file_name(what: str, today: date) -> str:
     'dutch-scorer-game-12-2025-05-10.csv'
     """
     return f"dutch-scorer-{what}-{today:%Y-%m-%d}.csv"
+
+
+def game_file_name(started_at: datetime, tz: tzinfo = UTC) -> str:
+    """The name offered for one game's rounds file: the game as the page names it, by its
+    start (a database id would not match the file's own ``game`` number, which is 1).
+
+    >>> game_file_name(datetime(2025, 5, 10, 18, 30, tzinfo=UTC))
+    'dutch-scorer-game-of-2025-05-10-1830.csv'
+    """
+    return f"dutch-scorer-game-of-{started_at.astimezone(tz):%Y-%m-%d-%H%M}.csv"
 
 
 def import_summary(report: ImportReport) -> str:

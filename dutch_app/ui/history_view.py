@@ -223,3 +223,21 @@ def rounds_word(count: int) -> str:
     ('1 round', '0 rounds')
     """
     return ngettext("{count} round", "{count} rounds", count).format(count=count)
+
+
+def in_progress_label(game: GameSummary) -> str:
+    """A game in progress in the Play page's chooser: who plays, and how far they are.
+
+    >>> from datetime import UTC, datetime
+    >>> def summary(rounds):
+    ...     started = datetime(2025, 5, 10, tzinfo=UTC)
+    ...     return GameSummary(1, 1, "active", started, None, "", ("Ann", "Bo"), (0, 0), rounds, 1)
+    >>> in_progress_label(summary(0)), in_progress_label(summary(3))
+    ('Ann, Bo — not started yet', 'Ann, Bo — 3 rounds played')
+    """
+    played = game.rounds_played
+    if played:
+        progress = _("{rounds} played").format(rounds=rounds_word(played))
+    else:
+        progress = _("not started yet")
+    return f"{', '.join(game.players)} — {progress}"

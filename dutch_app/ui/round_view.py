@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dutch_app.i18n import _, ngettext
+from dutch_app.services.views import RoundView
 from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 from dutch_core.scoring import Outcome, RoundResult
@@ -22,6 +23,15 @@ def call_summary(result: RoundResult) -> str:
         return _("Nobody called: every player scores their hand.")
     call = label(result.call_type)
     if result.outcome is Outcome.LOWEST:
+        caller_score = next(s for s in result.scores if s.is_caller)
+        if caller_score.penalty_points < 0:  # fixed-points rules with a bonus for success
+            bonus = -caller_score.penalty_points
+            taken = ngettext("{count} point taken off", "{count} points taken off", bonus).format(
+                count=bonus
+            )
+            return _("{caller} called {call} and had the lowest hand: {taken}.").format(
+                caller=result.caller, call=call, taken=taken
+            )
         return _("{caller} called {call} and had the lowest hand: no penalty.").format(
             caller=result.caller, call=call
         )
@@ -41,6 +51,48 @@ def call_summary(result: RoundResult) -> str:
         cost = _("took {points} penalty points").format(points=caller_score.penalty_points)
     return _("{caller} called {call}, was {how}, and {cost}.").format(
         caller=result.caller, call=call, how=_(" and ").join(parts), cost=cost
+    )
+
+
+def correction_summary(before: RoundView, after: RoundView) -> str:
+    """What a correction changed, as a plain sentence: each round score that moved, in seat
+    order, and a caller who changed (pass it through :func:`~dutch_app.ui.text.md`).
+
+    >>> from datetime import datetime
+    >>> from dutch_app.services.views import HandView
+    >>> def stored(scores, caller="Sam"):
+    ...     hands = tuple(
+    ...         HandView(i, name, i, None, score, 0, score, False, score)
+    ...         for i, (name, score) in enumerate(scores.items())
+    ...     )
+    ...     return RoundView(1, 1, 5, None, caller, "dutch", "lowest", None, 0, None,
+    ...                      datetime(2025, 1, 1), None, 1, hands)
+    >>> correction_summary(stored({"Olivia": 12, "Sam": 3}), stored({"Olivia": 21, "Sam": 3}))
+    'Round 5 corrected: Olivia 12 → 21.'
+    >>> correction_summary(stored({"Ann": 4, "Bo": 9}), stored({"Ann": 4, "Bo": 9}, "Ann"))
+    'Round 5 corrected: the caller Sam → Ann; no score changed.'
+    """
+    was = {hand.player_id: hand.round_score for hand in before.hands}
+    moved = [
+        f"{hand.player} {was[hand.player_id]} → {hand.round_score}"
+        for hand in sorted(after.hands, key=lambda hand: hand.seat)
+        if hand.player_id in was and was[hand.player_id] != hand.round_score
+    ]
+    parts = []
+    if before.caller != after.caller:
+        parts.append(
+            _("the caller {before} → {after}").format(
+                before=before.caller or _("nobody"), after=after.caller or _("nobody")
+            )
+        )
+    if moved:
+        parts.append(", ".join(moved))
+    elif parts:
+        parts.append(_("no score changed"))
+    else:
+        return _("Round {number} corrected; no score changed.").format(number=after.number)
+    return _("Round {number} corrected: {changes}.").format(
+        number=after.number, changes="; ".join(parts)
     )
 
 

@@ -30,31 +30,41 @@ from dutch_app.charts import ChartSpec
 from dutch_app.i18n import active_language
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
-from dutch_app.stats_view import ROLLING_WINDOW, StatsBundle, StatsFilters, compute_bundle
+from dutch_app.stats_view import (
+    ROLLING_WINDOW,
+    StatsBundle,
+    StatsFilters,
+    TrendWindows,
+    compute_bundle,
+)
 from dutch_app.ui.cache import history_frame, shared_memory
 from dutch_app.ui.context import require_account, resources
 from dutch_core import stats
 
 
-def _bundle(group_id: int, version: str, filters: StatsFilters, window: int) -> StatsBundle:
+def _bundle(
+    group_id: int, version: str, filters: StatsFilters, windows: TrendWindows | int
+) -> StatsBundle:
+    windows = TrendWindows.of(windows)
+
     def compute() -> StatsBundle:  # history_frame checks membership
         frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
-        return compute_bundle(frame, filters.player_ids, window)
+        return compute_bundle(frame, filters.player_ids, windows)
 
     # The charts' titles and labels are in the run's language: one bundle per language.
-    key = ("bundle", group_id, version, filters, window, active_language())
+    key = ("bundle", group_id, version, filters, tuple(windows), active_language())
     return shared_memory().get_or_compute(key, compute)
 
 
 def stats_bundle(
-    group: GroupView, filters: StatsFilters, window: int = ROLLING_WINDOW
+    group: GroupView, filters: StatsFilters, windows: TrendWindows | int = ROLLING_WINDOW
 ) -> StatsBundle:
     """Every statistics table of the group's view, fresh as of this rerun.
 
     ``group`` must come from the signed-in person's own group list of this run.
     """
     require_account()
-    return _bundle(group.id, group.cache_stamp, filters, window)
+    return _bundle(group.id, group.cache_stamp, filters, windows)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

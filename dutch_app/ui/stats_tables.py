@@ -29,8 +29,35 @@ def _count(label: str, help: str | None = None) -> ColumnConfig:
     return st.column_config.NumberColumn(label, format="%d", help=help)
 
 
+SHARE_FORMAT = "%.0f%%"
+"""A share column in whole percents, as `dutch_app.ui.text.percent` writes them; the
+shares (0 to 1) are multiplied by 100 for it when the table is shown."""
+
+
 def _share(label: str, help: str | None = None) -> ColumnConfig:
-    return st.column_config.NumberColumn(label, format="percent", help=help)
+    return st.column_config.NumberColumn(label, format=SHARE_FORMAT, help=help)
+
+
+def _is_share(column: Column) -> bool:
+    if isinstance(column, str):
+        return False
+    type_config: Any = column.get("type_config") or {}
+    return bool(type_config.get("format") == SHARE_FORMAT)
+
+
+def shown_frame(table: pd.DataFrame, columns: dict[str, Column]) -> pd.DataFrame:
+    """Just ``columns`` of ``table``, in that order, with shares in percent points.
+
+    >>> columns = {"player": "Player", "win_rate": _share("Win rate")}
+    >>> shown_frame(pd.DataFrame({"player": ["Ann"], "win_rate": [5 / 6]}), columns)
+      player  win_rate
+    0    Ann  83.333333
+    """
+    shown = table.loc[:, list(columns)].copy()
+    for name, column in columns.items():
+        if _is_share(column):
+            shown[name] = shown[name] * 100
+    return shown
 
 
 def _points(label: str, help: str | None = None) -> ColumnConfig:
@@ -266,7 +293,7 @@ def translated(columns: dict[str, Column]) -> dict[str, Column]:
 def show_table(table: pd.DataFrame, columns: dict[str, Column]) -> None:
     """Show ``table`` with just ``columns`` (in that order), labelled and formatted."""
     st.dataframe(
-        _shown_values(table.loc[:, list(columns)], columns),
+        _shown_values(shown_frame(table, columns), columns),
         column_config=translated(columns),
         column_order=list(columns),
         hide_index=True,

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from dutch_app.i18n import format_percent
+
 _ALWAYS = frozenset("\\`*_[]<>~$|&{}#@")
 """Characters escaped and fenced wherever they are."""
 _LINE_START = frozenset("+-=")
@@ -37,6 +39,20 @@ _LINE_START = frozenset("+-=")
 _ORDERED_ITEM = re.compile(r"\d+[.)]")
 _FENCE = ":small[]"
 """An empty directive: ends the current text node and renders as an empty span."""
+
+
+PERCENT_FORMAT = ".0%"
+"""The one way the app writes a share: a whole percent ("83%", "50%"). The same spec
+serves Python's ``format`` (:func:`percent`) and the charts' d3 axes and tooltips."""
+
+
+def percent(share: float) -> str:
+    """A share (0 to 1) as the app writes percentages; "-" when there is none (NaN).
+
+    >>> percent(5 / 6), percent(0.5), percent(float("nan"))
+    ('83%', '50%', '-')
+    """
+    return "-" if share != share else format_percent(share)
 
 
 def md(text: object) -> str:

@@ -33,12 +33,15 @@ class Table:
 
 
 def make_table(res: Resources, email: str = "ann@example.com", name: str = "Ann") -> Table:
-    """Sign someone up, give them a group and four players."""
+    """Sign someone up, give them a group and four players (the person plays as the
+    player of their display name, made with the group)."""
     account = res.accounts.sign_up(email, "correct horse 42", name)
     with res.sessions() as session:
         group = groups.create_group(session, account.user_id, "Friday cards")
-    ids = {}
+        ids = {p.name: p.id for p in players.list_players(session, account.user_id, group.id)}
     for player in ("Ann", "Ben", "Cleo", "Dan"):
+        if player in ids:
+            continue
         with res.sessions() as session:
             ids[player] = players.add_player(session, account.user_id, group.id, player).id
     return Table(account, group.id, ids, res)

@@ -51,7 +51,8 @@ def test_a_new_game_offers_the_rules_of_the_last_game_started(table):
     table.call(games.end_game, game.id)
     at = open_app(table.account, PLAY)  # no game in progress: the set-up form
     picker = at.selectbox(key="play_setup_rules_preset")
-    assert picker.value == "last_used" and picker.options[0] == "The rules of my last game"
+    # The group's last game is also Ann's: it comes first, under the group's label.
+    assert picker.value == "last_used" and picker.options[0] == "The last game's rules"
     for name in ("Cleo", "Dan"):
         at.multiselect(key="play_setup_players").select(table.player_ids[name])
     at.button(key="play_setup_start").click().run()

@@ -81,7 +81,7 @@ def history(table: Table) -> Table:
 
 
 def table_with(at, column: str) -> pd.DataFrame:
-    """The first table on the page that has ``column``."""
+    """The first table on the page that has ``column``, as shown (shares in percent points)."""
     for frame in at.dataframe:
         if column in frame.value.columns:
             return frame.value
@@ -111,7 +111,7 @@ def test_players_section_shows_each_players_games_wins_and_scores(history):
     summary = table_with(at, "avg_round_score")
     assert sorted(summary["player"]) == ["Ann", "Ben", "Cleo"]  # Dan never played
     ann = row_of(summary, player="Ann")
-    assert (ann["games"], ann["wins"], ann["win_rate"], ann["rounds"]) == (2, 2, 1.0, 4)
+    assert (ann["games"], ann["wins"], ann["win_rate"], ann["rounds"]) == (2, 2, 100.0, 4)
     assert (ann["avg_round_score"], ann["median_round_score"]) == (4.5, 4.5)
     assert (ann["best_round"], ann["worst_round"]) == (0, 9)
     assert (ann["avg_game_total"], ann["best_game"], ann["worst_game"]) == (9.0, 4, 14)
@@ -132,18 +132,20 @@ def test_dutch_calls_show_every_outcome_penalties_and_beaten_calls(history):
     assert (ben["avg_penalty_cards"], ben["avg_penalty_points"]) == (1.0, 5.5)
     cleo = row_of(calls, player="Cleo")
     assert (cleo["lowest"], cleo["tied"], cleo["beaten"]) == (1, 0, 1)
-    assert (cleo["lowest_rate"], cleo["tied_rate"], cleo["beaten_rate"]) == (0.5, 0.0, 0.5)
+    assert (cleo["lowest_rate"], cleo["tied_rate"], cleo["beaten_rate"]) == (50.0, 0.0, 50.0)
     assert (cleo["avg_penalty_cards"], cleo["avg_penalty_points"]) == (1.5, 14.0)
     assert "Ann" not in set(calls["player"])
     assert any("Never called in this view: Ann" in shown(caption.value) for caption in at.caption)
     against = table_with(at, "beat_call_rate")
     ann = row_of(against, player="Ann")
-    assert (ann["faced_calls"], ann["beat_calls"], ann["beat_call_rate"]) == (4, 1, 0.25)
+    assert (ann["faced_calls"], ann["beat_calls"], ann["beat_call_rate"]) == (4, 1, 25.0)
     assert row_of(against, player="Cleo")["beat_calls"] == 0
     by_total = table_with(at, "lowest_rate_at_or_below")
     assert by_total["hand_total"].tolist() == [0, 2, 5, 12]
     assert by_total["lowest"].tolist() == [0, 1, 0, 0]
-    assert by_total["lowest_rate_at_or_below"].tolist() == pytest.approx([0, 1 / 2, 1 / 3, 1 / 4])
+    assert by_total["lowest_rate_at_or_below"].tolist() == pytest.approx(
+        [0, 100 / 2, 100 / 3, 100 / 4]
+    )
 
 
 def test_head_to_head_counts_who_finished_lower_in_shared_games(history):
@@ -174,9 +176,9 @@ def test_trends_follow_each_player_and_one_chosen_game(history):
     scores = table_with(at, "rolling_avg")
     assert scores.loc[scores["player"] == "Cleo", "rolling_avg"].tolist() == [2, 16, 24, 19.5]
     wins = table_with(at, "win_rate")
-    assert wins.loc[wins["player"] == "Ann", "win_rate"].tolist() == [1.0, 1.0]
+    assert wins.loc[wins["player"] == "Ann", "win_rate"].tolist() == [100.0, 100.0]
     calls = table_with(at, "success_rate")
-    assert calls.loc[calls["player"] == "Cleo", "success_rate"].tolist() == [1.0, 0.5]
+    assert calls.loc[calls["player"] == "Cleo", "success_rate"].tolist() == [100.0, 50.0]
     picker = at.selectbox(key="stats_game")
     assert picker.options[0].startswith("10 Feb 2025")  # the newest game first, in the locale
     totals = table_with(at, "game_total")
@@ -217,16 +219,36 @@ def test_drawing_every_section_leaves_the_shared_numbers_as_computed(history):
 
 def test_the_rolling_window_can_be_chosen_and_is_kept_across_tabs(history):
     at = show_section(open_app(history.account, STATS), "Trends")
-    at.select_slider(key="stats_window").set_value(3).run()
+    at.select_slider(key="stats_window_rounds").set_value(3).run()
     assert not at.exception
     scores = table_with(at, "rolling_avg")
     cleo = scores.loc[scores["player"] == "Cleo", "rolling_avg"].tolist()
     assert cleo == pytest.approx([2, 16, 24, 76 / 3])  # 30 + 40 + 6 over the last three
     show_section(at, "Players")
     show_section(at, "Trends")
-    assert at.select_slider(key="stats_window").value == 3
+    assert at.select_slider(key="stats_window_rounds").value == 3
     scores = table_with(at, "rolling_avg")
     assert scores.loc[scores["player"] == "Cleo", "rolling_avg"].iloc[-1] == pytest.approx(76 / 3)
+
+
+def test_rounds_games_and_calls_each_have_a_rolling_window_of_their_own(history):
+    """Choosing the rounds' window leaves the games' and the calls' windows as they were."""
+    at = show_section(open_app(history.account, STATS), "Trends")
+    sliders = {slider.key: slider for slider in at.select_slider}
+    assert set(sliders) == {"stats_window_rounds", "stats_window_games", "stats_window_calls"}
+    assert [sliders[f"stats_window_{w}"].label for w in ("rounds", "games", "calls")] == [
+        "Rolling average over each player's latest rounds",
+        "Rolling average over each player's latest games",
+        "Rolling average over each player's latest calls",
+    ]
+    calls_before = table_with(at, "rolling_success_rate")
+    at.select_slider(key="stats_window_rounds").set_value(3).run()
+    pd.testing.assert_frame_equal(table_with(at, "rolling_success_rate"), calls_before)
+    at.select_slider(key="stats_window_calls").set_value(5).run()
+    assert not at.exception
+    assert at.select_slider(key="stats_window_rounds").value == 3
+    assert at.select_slider(key="stats_window_games").value == 10
+    assert at.select_slider(key="stats_window_calls").value == 5
 
 
 def test_a_date_range_keeps_only_the_games_started_in_it(history):
@@ -418,13 +440,13 @@ def test_ratings_rank_the_steady_winner_first_and_call_everyone_provisional(hist
     assert ratings["player"].tolist() == ["Ann", "Ben", "Cleo"]
     assert ratings["rating_text"].tolist() == ["provisional (2 of 5 games)"] * 3
     assert ratings["wins"].tolist() == [2, 0, 0]
-    assert ratings["win_rate"].tolist() == [1.0, 0.0, 0.0]
+    assert ratings["win_rate"].tolist() == [100.0, 0.0, 0.0]
     assert ratings["mu"].is_monotonic_decreasing
     over_time = table_with(at, "game_number")
     assert over_time.loc[over_time["player"] == "Ann", "game_number"].tolist() == [1, 2]
     chances = table_with(at, "win_chance")
     assert chances["player"].tolist() == ["Ann", "Ben", "Cleo"]  # the whole line-up by default
-    assert chances["win_chance"].sum() == pytest.approx(1)
+    assert chances["win_chance"].sum() == pytest.approx(100)
     assert chances["win_chance"].tolist() == sorted(chances["win_chance"], reverse=True)
 
 
@@ -445,9 +467,9 @@ def test_should_i_call_shows_the_chances_by_hand_total_with_counts_and_the_refer
     chances = table_with(at, "expected_cost")
     assert chances["hand_total"].tolist() == [0, 2, 5, 12]
     assert chances["calls"].tolist() == [1, 1, 1, 1]
-    assert chances["lowest_rate"].tolist() == [0, 1, 0, 0]
+    assert chances["lowest_rate"].tolist() == [0, 100, 0, 0]
     assert chances["reference"].iloc[1] > chances["reference"].iloc[3]
-    assert chances["fitted"].between(0, 1).all()
+    assert chances["fitted"].between(0, 100).all()
     lines = " ".join(markdown.value for markdown in at.markdown)
     assert "**Cleo** calls at 7.0 on average" in lines
     assert "against random hands the same calls would succeed" in lines
@@ -467,7 +489,7 @@ def test_the_one_player_view_shows_rating_record_rivals_calls_and_best_games(his
     assert "Beaten most often by: Ann (2 of 2 games)" in lines
     calls = table_with(at, "reference")
     assert calls["hand_total"].tolist() == [2, 12]
-    assert calls["lowest_rate"].tolist() == [1.0, 0.0]
+    assert calls["lowest_rate"].tolist() == [100.0, 0.0]
     best, worst = [frame.value for frame in at.dataframe if "game_total" in frame.value.columns][:2]
     assert best["game_total"].tolist() == [32, 46]
     assert worst["game_total"].tolist() == [46, 32]

@@ -113,8 +113,11 @@ def make_table(app_database: str) -> Iterator[Callable[..., Table]]:
         account = backend.sign_up(email, PASSWORD, name)
         with sessions() as session:
             group = groups.create_group(session, account.user_id, group_name)
-        ids = {}
+            own = players.list_players(session, account.user_id, group.id)
+        ids = {p.name: p.id for p in own if p.name in player_names}  # the person plays too
         for player in player_names:
+            if player in ids:
+                continue
             with sessions() as session:
                 ids[player] = players.add_player(session, account.user_id, group.id, player).id
         return Table(account, email, group.id, ids, backend, sessions)

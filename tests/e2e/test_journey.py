@@ -19,6 +19,7 @@ from tests.e2e.streamlit_ui import (
     XSS_NAME,
     choice_button,
     choose,
+    data_frame,
     expect_clean_page,
     expect_literal_name,
     expect_standings,
@@ -101,14 +102,18 @@ def test_sign_up_then_sign_in_opens_the_play_page(app_server, page, screenshot):
 
 
 def test_a_group_is_created_and_filled_on_the_group_page(page, screenshot):
-    """The new group becomes the active one, and players added there are listed."""
+    """The new group becomes the active one with Ann, who made it, as its first player;
+    players added there are listed."""
     open_page(page, "Group")
     fill(page, "group_create_name", "Friday cards")
     press(page.get_by_role("button", name="Create the group"))
-    expect(page.get_by_text("You created Friday cards")).to_be_visible()
+    said = page.get_by_test_id("stAlertContentSuccess").get_by_text("You created Friday cards")
+    expect(said).to_be_visible()
     expect(page.get_by_test_id("stSidebar").get_by_text("Friday cards")).to_be_visible()
+    expect(page.get_by_role("button", name="Set up the first game")).to_be_visible()
+    expect(data_frame(page, "Player", "Linked to")).to_contain_text("Ann")
 
-    for name in ["Ann", "Ben", XSS_NAME]:
+    for name in ["Ben", XSS_NAME]:
         fill(page, "group_add_player_name", name)
         press(page.get_by_role("button", name="Add the player"))
         expect(page.get_by_text(f"{name} was added to the players.")).to_be_visible()
@@ -120,7 +125,9 @@ def test_a_group_is_created_and_filled_on_the_group_page(page, screenshot):
 def test_a_game_is_set_up_on_the_play_page(page):
     """Players picked from the group plus one typed in start a game with everyone at 0."""
     open_page(page, "Play")
-    for name in ["Ann", "Ben", XSS_NAME]:
+    chosen = widget(page, "play_setup_players").locator("[data-tag]")
+    expect(chosen).to_have_text(["Ann"])  # the group's one member is chosen already
+    for name in ["Ben", XSS_NAME]:
         press(widget(page, "play_setup_players").locator("input"))
         page.get_by_role("option", name=name, exact=True).click()
     fill(page, "play_setup_new_players", "Cleo")
@@ -199,7 +206,7 @@ def test_correcting_a_round_on_history_changes_the_totals(page, screenshot):
     fill_round(page, "history_edit", ["AH 2C", "10", "5", "7"], "Ann")
     press(save_button(page, "history_edit"))
 
-    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(page.get_by_text(f"Round 1 corrected: {XSS_NAME} 25 → 5.")).to_be_visible()
     corrected = [(1, "Ben", 21), (2, "Cleo", 25), (3, XSS_NAME, 37), (4, "Ann", 43)]
     expect_standings(page, corrected)
     expect_clean_page(page)

@@ -68,6 +68,7 @@ def test_a_removed_members_open_tab_says_so_and_writes_nothing(
     expect(notice).to_be_visible()
     expect(bens_tab.get_by_text("You are not in a group yet")).to_be_visible()
     expect_clean_page(bens_tab)
-    with sessions() as session:
-        assert players.list_players(session, ann.user_id, group.id) == []
+    with sessions() as session:  # Ann's and Ben's own players, Ben's now unlinked; no Zed
+        listed = players.list_players(session, ann.user_id, group.id)
+        assert [(p.name, p.user_id) for p in listed] == [("Ann", ann.user_id), ("Ben", None)]
     engine.dispose()

@@ -653,3 +653,30 @@ def test_display_names_a_database_cannot_store_are_refused(
     assert ann.display_name == "Ann Marie"
     with pytest.raises(InvalidDisplayName, match=re.escape(complaint)):
         backend.change_display_name(ann.user_id, display_name)
+
+
+def test_the_downloads_hands_entered_as_totals_read_as_in_the_history_csv(backend, sessions):
+    """A hand written down as its total has that total in ``cards``, as the History page's
+    rounds file writes it; a lone number card keeps its comma there too."""
+    import csv as csv_module
+
+    from dutch_app.services.csv_export import export_rounds
+
+    ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
+    bob = backend.sign_up("bob@example.com", PASSWORD, "Bob")
+    with sessions() as session, session.begin():
+        group = _group(session, "Shared", [(ann.user_id, "owner"), (bob.user_id, "member")])
+        game = _game(session, group, ann.user_id)
+        game.rules = {}  # the original rules, which the History file can write
+        hands = session.scalars(select(RoundHand).order_by(RoundHand.seat)).all()
+        hands[0].cards, hands[0].hand_total, hands[0].round_score = None, 21, 21
+        hands[1].cards, hands[1].hand_total, hands[1].round_score = "7", 7, 7
+        group_id, game_id = group.id, game.id
+    with sessions() as session:
+        files = _unzip(export_user_data(session, ann.user_id))
+        history = export_rounds(session, ann.user_id, group_id).decode("utf-8-sig")
+    mine = [row["cards"] for row in csv_module.DictReader(io.StringIO(files["round_hands.csv"]))]
+    theirs = [row["cards"] for row in csv_module.DictReader(io.StringIO(history))]
+    assert mine[:2] == ["21", "7,"]
+    assert mine == theirs
+    assert game_id

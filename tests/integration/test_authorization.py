@@ -22,9 +22,13 @@ from dutch_app.services import (
     games,
     groups,
     history,
+    live,
+    members,
     players,
+    preferences,
     rounds,
     setup,
+    sharing,
 )
 from dutch_app.services.errors import NotFound
 from dutch_core import PRESETS
@@ -104,6 +108,16 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     "games.game_version": ("game", "game", lambda s, u, i, w: games.game_version(s, u, i)),
     "games.list_games": ("group", "group", lambda s, u, i, w: games.list_games(s, u, i)),
     "games.end_game": ("game", "game", lambda s, u, i, w: games.end_game(s, u, i)),
+    "sharing.share_link_state": (
+        "game", "game", lambda s, u, i, w: sharing.share_link_state(s, u, i)
+    ),
+    "sharing.make_share_link": (
+        "game", "game", lambda s, u, i, w: sharing.make_share_link(s, u, i)
+    ),
+    "sharing.end_share_link": ("game", "game", lambda s, u, i, w: sharing.end_share_link(s, u, i)),
+    "live.member_version": (
+        "game", "game", lambda s, u, i, w: live.member_version(s, u, live.Watched.GAME, i)
+    ),
     "games.reopen_game": ("game", "game", lambda s, u, i, w: games.reopen_game(s, u, i)),
     "games.delete_game": ("game", "game", lambda s, u, i, w: games.delete_game(s, u, i)),
     "rounds.add_round": (
@@ -136,6 +150,15 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
             s, u, i, [w.player, "Newcomer"], PRESETS["classic"]
         ),
     ),
+    "setup.game_defaults": ("group", "group", lambda s, u, i, w: setup.game_defaults(s, u, i)),
+    "members.my_player_offer": (
+        "group", "group", lambda s, u, i, w: members.my_player_offer(s, u, i)
+    ),
+    "members.claim_player": ("player", "player", lambda s, u, i, w: members.claim_player(s, u, i)),
+    "members.add_my_player": ("group", "group", lambda s, u, i, w: members.add_my_player(s, u, i)),
+    "demo.remove_demo_group": (
+        "group", "group", lambda s, u, i, w: demo.remove_demo_group(s, u, i)
+    ),
     "csv_import.import_rounds_csv": (
         "group", "group", lambda s, u, i, w: csv_import.import_rounds_csv(s, u, i, b"")
     ),
@@ -162,18 +185,56 @@ def _load_demo_group(session, stranger, world):
     assert games.list_games(session, stranger, made.id)
 
 
+def _rename_my_players(session, stranger, world):
+    before = {p.name for p in players.list_players(session, world.owner, world.group)}
+    groups_renamed = {r.group_name for r in members.rename_my_players(session, stranger)}
+    assert groups_renamed <= {"Stranger's club"}
+    assert {p.name for p in players.list_players(session, world.owner, world.group)} == before
+
+
+def _own_preferences(session, stranger, world):
+    """A person reads and keeps only their own preferences: the owner's stay as they were."""
+    before = preferences.get_preferences(session, world.owner)
+    preferences.save_preferences(session, stranger, language="fr", theme="dark", keep_awake=False)
+    preferences.remember_rules(session, stranger, PRESETS["points"])
+    mine = preferences.get_preferences(session, stranger)
+    assert (mine.language, mine.theme, mine.keep_awake) == ("fr", "dark", False)
+    assert preferences.get_preferences(session, world.owner) == before
+
+
+def _open_shared_game(session, stranger, world):
+    """Without the token, a guessed one opens nothing (the owner's game included)."""
+    sharing.make_share_link(session, world.owner, world.game)
+    with pytest.raises(sharing.ShareLinkInvalid):
+        sharing.open_shared_game(session, "guessed-" + "A" * 35, client="192.0.2.1")
+
+
+def _players_to_rename(session, stranger, world):
+    assert members.players_to_rename(session, stranger) == []
+
+
 # Services that act on no existing group: what a stranger gets reveals nothing of others'.
 UNSCOPED: dict[str, Callable] = {
     "groups.list_groups": _list_groups,
     "groups.create_group": _create_group,
     "groups.join_group": _join_group,
     "demo.load_demo_group": _load_demo_group,
+    "members.rename_my_players": _rename_my_players,
+    "members.players_to_rename": _players_to_rename,
+    "preferences.get_preferences": _own_preferences,
+    "preferences.save_preferences": _own_preferences,
+    "preferences.remember_rules": _own_preferences,
+    "sharing.open_shared_game": _open_shared_game,
 }
 
 NOT_SERVICES = {
     "demo.generate_history": "a command-line tool that fills a group by id, no acting user",
     "demo.main": "the command line itself",
     "history.history_query": "builds the SELECT behind load_history; reads nothing",
+    "live.versions": "the live watcher's batch read, asked only for what the route has checked",
+    "preferences.check_choices": "checks a choice's values; reads and writes nothing",
+    "sharing.shared_view": "turns a game already read by a service into its shared view",
+    "sharing.token_hash": "hashes a token; reads and writes nothing",
     "leaving.end_membership": "a step of leaving, removing a member and deleting an account, "
     "given the membership those services checked",
 }

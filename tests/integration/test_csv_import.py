@@ -95,6 +95,7 @@ def test_known_players_are_matched_whatever_the_case(session, owner, played):
         "=Bo",
         "Ann",
         "Cy",
+        "Olga",  # the owner, a player of the group since making it
     ]
 
 

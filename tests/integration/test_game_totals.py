@@ -100,8 +100,8 @@ def test_a_game_at_its_limit_refuses_a_new_round_after_reopening(session, owner,
 
 def long_game(session: Session, group_id: int, length: int) -> int:
     """An open-ended game of the group's four players with ``length`` rounds, written in bulk."""
-    players = select(Player).where(Player.group_id == group_id).order_by(Player.id)
-    seated = list(session.scalars(players))[:4]
+    players = select(Player).where(Player.group_id == group_id, Player.user_id.is_(None))
+    seated = list(session.scalars(players.order_by(Player.id)))[:4]  # not the owner's own
     rules = PRESETS["classic_open"]
     names = {
         player.name: hand for player, hand in zip(seated, ("3", "10", "12", "20"), strict=True)

@@ -110,14 +110,15 @@ def test_when_the_owner_leaves_the_longest_standing_member_takes_over(
 
 
 def test_a_leaving_members_player_is_unlinked(session, owner, make_user, group):
-    ben = make_user("Ben")
-    groups.join_group(session, ben, group.invite_code)
-    player = add_player(session, owner, group.id, "Ben", link_user_id=ben)
-    assert player.user_id == ben
-    groups.leave_group(session, ben, group.id)
     from dutch_app.services.players import list_players
 
-    assert list_players(session, owner, group.id)[0].user_id is None
+    ben = make_user("Ben")
+    groups.join_group(session, ben, group.invite_code)
+    linked = {player.name: player.user_id for player in list_players(session, owner, group.id)}
+    assert linked == {"Ben": ben, "Olga": owner}
+    groups.leave_group(session, ben, group.id)
+    linked = {player.name: player.user_id for player in list_players(session, owner, group.id)}
+    assert linked == {"Ben": None, "Olga": owner}
 
 
 def test_the_last_member_leaving_deletes_the_group_and_its_games(session, owner, group, seated):
@@ -189,13 +190,13 @@ def test_a_removed_members_player_and_games_stay_unlinked(session, owner, make_u
 
     ben = make_user("Ben")
     groups.join_group(session, ben, group.invite_code)
-    bens = add_player(session, owner, group.id, "Ben", link_user_id=ben)
+    bens = next(p for p in list_players(session, owner, group.id) if p.user_id == ben)
     ann = add_player(session, owner, group.id, "Ann")
     game = start_game(session, ben, group.id, [ann.id, bens.id], PRESETS["classic"])
     add_round(session, ben, game.id, {ann.id: "3", bens.id: "9"}, ann.id, "dutch")
     groups.remove_member(session, owner, group.id, ben)
     kept = {player.name: player.user_id for player in list_players(session, owner, group.id)}
-    assert kept == {"Ann": None, "Ben": None}
+    assert kept == {"Ann": None, "Ben": None, "Olga": owner}
     stored = get_game(session, owner, game.id)
     assert [p.name for p in stored.players] == ["Ann", "Ben"]
     assert len(stored.rounds) == 1

@@ -30,6 +30,7 @@ def played(session, owner, make_user, group, seated):
     """A game with one round entered by Ben, a member linked to the player Bo."""
     ben = make_user("Ben")
     join_group(session, ben, group.invite_code)
+    session.execute(delete(Player).where(Player.user_id == ben))  # he plays as Bo here
     session.get(Player, seated[1].id).user_id = ben
     session.commit()
     ids = [p.id for p in seated[:2]]
@@ -57,7 +58,7 @@ def test_deleting_a_game_removes_its_seats_rounds_and_hands(session, played):
     session.execute(delete(Game).where(Game.id == played[1]))
     session.commit()
     assert [count(session, m) for m in (GamePlayer, Round, RoundHand)] == [0, 0, 0]
-    assert count(session, Player) == 4
+    assert count(session, Player) == 5  # Olga's own player and the four seated
 
 
 def test_a_round_number_is_unique_in_its_game(session, played):

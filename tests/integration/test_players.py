@@ -21,10 +21,17 @@ def play(session, owner, group, table, hands, caller):
     return game.id
 
 
+def unlink_own_player(session, owner, group, member):
+    """Unlink the player a member got on joining, so they can be linked to another."""
+    own = next(p for p in players.list_players(session, owner, group.id) if p.user_id == member)
+    players.link_player(session, owner, own.id, None)
+
+
 def test_players_are_listed_by_name(session, owner, group):
     for name in ("cy", "Ann", "Bo"):
         players.add_player(session, owner, group.id, name)
-    assert [p.name for p in players.list_players(session, owner, group.id)] == ["Ann", "Bo", "cy"]
+    listed = [p.name for p in players.list_players(session, owner, group.id)]
+    assert listed == ["Ann", "Bo", "cy", "Olga"]  # Olga made the group, so she is a player
 
 
 def test_a_name_is_taken_whatever_its_case(session, owner, group, seated):
@@ -56,6 +63,7 @@ def test_a_player_can_be_linked_to_a_member_only(session, owner, make_user, grou
     with pytest.raises(NotFound, match="No member with id"):
         players.link_player(session, owner, seated[1].id, ben)
     join_group(session, ben, group.invite_code)
+    unlink_own_player(session, owner, group, ben)
     assert players.link_player(session, owner, seated[1].id, ben).user_id == ben
     with pytest.raises(ValidationError, match="already linked to 'Bo'"):
         players.add_player(session, owner, group.id, "Benny", link_user_id=ben)
@@ -68,7 +76,8 @@ def test_merging_moves_the_history_and_frees_the_name(session, owner, group, sea
     play(session, owner, group, [dee, cy], ["2", "4"], dee)
     merged = players.merge_players(session, owner, group.id, dee.id, ann.id)
     assert merged.id == ann.id
-    assert [p.name for p in players.list_players(session, owner, group.id)] == ["Ann", "Bo", "Cy"]
+    listed = [p.name for p in players.list_players(session, owner, group.id)]
+    assert listed == ["Ann", "Bo", "Cy", "Olga"]
     frame = load_history(session, owner, group.id)
     assert sorted(frame.loc[frame["player"] == "Ann", "round_score"].tolist()) == [2, 3]
     assert set(frame.loc[frame["player"] == "Ann", "player_id"]) == {ann.id}
@@ -100,6 +109,7 @@ def test_a_merged_player_is_gone(session, owner, group, seated):
 def test_the_merged_players_link_moves_to_the_target(session, owner, make_user, group, seated):
     ben = make_user("Ben")
     join_group(session, ben, group.invite_code)
+    unlink_own_player(session, owner, group, ben)
     players.link_player(session, owner, seated[3].id, ben)
     assert (
         players.merge_players(session, owner, group.id, seated[3].id, seated[0].id).user_id == ben

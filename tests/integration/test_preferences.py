@@ -39,8 +39,9 @@ def _rules() -> HouseRules:
 
 def _start_a_game(sessions, user_id: int, rules: HouseRules) -> int:
     with sessions() as session:
-        group = groups.create_group(session, user_id, "Friday")
-        ids = [players.add_player(session, user_id, group.id, n).id for n in ("Ann", "Bo")]
+        group = groups.create_group(session, user_id, "Friday")  # Ann, who made it, plays
+        (own,) = players.list_players(session, user_id, group.id)
+        ids = [own.id, players.add_player(session, user_id, group.id, "Bo").id]
         return setup.start_game_with_players(session, user_id, group.id, ids, rules).id
 
 

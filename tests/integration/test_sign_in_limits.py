@@ -23,7 +23,7 @@ from dutch_app.accounts.local import LocalBackend
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.services.games import start_game
 from dutch_app.services.groups import create_group
-from dutch_app.services.players import add_player
+from dutch_app.services.players import add_player, list_players
 from dutch_app.services.rounds import add_round
 from dutch_app.storage.models import ThrottleCounter
 from dutch_core import PRESETS
@@ -306,7 +306,10 @@ def test_a_round_is_saved_while_wrong_sign_ins_flood_the_server(sessions, clock,
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     with sessions() as session:
         group = create_group(session, ann.user_id, "Friday club")
-        seated = [add_player(session, ann.user_id, group.id, n).id for n in ("Ann", "Bo", "Cy")]
+        own = list_players(session, ann.user_id, group.id)  # Ann is the group's first player
+        seated = [own[0].id] + [
+            add_player(session, ann.user_id, group.id, n).id for n in ("Bo", "Cy")
+        ]
         game = start_game(session, ann.user_id, group.id, seated, PRESETS["classic_open"])
     stop = threading.Event()
 

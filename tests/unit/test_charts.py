@@ -8,6 +8,7 @@ import pytest
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
 from dutch_app import charts
+from dutch_app.ui.text import PERCENT_FORMAT
 from dutch_core import stats
 
 
@@ -115,6 +116,11 @@ KINDS = {
 }
 
 
+def encodings(spec: dict) -> list[dict]:
+    """The encoding of a chart, or of each layer of a layered one (cells and their numbers)."""
+    return [layer["encoding"] for layer in spec.get("layer", [spec])]
+
+
 def chart_rows(chart: alt.Chart) -> list[dict]:
     spec = chart.to_dict()
     return [row for rows in spec.get("datasets", {}).values() for row in rows]
@@ -125,16 +131,16 @@ def test_each_chart_draws_its_table_with_tooltips(name):
     kind, table = KINDS[name]
     chart = kind.chart(table())
     spec = chart.to_dict()
-    assert isinstance(chart, alt.Chart)
+    assert isinstance(chart, alt.Chart | alt.LayerChart)
     assert chart_rows(chart)
-    assert spec["encoding"]["tooltip"]
+    assert all(encoding["tooltip"] for encoding in encodings(spec))
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))
 def test_each_chart_of_an_empty_table_is_a_chart_without_data(name):
     kind, table = KINDS[name]
     chart = kind.chart(table().iloc[0:0])
-    assert isinstance(chart, alt.Chart)
+    assert isinstance(chart, alt.Chart | alt.LayerChart)
     assert chart_rows(chart) == []
 
 
@@ -257,6 +263,21 @@ def test_player_names_reach_a_chart_only_as_data(name):
     named = not frame.equals(original)  # the table of calls by hand total names nobody
     assert named == any(HOSTILE in row.values() for rows in data.values() for row in rows)
     assert HOSTILE not in repr(spec)
-    assert "href" not in spec["encoding"]
-    titles = {tip.get("title") for tip in spec["encoding"]["tooltip"]}
-    assert not titles & {"title", "image"}
+    for encoding in encodings(spec):
+        assert "href" not in encoding
+        titles = {tip.get("title") for tip in encoding["tooltip"]}
+        assert not titles & {"title", "image"}
+
+
+def test_the_head_to_head_grid_writes_each_share_in_its_cell():
+    """Each cell shows its share as a whole percent, readable on both ends of the scale."""
+    spec = charts.HEAD_TO_HEAD.chart(head_to_head_table()).to_dict()
+    cells, numbers = spec["layer"]
+    assert cells["mark"]["type"] == "rect"
+    assert numbers["mark"]["type"] == "text"
+    assert numbers["encoding"]["text"] == {
+        "field": "lower_rate",
+        "format": PERCENT_FORMAT,
+        "type": "quantitative",
+    }
+    assert PERCENT_FORMAT == ".0%" and format(2 / 3, PERCENT_FORMAT) == "67%"

@@ -27,7 +27,9 @@ def refused(hands, caller="C", penalty=None, rules=SEED):
 
 def test_a_fifth_ace_names_the_player_who_would_hold_it():
     error = refused({"A": "A AS", "B": "A 1 AH", "C": "2"})
-    assert str(error) == "B: card 'AH' would be a 5th 'A'; a deck has only 4"
+    assert str(error) == (
+        "B: card 'AH' would be a 5th 'A'; a deck has only 4 (held already: A 2, B 2)"
+    )
     assert error.player == "B"
 
 
@@ -133,3 +135,19 @@ def test_more_valuable_jokers_raise_the_deck_limit():
         score_round(round_input, HouseRules(jokers=1, joker_value=5))
     # Negative Jokers lower no limit above zero: the best hands leave them out.
     assert HouseRules(jokers=2, joker_value=-2).deck_max_total() == 338
+
+
+def test_a_red_king_typed_twice_names_both_players_holding_it():
+    """Olivia's KH next to Sam's KD KH: the message names the two hands holding KH,
+    not only the later one as if its owner had made a 3rd red King."""
+    error = refused({"Olivia": "KH 5", "Sam": "KD KH", "C": "2"})
+    assert str(error) == "Sam: card 'KH' is already Olivia's"
+    error = refused({"Sam": "KD KH", "Olivia": "KH 5", "C": "2"})
+    assert str(error) == "Olivia: card 'KH' is already Sam's"
+
+
+def test_a_count_that_breaks_the_deck_names_who_holds_the_others():
+    error = refused({"Olivia": "KH", "Sam": "KD", "C": "red K"})
+    assert str(error) == (
+        "C: card 'RK' would be a 3rd red King; a deck has only 2 (held already: Olivia 1, Sam 1)"
+    )
