@@ -103,7 +103,10 @@ def shared(fresh_postgres_database, streamlit_server, tmp_path):
     with sessions() as session:
         group = groups.create_group(session, ann.user_id, "Friday cards")
         groups.join_group(session, ben.user_id, group.invite_code)
-        ids = {name: players.add_player(session, ann.user_id, group.id, name).id for name in NAMES}
+        # Ann and Ben are players of the group from the moment they are members; Cleo is a guest.
+        players.add_player(session, ann.user_id, group.id, "Cleo")
+        ids = {p.name: p.id for p in players.list_players(session, ann.user_id, group.id)}
+        assert set(ids) == set(NAMES)
         game = games.start_game(
             session, ann.user_id, group.id, [ids[name] for name in NAMES], PRESETS["classic"]
         )
@@ -223,7 +226,7 @@ def test_clashing_corrections_on_two_servers_one_is_refused_and_nothing_is_lost(
 
     correct_hands(ann, ["3", "8", "12"])
     press(ann.get_by_role("button", name="Save the correction"))
-    expect(ann.get_by_text("Round 1 saved")).to_be_visible()
+    expect(ann.get_by_text("Round 1 corrected: Ben 10 → 8.")).to_be_visible()
     corrected = [(1, "Ann", 3), (2, "Ben", 8), (3, "Cleo", 12)]
     assert shared.standings() == corrected
 
