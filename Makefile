@@ -14,7 +14,7 @@ NODE_STAMP := tests/node_modules/.installed
 PORT ?= 8501
 PYTEST_ARGS ?=
 
-.PHONY: help run test lint venv
+.PHONY: help run test lint venv translations
 
 help:
 	@echo "make run    start Dutch Scorer on http://localhost:$(PORT) (SQLite in data/, local accounts)"
@@ -40,6 +40,12 @@ run: $(RUNTIME_STAMP)
 
 test: $(DEV_STAMP) $(NODE_STAMP)
 	scripts/test.sh $(PYTEST_ARGS)
+
+# make translations   extract the app's text and merge it into each language's .po file
+#                     (then translate the new empty entries and commit the .po files)
+translations: $(DEV_STAMP)
+	$(VENV)/bin/python -m dutch_app.catalogues update
+	$(VENV)/bin/python -m dutch_app.catalogues check || true
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .

@@ -11,6 +11,7 @@ from functools import partial
 
 import streamlit as st
 
+from dutch_app.i18n import N_, _, chosen_language, use_language
 from dutch_app.services import groups
 from dutch_app.ui.context import (
     active_group,
@@ -47,38 +48,57 @@ ICON = "dutch_app/web/static/icon-192.png"  # also the home-screen icon (dutch_a
 st.set_page_config(page_title="Dutch Scorer", page_icon=ICON, layout="wide")
 st.html(phone_css())  # room for a table's toolbar on a phone
 
-sign_in = st.Page("pages/sign_in.py", title="Sign in", icon=":material/login:")
-calculator = st.Page("pages/calculator.py", title="Round calculator", icon=":material/calculate:")
-rules = st.Page("pages/rules.py", title="Rules", icon=":material/menu_book:")
-privacy = st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:")
-# A read-only link to one game opens this page, signed in or not (dutch_app.services.sharing).
-shared_game = st.Page(
-    "pages/shared.py", title="Shared game", icon=":material/share:", url_path="shared",
-    visibility="hidden",
-)  # fmt: skip
-reset_password = st.Page(
-    "pages/reset_password.py", title="Choose a new password", icon=":material/key:"
-)
+
+def public_pages() -> dict[str, st.Page]:
+    """The pages open to everyone, titled in this run's language."""
+    return {
+        "sign_in": st.Page("pages/sign_in.py", title=_("Sign in"), icon=":material/login:"),
+        "calculator": st.Page(
+            "pages/calculator.py", title=_("Round calculator"), icon=":material/calculate:"
+        ),
+        "rules": st.Page("pages/rules.py", title=_("Rules"), icon=":material/menu_book:"),
+        "privacy": st.Page("pages/privacy.py", title=_("Privacy"), icon=":material/shield:"),
+        # A read-only link to one game opens this page, signed in or not
+        # (dutch_app.services.sharing).
+        "shared_game": st.Page(
+            "pages/shared.py",
+            title=_("Shared game"),
+            icon=":material/share:",
+            url_path="shared",
+            visibility="hidden",
+        ),
+        "reset_password": st.Page(
+            "pages/reset_password.py", title=_("Choose a new password"), icon=":material/key:"
+        ),
+    }
+
+
+def preferred_language() -> str | None:
+    """The language the person stored with their account, else the one chosen in this
+    session; None follows the browser."""
+    if current_account() is not None and (stored := my_preferences().language):
+        return stored
+    return chosen_language()
 
 
 PRIVATE_PATHS = ("play", "table", "history", "stats", "group", "account")
 
 
-def signed_out_pages() -> dict[str, list]:
+def signed_out_pages(public: dict[str, st.Page]) -> dict[str, list]:
     """The navigation before sign-in. The addresses of the signed-in pages lead to the
     sign-in form (hidden from the menu), so a bookmark or a reload never hits "page not
     found"; once signed in, the same address shows the page asked for."""
     waiting = [
-        st.Page("pages/sign_in.py", title="Sign in", url_path=path, visibility="hidden")
+        st.Page("pages/sign_in.py", title=_("Sign in"), url_path=path, visibility="hidden")
         for path in PRIVATE_PATHS
     ]
     return {
-        "Dutch Scorer": [sign_in, calculator, *waiting, shared_game],
-        "About": [rules, privacy],
+        "Dutch Scorer": [public["sign_in"], public["calculator"], *waiting, public["shared_game"]],
+        _("About"): [public["rules"], public["privacy"]],
     }
 
 
-def signed_in_pages() -> dict[str, list]:
+def signed_in_pages(public: dict[str, st.Page]) -> dict[str, list]:
     """The navigation once someone is signed in.
 
     Play is the home page, at the app's root address. Its own address (``/play``: a
@@ -86,28 +106,34 @@ def signed_in_pages() -> dict[str, list]:
     """
     play = st.Page(
         "pages/play.py",
-        title="Play",
+        title=_("Play"),
         icon=":material/playing_cards:",
         url_path="home",
         default=True,
     )
     play_address = st.Page(
-        partial(st.switch_page, play), title="Play", url_path="play", visibility="hidden"
+        partial(st.switch_page, play), title=_("Play"), url_path="play", visibility="hidden"
     )
-    table = st.Page("pages/table.py", title="Table view", icon=":material/tv:")
-    history = st.Page("pages/history.py", title="History", icon=":material/history:")
-    stats = st.Page("pages/stats.py", title="Stats", icon=":material/insights:")
-    group = st.Page("pages/group.py", title="Group", icon=":material/group:")
-    account = st.Page("pages/account.py", title="Account", icon=":material/person:")
+    table = st.Page("pages/table.py", title=_("Table view"), icon=":material/tv:")
+    history = st.Page("pages/history.py", title=_("History"), icon=":material/history:")
+    stats = st.Page("pages/stats.py", title=_("Stats"), icon=":material/insights:")
+    group = st.Page("pages/group.py", title=_("Group"), icon=":material/group:")
+    account = st.Page("pages/account.py", title=_("Account"), icon=":material/person:")
     return {
-        "Scores": [play, table, history, stats, play_address],
-        "You": [group, account],
-        "Tools": [calculator, shared_game],
-        "About": [rules, privacy],
+        _("Scores"): [play, table, history, stats, play_address],
+        _("You"): [group, account],
+        _("Tools"): [public["calculator"], public["shared_game"]],
+        _("About"): [public["rules"], public["privacy"]],
     }
 
 
-TABLE_LABELS = {"": "Play", "table": "Table", "history": "History", "stats": "Stats"}
+TABLE_LABELS = {
+    "": N_("Play"),
+    "table": N_("Table"),
+    "history": N_("History"),
+    "stats": N_("Stats"),
+}
+"""The pages of the page bar, by address, with their short names (translate with ``_``)."""
 
 
 def page_bar(pages: dict[str, list], page) -> None:
@@ -116,19 +142,19 @@ def page_bar(pages: dict[str, list], page) -> None:
     Streamlit's own top navigation folds into the hidden sidebar on a phone, where a page
     change takes two taps; this row of links stays in view at any width.
     """
-    table_pages = [p for p in pages["Scores"] if p.url_path in TABLE_LABELS]
+    table_pages = [p for p in pages[_("Scores")] if p.url_path in TABLE_LABELS]
     if page.url_path not in TABLE_LABELS:
         return
     with st.container(horizontal=True, gap="small", key="page_bar"):
         for target in table_pages:
-            st.page_link(target, label=TABLE_LABELS[target.url_path], icon=target.icon)
+            st.page_link(target, label=_(TABLE_LABELS[target.url_path]), icon=target.icon)
 
 
 def sidebar_for_signed_in() -> None:
     """Who is signed in, the group switcher and the sign-out button."""
     account = require_account()
     with st.sidebar:
-        st.caption("Signed in as")
+        st.caption(_("Signed in as"))
         st.text(account.display_name)
         group_list = call(groups.list_groups)  # always fresh; the page reuses it
         hand_groups_to_page(group_list)
@@ -139,36 +165,40 @@ def sidebar_for_signed_in() -> None:
             # No widget key: the widget is rebuilt whenever the active group changes
             # elsewhere (a page that creates or joins a group), so it always shows it.
             choice = st.selectbox(
-                "Active group", ids, index=ids.index(group.id), format_func=names.__getitem__
+                _("Active group"), ids, index=ids.index(group.id), format_func=names.__getitem__
             )
             if choice != group.id:
                 set_active_group(choice)
                 st.rerun()
         elif group is not None:
-            st.caption("Group")
+            st.caption(_("Group"))
             st.text(group.name)
-        if st.button("Sign out", key="sidebar_sign_out", icon=":material/logout:"):
+        if st.button(_("Sign out"), key="sidebar_sign_out", icon=":material/logout:"):
             end_session()
             st.rerun()
 
 
 def run() -> None:
     """One run of the app: check the session, pick the pages, draw the chosen one."""
+    use_language(chosen_language())  # the session's choice or the browser's, until sign-in
     problem = settings_problem()
     if problem is not None:
         st.error(problem)
         st.stop()
     with guarded():
         resume_from_cookie()
+    with guarded():
+        use_language(preferred_language())  # every text from here on is in this language
+    public = public_pages()
 
     resetting = reset_link_opened()  # a password-reset link: its form alone
     invite_link_opened()  # an invite link: its code waits in the tab until sign-in
     if resetting:
-        page = st.navigation([reset_password], position="hidden")
+        page = st.navigation([public["reset_password"]], position="hidden")
     elif current_account() is None:
-        page = st.navigation(signed_out_pages())
+        page = st.navigation(signed_out_pages(public))
     else:
-        pages = signed_in_pages()
+        pages = signed_in_pages(public)
         page = st.navigation(pages)
 
     if current_account() is not None and not resetting:
@@ -178,9 +208,9 @@ def run() -> None:
             sidebar_for_signed_in()
         page_bar(pages, page)
     elif (notice := signed_out_notice()) is not None and not resetting:
-        st.info(notice, icon=":material/logout:")
+        st.info(_(notice), icon=":material/logout:")
     if current_account() is None and invite_waiting() and not resetting:
-        st.info(WAITING, icon=":material/group_add:")
+        st.info(_(WAITING), icon=":material/group_add:")
     flush_cookie()
     with guarded():
         page_head(my_preferences().theme if current_account() is not None else None)

@@ -28,6 +28,7 @@ import pandas as pd
 import pyarrow as pa
 from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
+from dutch_app.i18n import N_, _, active_language
 from dutch_app.ui.text import PERCENT_FORMAT
 from dutch_core import stats
 
@@ -44,7 +45,8 @@ OKABE_ITO = [
 """The Okabe–Ito palette, readable with every common colour-vision deficiency."""
 
 OUTCOME_COLOURS = {"lowest": "#0072B2", "tied": "#E69F00", "beaten": "#D55E00"}
-OUTCOME_LABELS = {"lowest": "Lowest (success)", "tied": "Tied", "beaten": "Beaten"}
+OUTCOME_LABELS = {"lowest": N_("Lowest (success)"), "tied": N_("Tied"), "beaten": N_("Beaten")}
+"""The outcomes as a legend names them (translate with ``_`` when drawn)."""
 MAX_POINTS = 4000
 """The most points a trend chart draws (about; each player's latest is always kept)."""
 MARKED_POINTS = 200
@@ -152,18 +154,18 @@ def theme_colours(colours: Mapping[str, str], dark: bool) -> dict[str, str]:
 
 
 def _player_colour() -> alt.Color:
-    return alt.Color("player:N", title="Player", scale=alt.Scale(range=OKABE_ITO))
+    return alt.Color("player:N", title=_("Player"), scale=alt.Scale(range=OKABE_ITO))
 
 
 def _outcome_colour() -> alt.Color:
     return alt.Color(
         "outcome_label:N",
-        title="Outcome",
+        title=_("Outcome"),
         scale=alt.Scale(
-            domain=[OUTCOME_LABELS[o] for o in OUTCOME_COLOURS],
+            domain=[_(OUTCOME_LABELS[o]) for o in OUTCOME_COLOURS],
             range=list(OUTCOME_COLOURS.values()),
         ),
-        sort=[OUTCOME_LABELS[o] for o in OUTCOME_COLOURS],
+        sort=[_(OUTCOME_LABELS[o]) for o in OUTCOME_COLOURS],
     )
 
 
@@ -190,7 +192,7 @@ def _outcomes_long(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     calls = long["calls"].to_numpy(dtype="float64")
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(calls > 0, count / calls, np.nan)
-    labels = [OUTCOME_LABELS[outcome] for outcome in OUTCOME_COLOURS]
+    labels = [_(OUTCOME_LABELS[outcome]) for outcome in OUTCOME_COLOURS]
     return pd.DataFrame(
         {
             **{key: long[key] for key in [*keys, "calls", "outcome"]},
@@ -235,7 +237,9 @@ class ChartKind:
         # One thread: pyarrow would start a pool for these small tables, which costs more.
         payload = convert_anything_to_arrow_bytes(pa.Table.from_pandas(data, nthreads=1))
         name = "data-" + hashlib.blake2b(payload, digest_size=16).hexdigest()
-        template = _template(self, len(data) <= MARKED_POINTS, self._variant(data))
+        template = _template(
+            self, len(data) <= MARKED_POINTS, self._variant(data), active_language()
+        )
         spec = {**template, "data": {"name": name}, "datasets": {name: payload}}
         # Drawn as SVG: axis labels and marks are then text and elements that screen
         # readers (and tests) can read, each mark labelled with its tooltip fields.
@@ -247,8 +251,10 @@ class ChartKind:
 
 
 @functools.cache
-def _template(kind: ChartKind, marked: bool, variant: tuple = ()) -> ChartSpec:
-    """The kind's Vega-Lite spec with a placeholder for its data, in the app's theme."""
+def _template(kind: ChartKind, marked: bool, variant: tuple = (), language: str = "") -> ChartSpec:
+    """The kind's Vega-Lite spec with a placeholder for its data, in the app's theme; one per
+    ``language`` (its titles are in the run's language, which must be ``language``)."""
+    del language  # part of the cache key only
     return kind.encode(alt.NamedData(name="data"), marked, *variant).to_dict(validate=True)
 
 
@@ -268,7 +274,7 @@ def player_colours(players: Iterable[tuple[int, str]]) -> dict[str, str]:
     {'Ann': '#E69F00', 'Ben': '#56B4E9'}
     """
     colours: dict[str, str] = {}
-    for _, name in sorted(players):
+    for _id, name in sorted(players):
         colours.setdefault(name, OKABE_ITO[len(colours) % len(OKABE_ITO)])
     return colours
 
@@ -313,17 +319,17 @@ def _as_is(table: pd.DataFrame) -> pd.DataFrame:
 
 def _win_rate(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(data, title="Win rate (ended games)")
+        alt.Chart(data, title=_("Win rate (ended games)"))
         .mark_bar()
         .encode(
-            x=alt.X("win_rate:Q", title="Win rate", axis=alt.Axis(format=PERCENT_FORMAT)),
+            x=alt.X("win_rate:Q", title=_("Win rate"), axis=alt.Axis(format=PERCENT_FORMAT)),
             y=alt.Y("player:N", title=None, sort="-x"),
             color=_player_colour(),
             tooltip=[
-                alt.Tooltip("player:N", title="Player"),
-                alt.Tooltip("wins:Q", title="Wins"),
-                alt.Tooltip("games_ended:Q", title="Ended games"),
-                alt.Tooltip("win_rate:Q", title="Win rate", format=PERCENT_FORMAT),
+                alt.Tooltip("player:N", title=_("Player")),
+                alt.Tooltip("wins:Q", title=_("Wins")),
+                alt.Tooltip("games_ended:Q", title=_("Ended games")),
+                alt.Tooltip("win_rate:Q", title=_("Win rate"), format=PERCENT_FORMAT),
             ],
         )
     )
@@ -332,12 +338,12 @@ def _win_rate(data: Any, marked: bool) -> alt.Chart:
 WIN_RATE = ChartKind(_as_is, _win_rate)
 """Bars of each player's win rate (from ``player_summary``)."""
 
-_MEASURES = {"avg_round_score": "Average", "median_round_score": "Median"}
+_MEASURES = {"avg_round_score": N_("Average"), "median_round_score": N_("Median")}
 
 
 def _round_scores_long(summary: pd.DataFrame) -> pd.DataFrame:
     long = _stacked(summary, ["player", "rounds"], list(_MEASURES), "measure")
-    labels = list(_MEASURES.values())
+    labels = [_(label) for label in _MEASURES.values()]
     return pd.DataFrame(
         {
             "player": long["player"],
@@ -350,18 +356,18 @@ def _round_scores_long(summary: pd.DataFrame) -> pd.DataFrame:
 
 def _round_scores(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(data, title="Round score (lower is better)")
+        alt.Chart(data, title=_("Round score (lower is better)"))
         .mark_bar()
         .encode(
             x=alt.X("player:N", title=None),
             xOffset=alt.XOffset("measure:N"),
-            y=alt.Y("score:Q", title="Points per round"),
+            y=alt.Y("score:Q", title=_("Points per round")),
             color=alt.Color("measure:N", title="", scale=alt.Scale(range=OKABE_ITO[2:4])),
             tooltip=[
-                alt.Tooltip("player:N", title="Player"),
-                alt.Tooltip("measure:N", title="Measure"),
-                alt.Tooltip("score:Q", title="Points", format=".1f"),
-                alt.Tooltip("rounds:Q", title="Rounds"),
+                alt.Tooltip("player:N", title=_("Player")),
+                alt.Tooltip("measure:N", title=_("Measure")),
+                alt.Tooltip("score:Q", title=_("Points"), format=".1f"),
+                alt.Tooltip("rounds:Q", title=_("Rounds")),
             ],
         )
     )
@@ -373,23 +379,23 @@ ROUND_SCORES = ChartKind(_round_scores_long, _round_scores)
 
 def _call_outcomes(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(data, title="How Dutch calls turned out")
+        alt.Chart(data, title=_("How Dutch calls turned out"))
         .mark_bar()
         .encode(
             x=alt.X(
                 "count:Q",
                 stack="normalize",
-                title="Share of calls",
+                title=_("Share of calls"),
                 axis=alt.Axis(format=PERCENT_FORMAT),
             ),
             y=alt.Y("player:N", title=None),
             color=_outcome_colour(),
             order=alt.Order("outcome_order:Q"),
             tooltip=[
-                alt.Tooltip("player:N", title="Player"),
-                alt.Tooltip("outcome_label:N", title="Outcome"),
-                alt.Tooltip("count:Q", title="Calls"),
-                alt.Tooltip("share:Q", title="Share", format=PERCENT_FORMAT),
+                alt.Tooltip("player:N", title=_("Player")),
+                alt.Tooltip("outcome_label:N", title=_("Outcome")),
+                alt.Tooltip("count:Q", title=_("Calls")),
+                alt.Tooltip("share:Q", title=_("Share"), format=PERCENT_FORMAT),
             ],
         )
     )
@@ -401,25 +407,27 @@ CALL_OUTCOMES = ChartKind(lambda calls: _outcomes_long(calls, ["player"]), _call
 
 def _by_hand_total(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(data, title="Call outcome by the caller's hand total")
+        alt.Chart(data, title=_("Call outcome by the caller's hand total"))
         .mark_bar()
         .encode(
-            x=alt.X("hand_total:O", title="Caller's hand total"),
+            x=alt.X("hand_total:O", title=_("Caller's hand total")),
             y=alt.Y(
                 "count:Q",
                 stack="normalize",
-                title="Share of calls",
+                title=_("Share of calls"),
                 axis=alt.Axis(format=PERCENT_FORMAT),
             ),
             color=_outcome_colour(),
             order=alt.Order("outcome_order:Q"),
             tooltip=[
-                alt.Tooltip("hand_total:O", title="Hand total"),
-                alt.Tooltip("outcome_label:N", title="Outcome"),
-                alt.Tooltip("count:Q", title="Calls"),
-                alt.Tooltip("share:Q", title="Share", format=PERCENT_FORMAT),
+                alt.Tooltip("hand_total:O", title=_("Hand total")),
+                alt.Tooltip("outcome_label:N", title=_("Outcome")),
+                alt.Tooltip("count:Q", title=_("Calls")),
+                alt.Tooltip("share:Q", title=_("Share"), format=PERCENT_FORMAT),
                 alt.Tooltip(
-                    "lowest_rate_at_or_below:Q", title="Success at or below", format=PERCENT_FORMAT
+                    "lowest_rate_at_or_below:Q",
+                    title=_("Success at or below"),
+                    format=PERCENT_FORMAT,
                 ),
             ],
         )
@@ -435,22 +443,22 @@ CALL_SUCCESS_BY_HAND_TOTAL = ChartKind(
 
 def _head_to_head(data: Any, marked: bool) -> alt.LayerChart:
     base = alt.Chart(data).encode(
-        x=alt.X("opponent:N", title="Opponent"),
-        y=alt.Y("player:N", title="Player"),
+        x=alt.X("opponent:N", title=_("Opponent")),
+        y=alt.Y("player:N", title=_("Player")),
         tooltip=[
-            alt.Tooltip("player:N", title="Player"),
-            alt.Tooltip("opponent:N", title="Opponent"),
-            alt.Tooltip("games:Q", title="Games together"),
-            alt.Tooltip("lower:Q", title="Finished lower"),
-            alt.Tooltip("equal:Q", title="Level"),
-            alt.Tooltip("higher:Q", title="Finished higher"),
-            alt.Tooltip("lower_rate:Q", title="Lower rate", format=PERCENT_FORMAT),
+            alt.Tooltip("player:N", title=_("Player")),
+            alt.Tooltip("opponent:N", title=_("Opponent")),
+            alt.Tooltip("games:Q", title=_("Games together")),
+            alt.Tooltip("lower:Q", title=_("Finished lower")),
+            alt.Tooltip("equal:Q", title=_("Level")),
+            alt.Tooltip("higher:Q", title=_("Finished higher")),
+            alt.Tooltip("lower_rate:Q", title=_("Lower rate"), format=PERCENT_FORMAT),
         ],
     )
     cells = base.mark_rect().encode(
         color=alt.Color(
             "lower_rate:Q",
-            title="Finished lower",
+            title=_("Finished lower"),
             scale=alt.Scale(scheme="cividis", domain=[0, 1]),
             legend=alt.Legend(format=PERCENT_FORMAT),
         )
@@ -460,7 +468,7 @@ def _head_to_head(data: Any, marked: bool) -> alt.LayerChart:
         text=alt.Text("lower_rate:Q", format=PERCENT_FORMAT),
         color=alt.condition(alt.datum.lower_rate < 0.5, alt.value("white"), alt.value("black")),
     )
-    title = "Head to head: share of shared games finished lower"
+    title = _("Head to head: share of shared games finished lower")
     return alt.LayerChart(layer=[cells, numbers], title=title)
 
 
@@ -536,17 +544,17 @@ def _trend(
 
     def encode(data: Any, marked: bool, axis: str = "days") -> alt.Chart:
         return (
-            alt.Chart(data, title=title)
+            alt.Chart(data, title=_(title))
             .mark_line(point=marked)
             .encode(
-                x=_time_x(time, counter, counter_title, axis),
-                y=alt.Y(f"{value}:Q", title=axis_title, axis=alt.Axis(format=axis_format)),
+                x=_time_x(time, counter, _(counter_title), axis),
+                y=alt.Y(f"{value}:Q", title=_(axis_title), axis=alt.Axis(format=axis_format)),
                 color=_player_colour(),
                 tooltip=[
-                    alt.Tooltip("player:N", title="Player"),
-                    alt.Tooltip(f"{time}:T", title="When (UTC)", format="%Y-%m-%d %H:%M"),
-                    alt.Tooltip(f"{counter}:Q", title=counter_title),
-                    alt.Tooltip(f"{value}:Q", title=axis_title, format=tip_format),
+                    alt.Tooltip("player:N", title=_("Player")),
+                    alt.Tooltip(f"{time}:T", title=_("When (UTC)"), format="%Y-%m-%d %H:%M"),
+                    alt.Tooltip(f"{counter}:Q", title=_(counter_title)),
+                    alt.Tooltip(f"{value}:Q", title=_(axis_title), format=tip_format),
                 ],
             )
         )
@@ -558,39 +566,44 @@ ROUND_SCORE_TREND = _trend(
     "player_round",
     "played_at",
     "rolling_avg",
-    "Round score over time",
-    "Rolling average",
-    "Player's round",
+    N_("Round score over time"),
+    N_("Rolling average"),
+    N_("Player's round"),
 )
 """Each player's rolling average round score over time (from ``round_score_trend``)."""
 WIN_RATE_TREND = _trend(
-    "game_number", "game_started_at", "win_rate", "Win rate over time", "Win rate", "Game"
+    "game_number",
+    "game_started_at",
+    "win_rate",
+    N_("Win rate over time"),
+    N_("Win rate"),
+    N_("Game"),
 )
 """Each player's win rate so far after each ended game (from ``win_rate_trend``)."""
 CALL_SUCCESS_TREND = _trend(
     "call_number",
     "played_at",
     "success_rate",
-    "Dutch-call success over time",
-    "Success rate",
-    "Call",
+    N_("Dutch-call success over time"),
+    N_("Success rate"),
+    N_("Call"),
 )
 """Each player's Dutch-call success rate so far after each call (``call_success_trend``)."""
 
 
 def _cumulative_totals(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(data, title="Game totals round by round")
+        alt.Chart(data, title=_("Game totals round by round"))
         .mark_line(point=True)
         .encode(
-            x=alt.X("round_number:Q", title="Round", axis=alt.Axis(tickMinStep=1, format="d")),
-            y=alt.Y("game_total:Q", title="Game total"),
+            x=alt.X("round_number:Q", title=_("Round"), axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y("game_total:Q", title=_("Game total")),
             color=_player_colour(),
             tooltip=[
-                alt.Tooltip("player:N", title="Player"),
-                alt.Tooltip("round_number:Q", title="Round"),
-                alt.Tooltip("round_score:Q", title="Round score"),
-                alt.Tooltip("game_total:Q", title="Game total"),
+                alt.Tooltip("player:N", title=_("Player")),
+                alt.Tooltip("round_number:Q", title=_("Round")),
+                alt.Tooltip("round_score:Q", title=_("Round score")),
+                alt.Tooltip("game_total:Q", title=_("Game total")),
             ],
         )
     )
@@ -604,9 +617,9 @@ RATING_TREND = _trend(
     "game_number",
     "game_started_at",
     "rating",
-    "Rating over time",
-    "Rating (mu - 3 sigma)",
-    "Game",
+    N_("Rating over time"),
+    N_("Rating (mu - 3 sigma)"),
+    N_("Game"),
     value_format=".0f",
 )
 """Each player's conservative rating after each rated game (from ``rating_history``)."""
@@ -614,16 +627,16 @@ RATING_TREND = _trend(
 
 def _win_chances(data: Any, marked: bool) -> alt.Chart:
     return (
-        alt.Chart(data, title="Chance to win the next game")
+        alt.Chart(data, title=_("Chance to win the next game"))
         .mark_bar()
         .encode(
-            x=alt.X("win_chance:Q", title="Chance to win", axis=alt.Axis(format=PERCENT_FORMAT)),
+            x=alt.X("win_chance:Q", title=_("Chance to win"), axis=alt.Axis(format=PERCENT_FORMAT)),
             y=alt.Y("player:N", title=None, sort="-x"),
             color=_player_colour(),
             tooltip=[
-                alt.Tooltip("player:N", title="Player"),
-                alt.Tooltip("win_chance:Q", title="Chance to win", format=PERCENT_FORMAT),
-                alt.Tooltip("rating:Q", title="Rating", format=".1f"),
+                alt.Tooltip("player:N", title=_("Player")),
+                alt.Tooltip("win_chance:Q", title=_("Chance to win"), format=PERCENT_FORMAT),
+                alt.Tooltip("rating:Q", title=_("Rating"), format=".1f"),
             ],
         )
     )
@@ -633,10 +646,15 @@ WIN_CHANCES = ChartKind(_as_is, _win_chances)
 """Bars of each player's chance to win a line-up's next game (from ``win_chances``)."""
 
 CALL_SERIES = {
-    "This group's calls": "#0072B2",
-    "Fit to this group": "#56B4E9",
-    "Random hands": "#000000",
+    N_("This group's calls"): "#0072B2",
+    N_("Fit to this group"): "#56B4E9",
+    N_("Random hands"): "#000000",
 }
+"""The call-chance chart's series, each with its colour (translate names with ``_``)."""
+
+
+def _series_names() -> list[str]:
+    return [_(name) for name in CALL_SERIES]
 
 
 def call_chance_data(chances: pd.DataFrame, curves: pd.DataFrame, players: int) -> pd.DataFrame:
@@ -648,7 +666,7 @@ def call_chance_data(chances: pd.DataFrame, curves: pd.DataFrame, players: int) 
     counted = chances.loc[chances["players"].eq(players).to_numpy(dtype=bool)]
     curve = curves.loc[curves["players"].eq(players).to_numpy(dtype=bool)]
     curve = curve.loc[curve["reference"].notna().to_numpy(dtype=bool) | curve["fitted"].notna()]
-    names = list(CALL_SERIES)
+    names = _series_names()
     parts = [
         (counted, "lowest_rate", names[0], "point", counted["calls"].to_numpy()),
         (curve, "fitted", names[1], "line", np.zeros(len(curve), dtype="int64")),
@@ -670,9 +688,9 @@ def call_chance_data(chances: pd.DataFrame, curves: pd.DataFrame, players: int) 
 
 
 def _call_chances(data: Any, marked: bool) -> alt.LayerChart:
-    series = alt.Scale(domain=list(CALL_SERIES), range=list(CALL_SERIES.values()))
-    x = alt.X("hand_total:Q", title="Caller's hand total", scale=alt.Scale(domain=[0, 40]))
-    y = alt.Y("chance:Q", title="Chance the call succeeds", axis=alt.Axis(format=PERCENT_FORMAT))
+    series = alt.Scale(domain=_series_names(), range=list(CALL_SERIES.values()))
+    x = alt.X("hand_total:Q", title=_("Caller's hand total"), scale=alt.Scale(domain=[0, 40]))
+    y = alt.Y("chance:Q", title=_("Chance the call succeeds"), axis=alt.Axis(format=PERCENT_FORMAT))
     # One entry a line: the three labels side by side would not fit a phone.
     colour = alt.Color("series:N", title=None, scale=series, legend=alt.Legend(columns=1))
     base = alt.Chart(data)
@@ -685,12 +703,12 @@ def _call_chances(data: Any, marked: bool) -> alt.LayerChart:
             color=colour,
             strokeDash=alt.StrokeDash(
                 "series:N",
-                scale=alt.Scale(domain=list(CALL_SERIES), range=[[1, 0], [1, 0], [6, 4]]),
+                scale=alt.Scale(domain=_series_names(), range=[[1, 0], [1, 0], [6, 4]]),
             ),
             tooltip=[
-                alt.Tooltip("series:N", title="Line"),
-                alt.Tooltip("hand_total:Q", title="Hand total"),
-                alt.Tooltip("chance:Q", title="Chance", format=PERCENT_FORMAT),
+                alt.Tooltip("series:N", title=_("Line")),
+                alt.Tooltip("hand_total:Q", title=_("Hand total")),
+                alt.Tooltip("chance:Q", title=_("Chance"), format=PERCENT_FORMAT),
             ],
         )
     )
@@ -701,15 +719,15 @@ def _call_chances(data: Any, marked: bool) -> alt.LayerChart:
             x=x,
             y=y,
             color=colour,
-            size=alt.Size("calls:Q", title="Calls", legend=None),
+            size=alt.Size("calls:Q", title=_("Calls"), legend=None),
             tooltip=[
-                alt.Tooltip("hand_total:Q", title="Hand total"),
-                alt.Tooltip("chance:Q", title="Succeeded", format=PERCENT_FORMAT),
-                alt.Tooltip("calls:Q", title="Calls"),
+                alt.Tooltip("hand_total:Q", title=_("Hand total")),
+                alt.Tooltip("chance:Q", title=_("Succeeded"), format=PERCENT_FORMAT),
+                alt.Tooltip("calls:Q", title=_("Calls")),
             ],
         )
     )
-    return alt.LayerChart(layer=[lines, points], title="Chance a call succeeds, by hand total")
+    return alt.LayerChart(layer=[lines, points], title=_("Chance a call succeeds, by hand total"))
 
 
 CALL_CHANCES = ChartKind(_as_is, _call_chances)

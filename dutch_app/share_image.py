@@ -14,6 +14,7 @@ import pandas as pd
 import vl_convert
 
 from dutch_app.charts import fallback_colour
+from dutch_app.i18n import _
 from dutch_app.services.sharing import SharedGameView
 
 WIDTH = 520
@@ -46,11 +47,15 @@ def standings_lines(view: SharedGameView) -> pd.DataFrame:
 def heading(view: SharedGameView) -> str:
     """The picture's title: who won (or that the game is still going)."""
     if not view.rounds:
-        return "Dutch Scorer: no rounds yet"
+        return _("Dutch Scorer: no rounds yet")
     if not view.finished:
-        return f"Dutch Scorer: standings after round {view.rounds[-1].number}"
-    winners = " and ".join(view.winners)
-    return f"Dutch Scorer: {winners} {'share the win' if len(view.winners) > 1 else 'wins'}"
+        return _("Dutch Scorer: standings after round {number}").format(
+            number=view.rounds[-1].number
+        )
+    winners = _(" and ").join(view.winners)
+    if len(view.winners) > 1:
+        return _("Dutch Scorer: {names} share the win").format(names=winners)
+    return _("Dutch Scorer: {names} wins").format(names=winners)
 
 
 def _standings_chart(view: SharedGameView, colours: Mapping[str, str]) -> alt.LayerChart:
@@ -85,14 +90,14 @@ def _standings_chart(view: SharedGameView, colours: Mapping[str, str]) -> alt.La
 def _totals_chart(view: SharedGameView, colours: Mapping[str, str]) -> alt.Chart:
     names = list(view.players)
     return (
-        alt.Chart(totals_frame(view), title="Game totals round by round")
+        alt.Chart(totals_frame(view), title=_("Game totals round by round"))
         .mark_line(point=True, strokeWidth=2.5)
         .encode(
-            x=alt.X("round_number:Q", title="Round", axis=alt.Axis(tickMinStep=1, format="d")),
-            y=alt.Y("game_total:Q", title="Game total"),
+            x=alt.X("round_number:Q", title=_("Round"), axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y("game_total:Q", title=_("Game total")),
             color=alt.Color(
                 "player:N",
-                title="Player",
+                title=_("Player"),
                 scale=alt.Scale(
                     domain=names, range=[colours.get(n) or fallback_colour(n) for n in names]
                 ),

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from dutch_app.i18n import _
+
 LINE_BREAKS = frozenset("\n")
 """The one control character that multi-line text (notes) may hold."""
 JOINERS = frozenset("\u200c\u200d")
@@ -35,14 +37,18 @@ def text_problem(text: str, longest: int, *, lines: bool = False) -> str | None:
     'is longer than 80 characters (this one has 90)'
     """
     if len(text) > longest:
-        return f"is longer than {longest} characters (this one has {len(text)})"
+        return _("is longer than {most} characters (this one has {length})").format(
+            most=longest, length=len(text)
+        )
     for position, char in enumerate(text, start=1):
         kind = unicodedata.category(char)
         if kind == "Cs":
-            return (
-                f"contains half of a character (U+{ord(char):04X} at position {position}), "
+            return _(
+                "contains half of a character ({code} at position {position}), "
                 "which cannot be stored"
-            )
+            ).format(code=f"U+{ord(char):04X}", position=position)
         if kind in ("Cc", "Cf") and char not in JOINERS and not (lines and char in LINE_BREAKS):
-            return f"contains a control character (U+{ord(char):04X}) at position {position}"
+            return _("contains a control character ({code}) at position {position}").format(
+                code=f"U+{ord(char):04X}", position=position
+            )
     return None

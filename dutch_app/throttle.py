@@ -26,6 +26,7 @@ from sqlalchemy import CursorResult, delete, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import ngettext
 from dutch_app.storage.models import ThrottleCounter
 
 CLEAN_UP_CHANCE = 1 / 64
@@ -91,11 +92,12 @@ def spell_wait(seconds: int) -> str:
     ['1 second', '45 seconds', '1 minute', '2 minutes', '15 minutes', '2 hours', '24 hours']
     """
     if seconds < 60:
-        return f"{seconds} second" + ("" if seconds == 1 else "s")
+        return ngettext("{count} second", "{count} seconds", seconds).format(count=seconds)
     if seconds < 7200:
         minutes = -(-seconds // 60)
-        return f"{minutes} minute" + ("" if minutes == 1 else "s")
-    return f"{-(-seconds // 3600)} hours"
+        return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
+    hours = -(-seconds // 3600)
+    return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
 
 
 def as_utc(moment: datetime) -> datetime:

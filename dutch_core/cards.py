@@ -98,12 +98,14 @@ _SEPARATORS = re.compile(r"[\s,]+")
 
 
 def _bare_king(token: str, player: str | None) -> CardError:
-    return CardError(f"{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)", player)
+    return CardError(
+        "{token!r} needs a colour: KH/KD (red, 0) or KS/KC (black, 13)", player=player, token=token
+    )
 
 
 def _member(enum: type[StrEnum], value: object, what: str) -> None:
     if value is not None and not isinstance(value, enum):
-        raise CardError(f"{value!r} is not a {what}")
+        raise CardError("{value!r} is not a {what}", value=value, what=what)
 
 
 @dataclass(frozen=True, repr=False)
@@ -132,11 +134,15 @@ class Card:
         rank, suit, colour = self.rank, self.suit, self.colour
         if rank is Rank.JOKER:
             if suit is not None or colour is not None:
-                raise CardError(f"a Joker has no suit or colour, got {suit or colour!r}")
+                raise CardError(
+                    "a Joker has no suit or colour, got {value!r}", value=suit or colour
+                )
         elif rank is Rank.KING:
             if suit is not None:
                 if colour is not None and colour is not suit.colour:
-                    raise CardError(f"a King of {suit!r} cannot be {colour.value}")
+                    raise CardError(
+                        "a King of {suit!r} cannot be {value}", suit=suit, value=colour.value
+                    )
                 colour = suit.colour
             elif colour is None:
                 raise _bare_king("K", None)
@@ -158,7 +164,9 @@ class Card:
         if isinstance(token, Card):
             return token
         if not isinstance(token, str):
-            raise CardError(f"{token!r} is not a card; type it like '7S' or 'KH'", player)
+            raise CardError(
+                "{token!r} is not a card; type it like '7S' or 'KH'", player=player, token=token
+            )
         typed = token.strip()
         key = " ".join(typed.upper().replace("\ufe0f", "").split())
         if key in _JOKER_WORDS:
@@ -173,9 +181,10 @@ class Card:
             raise _bare_king(typed, player)
         if rank is None or rank is Rank.JOKER:
             raise CardError(
-                f"{typed!r} is not a card; use A, 2-10 (or T), J, Q, "
+                "{token!r} is not a card; use A, 2-10 (or T), J, Q, "
                 "KH/KD/KS/KC or JK, optionally with a suit such as 7S or 7♠",
-                player,
+                player=player,
+                token=typed,
             )
         return cls(rank, suit)
 
@@ -212,7 +221,7 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
     ()
     """
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not text of cards like '7S QH'", player)
+        raise CardError("{text!r} is not text of cards like '7S QH'", player=player, text=text)
     tokens = [token for token in _SEPARATORS.split(text) if token]
     cards: list[Card] = []
     position = 0
@@ -221,7 +230,9 @@ def parse_cards(text: str, player: str | None = None) -> tuple[Card, ...]:
         if token.upper() in ("RED", "BLACK"):
             following = tokens[position + 1] if position + 1 < len(tokens) else ""
             if following.upper() not in ("K", "KING"):
-                raise CardError(f"{token!r} must be followed by K, as in 'red K'", player)
+                raise CardError(
+                    "{token!r} must be followed by K, as in 'red K'", player=player, token=token
+                )
             token = f"{token} {following}"
             position += 1
         cards.append(Card.parse(token, player))
@@ -236,10 +247,10 @@ def format_cards(cards: Iterable[Card]) -> str:
     '10H RK'
     """
     if isinstance(cards, str) or not isinstance(cards, Iterable):
-        raise CardError(f"{cards!r} is not a list of cards")
+        raise CardError("{cards!r} is not a list of cards", cards=cards)
     tokens = []
     for card in cards:
         if not isinstance(card, Card):
-            raise CardError(f"{card!r} is not a card")
+            raise CardError("{card!r} is not a card", card=card)
         tokens.append(str(card))
     return " ".join(tokens)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from dutch_core.cards import Card, Colour, Rank
 from dutch_core.errors import DeckError, PenaltyError
+from dutch_core.phrases import Phrase
 
 if TYPE_CHECKING:
     from dutch_core.hand import Hand, Penalty
@@ -37,14 +38,14 @@ class _Entry:
     player: str | None
     cards_or_total: Hand | Penalty
     error: type[DeckError]
-    label: str
+    penalty: bool
 
 
 def _entries(round_input: RoundInput) -> Iterator[_Entry]:
     for player, hand in round_input.hands:
-        yield _Entry(player, hand, DeckError, "")
+        yield _Entry(player, hand, DeckError, False)
     if round_input.penalty is not None:
-        yield _Entry(round_input.caller, round_input.penalty, PenaltyDeckError, "penalty ")
+        yield _Entry(round_input.caller, round_input.penalty, PenaltyDeckError, True)
 
 
 def _card_problem(
@@ -53,19 +54,25 @@ def _card_problem(
     counts: Counter[tuple[Rank, Colour | None]],
     rules: HouseRules,
     held: str = "",
-) -> str | None:
+) -> Phrase | None:
     deck_size = _DECK_SIZE + rules.jokers
     if number > deck_size:
-        return f"is card {number} of this round; a deck has {deck_size}"
+        return Phrase(
+            "is card {number} of this round; a deck has {size}", number=number, size=deck_size
+        )
     count = counts[card.rank, card.colour]
     if card.rank is Rank.JOKER and count > rules.jokers:
         if not rules.jokers:
-            return "is a Joker, but these house rules play without Jokers"
-        return f"is one Joker too many; the deck has {rules.jokers}"
+            return Phrase("is a Joker, but these house rules play without Jokers")
+        return Phrase("is one Joker too many; the deck has {jokers}", jokers=rules.jokers)
     if card.rank is Rank.KING and count > _PER_KING_COLOUR:
-        return f"would be a 3rd {card.colour} King; a deck has only 2{held}"
+        if card.colour is Colour.RED:
+            return Phrase("would be a 3rd red King; a deck has only 2{held}", held=held)
+        return Phrase("would be a 3rd black King; a deck has only 2{held}", held=held)
     if count > _PER_RANK:
-        return f"would be a 5th {card.rank.value!r}; a deck has only 4{held}"
+        return Phrase(
+            "would be a 5th {rank!r}; a deck has only 4{held}", rank=card.rank.value, held=held
+        )
     return None
 
 
@@ -75,7 +82,8 @@ def held_already(holders: Counter[str | None]) -> str:
     >>> held_already(Counter({"Olivia": 1, "Sam": 1}))
     ' (held already: Olivia 1, Sam 1)'
     """
-    return " (held already: " + ", ".join(f"{who} {n}" for who, n in holders.items()) + ")"
+    held = ", ".join(f"{who} {n}" for who, n in holders.items())
+    return Phrase(" (held already: {holders})", holders=held)
 
 
 def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
@@ -89,16 +97,23 @@ def _check_cards(round_input: RoundInput, rules: HouseRules) -> None:
             kind = card.rank, card.colour
             counts[kind] += 1
             # A suited card seen before names both hands: the one it is in already and this one.
-            problem: str | None
+            problem: Phrase | None
             if card.suit is not None and card in owner_of:
                 owner = owner_of[card]
-                problem = "was entered twice" if owner == entry.player else f"is already {owner}'s"
+                problem = (
+                    Phrase("was entered twice")
+                    if owner == entry.player
+                    else Phrase("is already {owner}'s", owner=owner)
+                )
             else:
                 held = held_already(holders[kind]) if kind in holders else ""
                 problem = _card_problem(card, number, counts, rules, held)
             if problem is not None:
-                message = f"{entry.label}card {str(card)!r} {problem}"
-                raise entry.error(message, entry.player)
+                if entry.penalty:
+                    message = Phrase("penalty card {card!r} {problem}")
+                else:
+                    message = Phrase("card {card!r} {problem}")
+                raise entry.error(message, player=entry.player, card=str(card), problem=problem)
             holders.setdefault(kind, Counter())[entry.player] += 1
             if card.suit is not None:
                 owner_of[card] = entry.player
@@ -110,25 +125,44 @@ def _check_totals(round_input: RoundInput, rules: HouseRules) -> None:
     for entry in _entries(round_input):
         value = entry.cards_or_total.value(rules)
         if entry.cards_or_total.total is not None and not lowest <= value <= highest:
-            message = (
-                f"a {entry.label}total of {value} is outside what this deck can make "
-                f"({lowest} to {highest})"
+            if entry.penalty:
+                message = Phrase(
+                    "a penalty total of {value} is outside what this deck can make "
+                    "({lowest} to {highest})"
+                )
+            else:
+                message = Phrase(
+                    "a total of {value} is outside what this deck can make ({lowest} to {highest})"
+                )
+            raise entry.error(
+                message, player=entry.player, value=value, lowest=lowest, highest=highest
             )
-            raise entry.error(message, entry.player)
         above += max(value, 0)
         below += min(value, 0)
         if above > highest:
-            message = (
-                f"{entry.label}{value} brings this round's totals to {above}, "
-                f"more than the whole deck is worth ({highest})"
-            )
-            raise entry.error(message, entry.player)
+            if entry.penalty:
+                message = Phrase(
+                    "penalty {value} brings this round's totals to {total}, more than the whole "
+                    "deck is worth ({most})"
+                )
+            else:
+                message = Phrase(
+                    "{value} brings this round's totals to {total}, more than the whole deck is "
+                    "worth ({most})"
+                )
+            raise entry.error(message, player=entry.player, value=value, total=above, most=highest)
         if below < lowest:
-            message = (
-                f"{entry.label}{value} brings this round's totals below zero to {below}, "
-                f"less than all the deck's negative cards together ({lowest})"
-            )
-            raise entry.error(message, entry.player)
+            if entry.penalty:
+                message = Phrase(
+                    "penalty {value} brings this round's totals below zero to {total}, less "
+                    "than all the deck's negative cards together ({least})"
+                )
+            else:
+                message = Phrase(
+                    "{value} brings this round's totals below zero to {total}, less than all "
+                    "the deck's negative cards together ({least})"
+                )
+            raise entry.error(message, player=entry.player, value=value, total=below, least=lowest)
 
 
 def check_deck(round_input: RoundInput, rules: HouseRules) -> None:

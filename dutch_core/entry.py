@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from dutch_core.deck import check_deck
 from dutch_core.errors import DutchError, PenaltyError
 from dutch_core.hand import Hand, Penalty
+from dutch_core.phrases import Phrase
 from dutch_core.round_input import CallType, RoundInput
 from dutch_core.rules import HouseRules
 from dutch_core.scoring import (
@@ -27,7 +28,6 @@ from dutch_core.scoring import (
     caller_outcome,
     cards_due,
     penalty_cards_due,
-    penalty_cards_text,
     score_round,
 )
 
@@ -57,7 +57,10 @@ def may_be_empty(player: str, caller: str | None, call_type: CallType | None) ->
 
 def empty_hand_message(player: str) -> str:
     """What to say about a hand left empty."""
-    return f"{player}: no hand entered. Type the cards or their total (0 for a hand worth nothing)."
+    return Phrase(
+        "no hand entered. Type the cards or their total (0 for a hand worth nothing).",
+        player=player,
+    )
 
 
 def _parse_hands(
@@ -76,7 +79,7 @@ def _parse_hands(
         try:
             hands[player] = Hand.parse(text, player=player)
         except DutchError as error:
-            errors[player] = str(error)
+            errors[player] = error.phrase()
     return hands
 
 
@@ -130,7 +133,7 @@ def preview_round(
         try:
             totals[player] = Hand.parse(text, player=player).value(rules)
         except DutchError as error:
-            problems[player] = str(error)
+            problems[player] = error.phrase()
     if not all(total is not None for total in totals.values()):
         return RoundPreview(totals, problems)
     known = {player: total for player, total in totals.items() if total is not None}
@@ -153,20 +156,23 @@ def _check_caller(
 ) -> None:
     if caller is None:
         if not rules.allow_no_caller:
-            errors[CALLER] = (
+            errors[CALLER] = Phrase(
                 "Choose who ended the round: these house rules need a Dutch or Auto Dutch call."
             )
         return
     if caller not in players:
-        errors[CALLER] = f"{caller!r} is not playing in this round."
+        errors[CALLER] = Phrase("{caller!r} is not playing in this round.", caller=caller)
     elif call_type is None:
-        errors[CALLER] = f"Choose how {caller} ended the round: Dutch or Auto Dutch."
+        errors[CALLER] = Phrase(
+            "Choose how {caller} ended the round: Dutch or Auto Dutch.", caller=caller
+        )
     elif call_type is CallType.AUTO_DUTCH and caller in hands:
         hand = hands[caller]
         if not (hand.is_empty or hand.total == 0):
-            errors[caller] = (
-                f"{caller}: Auto Dutch means no cards are left, so leave this hand empty "
-                f"(it has {hand.text()!r})."
+            errors[caller] = Phrase(
+                "Auto Dutch means no cards are left, so leave this hand empty (it has {hand!r}).",
+                player=caller,
+                hand=hand.text(),
             )
 
 
@@ -179,18 +185,28 @@ def _parse_penalty(caller: str, due: int, text: str, errors: dict[str, str]) -> 
     text = (text or "").strip()
     if due == 0:
         if text:
-            errors[PENALTY] = f"{caller} has no penalty cards to draw: clear this field."
+            errors[PENALTY] = Phrase(
+                "{caller} has no penalty cards to draw: clear this field.", caller=caller
+            )
         return None
     if not text:
-        errors[PENALTY] = (
-            f"{caller} must draw {penalty_cards_text(due)}: enter them card by card "
-            "(e.g. 4S KD) or as their total."
-        )
+        if due == 1:
+            errors[PENALTY] = Phrase(
+                "{caller} must draw 1 penalty card: enter it as a card (e.g. KD) or its value.",
+                caller=caller,
+            )
+        else:
+            errors[PENALTY] = Phrase(
+                "{caller} must draw {due} penalty cards: enter them card by card (e.g. 4S KD) "
+                "or as their total.",
+                caller=caller,
+                due=due,
+            )
         return None
     try:
         return Penalty.parse(text, player=caller)
     except DutchError as error:
-        errors[PENALTY] = str(error)
+        errors[PENALTY] = error.phrase()
         return None
 
 
@@ -213,7 +229,7 @@ def check_entry(
         round_input = RoundInput(hands=seated, caller=caller, call_type=call_type)
         check_deck(round_input, rules)
     except DutchError as error:
-        return EntryCheck(None, {_field_of(error, hands): str(error)})
+        return EntryCheck(None, {_field_of(error, hands): error.phrase()})
     due = penalty_cards_due(round_input, None, rules)
     penalty = _parse_penalty(caller, due, penalty_text, errors) if caller is not None else None
     if errors:
@@ -221,7 +237,7 @@ def check_entry(
     try:
         result = score_round(replace(round_input, penalty=penalty), rules)
     except PenaltyError as error:
-        return EntryCheck(None, {PENALTY: str(error)}, due)
+        return EntryCheck(None, {PENALTY: error.phrase()}, due)
     except DutchError as error:
-        return EntryCheck(None, {_field_of(error, hands): str(error)}, due)
+        return EntryCheck(None, {_field_of(error, hands): error.phrase()}, due)
     return EntryCheck(result, {}, due)

@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from dutch_core.errors import GameError, RulesError
+from dutch_core.phrases import Phrase
 from dutch_core.round_input import RoundInput, check_players
 from dutch_core.rules import PRESETS, EndKind, HouseRules
 from dutch_core.scoring import RoundResult, score_round
@@ -105,7 +106,12 @@ def dealer_seat(round_number: int, players: int) -> int:
     """
     for name, value, low in (("round_number", round_number, 1), ("players", players, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise GameError(f"{name} must be a whole number of at least {low}, got {value!r}")
+            raise GameError(
+                "{name} must be a whole number of at least {low}, got {value!r}",
+                name=name,
+                low=low,
+                value=value,
+            )
     return (round_number - 1) % players
 
 
@@ -129,15 +135,21 @@ class Game:
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, tuple):
-            raise GameError(f"players must be a tuple of names, got {self.players!r}")
+            raise GameError(
+                "players must be a tuple of names, got {players!r}", players=self.players
+            )
         check_players(self.players, GameError)
         if not isinstance(self.rules, HouseRules):
-            raise RulesError(f"house rules expected, got {self.rules!r}")
+            raise RulesError("house rules expected, got {rules!r}", rules=self.rules)
         if not isinstance(self.rounds, tuple):
-            raise GameError(f"rounds must be a tuple of scored rounds, got {self.rounds!r}")
+            raise GameError(
+                "rounds must be a tuple of scored rounds, got {rounds!r}", rounds=self.rounds
+            )
         for number, result in enumerate(self.rounds, start=1):
             if not isinstance(result, RoundResult):
-                raise GameError(f"round {number} is not a scored round: {result!r}")
+                raise GameError(
+                    "round {number} is not a scored round: {result!r}", number=number, result=result
+                )
             self._check_players_of(result.input, number)
 
     @classmethod
@@ -157,11 +169,17 @@ class Game:
 
     def _check_players_of(self, round_input: object, number: int) -> None:
         if not isinstance(round_input, RoundInput):
-            raise GameError(f"round {number}: a round input expected, got {round_input!r}")
+            raise GameError(
+                "round {number}: a round input expected, got {round_input!r}",
+                number=number,
+                round_input=round_input,
+            )
         if set(round_input.players) != set(self.players):
             raise GameError(
-                f"round {number} has players {', '.join(round_input.players)}; "
-                f"this game's players are {', '.join(self.players)}"
+                "round {number} has players {seated}; this game's players are {players}",
+                number=number,
+                seated=", ".join(round_input.players),
+                players=", ".join(self.players),
             )
 
     def _rescored(self, round_inputs: Iterable[RoundInput]) -> Game:
@@ -173,16 +191,23 @@ class Game:
 
     def _index(self, number: int) -> int:
         if isinstance(number, bool) or not isinstance(number, int):
-            raise GameError(f"a round number must be a whole number, got {number!r}")
+            raise GameError("a round number must be a whole number, got {number!r}", number=number)
         if not 1 <= number <= len(self.rounds):
-            played = f"rounds 1 to {len(self.rounds)} were played" if self.rounds else "none yet"
-            raise GameError(f"there is no round {number!r}; {played}")
+            played = (
+                Phrase("rounds 1 to {last} were played", last=len(self.rounds))
+                if self.rounds
+                else Phrase("none yet")
+            )
+            raise GameError("there is no round {number!r}; {played}", number=number, played=played)
         return number - 1
 
     def add_round(self, round_input: RoundInput) -> Game:
         """The game with one more round, scored under the game's house rules."""
         if self.is_over:
-            raise GameError(f"the game ended after round {self.ended_after}; start a new game")
+            raise GameError(
+                "the game ended after round {ended_after}; start a new game",
+                ended_after=self.ended_after,
+            )
         return self._rescored([*(r.input for r in self.rounds), round_input])
 
     def replace_round(self, number: int, round_input: RoundInput) -> Game:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from dutch_core.cards import Card, format_cards, parse_cards
 from dutch_core.errors import DutchError, HandError, PenaltyError
+from dutch_core.phrases import Phrase
 from dutch_core.rules import HIGHEST_TOTAL, LOWEST_TOTAL
 
 if TYPE_CHECKING:
@@ -39,34 +40,48 @@ class _CardsOrTotal:
     total: int | None = None
 
     _error: ClassVar[type[DutchError]] = HandError
-    _noun: ClassVar[str] = "hand"
+    _noun: ClassVar[str] = Phrase("hand")
 
     def __post_init__(self) -> None:
         if (self.cards is None) == (self.total is None):
             raise self._error(
-                f"a {self._noun} is either its cards or its total, not both or neither"
+                "a {noun} is either its cards or its total, not both or neither", noun=self._noun
             )
         if self.cards is not None:
             cards = self.cards
             if not (isinstance(cards, tuple) and all(isinstance(c, Card) for c in cards)):
-                raise self._error(f"{self._noun} cards must be a tuple of cards, got {cards!r}")
+                raise self._error(
+                    "{noun} cards must be a tuple of cards, got {cards!r}",
+                    noun=self._noun,
+                    cards=cards,
+                )
         else:
             self._check_total(self.total, None)
 
     @classmethod
     def _check_total(cls, total: object, player: str | None) -> int:
         if isinstance(total, bool) or not isinstance(total, int):
-            raise cls._error(f"a {cls._noun} total must be a number, got {total!r}", player)
+            raise cls._error(
+                "a {noun} total must be a number, got {total!r}",
+                player=player,
+                noun=cls._noun,
+                total=total,
+            )
         if total < LOWEST_TOTAL:
             raise cls._error(
-                f"a {cls._noun} total of {total!r} is less than any deck can make ({LOWEST_TOTAL})",
-                player,
+                "a {noun} total of {total!r} is less than any deck can make ({least})",
+                player=player,
+                noun=cls._noun,
+                total=total,
+                least=LOWEST_TOTAL,
             )
         if total > HIGHEST_TOTAL:
             raise cls._error(
-                f"a {cls._noun} total of {total!r} is more than any deck is worth "
-                f"({HIGHEST_TOTAL})",
-                player,
+                "a {noun} total of {total!r} is more than any deck is worth ({most})",
+                player=player,
+                noun=cls._noun,
+                total=total,
+                most=HIGHEST_TOTAL,
             )
         return total
 
@@ -74,7 +89,9 @@ class _CardsOrTotal:
     def of_cards(cls, cards: Iterable[Card | str]) -> Self:
         """From cards (or card tokens) in the order they were entered."""
         if isinstance(cards, str) or not isinstance(cards, Iterable):
-            raise cls._error(f"{cls._noun} cards must be a list of cards, got {cards!r}")
+            raise cls._error(
+                "{noun} cards must be a list of cards, got {cards!r}", noun=cls._noun, cards=cards
+            )
         return cls(cards=tuple(Card.parse(card) for card in cards))
 
     @classmethod
@@ -94,19 +111,26 @@ class _CardsOrTotal:
         dutch_core.errors.HandError: Bo: a hand total of 400 is more than ...
         """
         if not isinstance(text, str):
-            raise cls._error(f"{text!r} is not text for a {cls._noun}", player)
+            raise cls._error(
+                "{text!r} is not text for a {noun}", player=player, text=text, noun=cls._noun
+            )
         typed = text.strip()
         number = typed[1:].strip() if typed.startswith("=") else typed
         if _WHOLE_NUMBER.fullmatch(number):
             if len(number.lstrip("+-")) > len(str(HIGHEST_TOTAL)) + 2:
                 raise cls._error(
-                    f"a {cls._noun} total of {number!r} is out of range "
-                    f"({LOWEST_TOTAL} to {HIGHEST_TOTAL})",
-                    player,
+                    "a {noun} total of {total!r} is out of range ({least} to {most})",
+                    player=player,
+                    noun=cls._noun,
+                    total=number,
+                    least=LOWEST_TOTAL,
+                    most=HIGHEST_TOTAL,
                 )
             return cls(total=cls._check_total(int(number), player))
         if typed.startswith("="):
-            raise cls._error(f"{typed!r} is not a total; write it like '=23'", player)
+            raise cls._error(
+                "{typed!r} is not a total; write it like '=23'", player=player, typed=typed
+            )
         return cls(cards=parse_cards(typed, player))
 
     @property
@@ -154,7 +178,7 @@ class Penalty(_CardsOrTotal):
     """
 
     _error = PenaltyError
-    _noun = "penalty"
+    _noun = Phrase("penalty")
 
     @property
     def is_none(self) -> bool:

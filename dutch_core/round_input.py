@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from dutch_core.errors import DutchError, PenaltyError, RoundError
 from dutch_core.hand import Hand, Penalty
+from dutch_core.phrases import Phrase
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 
@@ -37,25 +38,36 @@ def call_type_of(value: CallType | str | None, caller: str | None = None) -> Cal
     try:
         return CallType(value)
     except (ValueError, TypeError):
-        raise RoundError(f"{value!r} is not a call; use Dutch or Auto Dutch", caller) from None
+        raise RoundError(
+            "{value!r} is not a call; use Dutch or Auto Dutch", player=caller, value=value
+        ) from None
 
 
 def check_players(players: Iterable[str], error: type[DutchError] = RoundError) -> tuple[str, ...]:
     """The names in seat order, if there are 2 to 12 of them and no two match
     (ignoring case and surrounding spaces)."""
     if isinstance(players, str) or not isinstance(players, Iterable):
-        raise error(f"players must be a list of names, got {players!r}")
+        raise error(Phrase("players must be a list of names, got {players!r}"), players=players)
     names = tuple(players)
     seen: dict[str, str] = {}
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise error(f"a player needs a name, got {name!r}")
+            raise error(Phrase("a player needs a name, got {name!r}"), name=name)
         key = name.strip().casefold()
         if key in seen:
-            raise error(f"{name!r} and {seen[key]!r} are the same name; tell the players apart")
+            raise error(
+                Phrase("{name!r} and {other!r} are the same name; tell the players apart"),
+                name=name,
+                other=seen[key],
+            )
         seen[key] = name
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise error(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}")
+        raise error(
+            Phrase("a game needs {least} to {most} players, got {count}"),
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            count=len(names),
+        )
     return names
 
 
@@ -71,7 +83,7 @@ def hand_of(value: Hand | str | int, player: str) -> Hand:
 def hand_pairs(hands: Mapping[str, Hand | str | int]) -> tuple[tuple[str, Hand], ...]:
     """(player, Hand) pairs in seat order from a mapping of hands, totals or typed text."""
     if not isinstance(hands, Mapping):
-        raise RoundError(f"hands must map each player to a hand, got {hands!r}")
+        raise RoundError("hands must map each player to a hand, got {hands!r}", hands=hands)
     return tuple((player, hand_of(hand, player)) for player, hand in hands.items())
 
 
@@ -91,36 +103,48 @@ class RoundInput:
     def __post_init__(self) -> None:
         pairs = self.hands
         if not isinstance(pairs, tuple):
-            raise RoundError(f"hands must be a tuple of (player, hand) pairs, got {pairs!r}")
+            raise RoundError(
+                "hands must be a tuple of (player, hand) pairs, got {pairs!r}", pairs=pairs
+            )
         for pair in pairs:
             if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], Hand)):
-                raise RoundError(f"hands must be (player, hand) pairs, got {pair!r}")
+                raise RoundError("hands must be (player, hand) pairs, got {pair!r}", pair=pair)
         check_players(player for player, _ in pairs)
         if self.call_type is not None and not isinstance(self.call_type, CallType):
-            message = f"{self.call_type!r} is not a call; use Dutch or Auto Dutch"
-            raise RoundError(message, self.caller)
+            raise RoundError(
+                "{value!r} is not a call; use Dutch or Auto Dutch",
+                player=self.caller,
+                value=self.call_type,
+            )
         self._check_call(dict(pairs))
         if self.penalty is not None and not isinstance(self.penalty, Penalty):
-            raise PenaltyError(f"the penalty must be cards or a total, got {self.penalty!r}")
+            raise PenaltyError(
+                "the penalty must be cards or a total, got {penalty!r}", penalty=self.penalty
+            )
         if self.caller is None and not (self.penalty is None or self.penalty.is_none):
             raise PenaltyError(
-                f"no one called, so there is no penalty; got {self.penalty.text()!r}"
+                "no one called, so there is no penalty; got {value!r}", value=self.penalty.text()
             )
 
     def _check_call(self, hands: dict[str, Hand]) -> None:
         caller = self.caller
         if caller is None:
             if self.call_type is not None:
-                raise RoundError(f"{self.call_type.value!r} needs the player who called it")
+                raise RoundError(
+                    "{value!r} needs the player who called it", value=self.call_type.value
+                )
             return
         if caller not in hands:
-            raise RoundError(f"the caller {caller!r} is not playing this round")
+            raise RoundError("the caller {caller!r} is not playing this round", caller=caller)
         if self.call_type is None:
-            raise RoundError("say whether they called Dutch or Auto Dutch", caller)
+            raise RoundError("say whether they called Dutch or Auto Dutch", player=caller)
         hand = hands[caller]
         if self.call_type is CallType.AUTO_DUTCH and not (hand.is_empty or hand.total == 0):
-            message = f"Auto Dutch means no cards are left, but the hand is {hand.text()!r}"
-            raise RoundError(message, caller)
+            raise RoundError(
+                "Auto Dutch means no cards are left, but the hand is {hand!r}",
+                player=caller,
+                hand=hand.text(),
+            )
 
     @classmethod
     def build(

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from dutch_core.errors import RulesError
+from dutch_core.phrases import Phrase
 
 # Aces to Queens, four of each: 4 × (1 + 2 + … + 12).
 _NON_KING_DECK_TOTAL = 4 * sum(range(1, 13))
@@ -54,15 +55,21 @@ class EndKind(StrEnum):
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, got {value!r}")
+        raise RulesError("{name} must be a whole number, got {value!r}", name=name, value=value)
     if not low <= value <= high:
-        raise RulesError(f"{name} must be between {low} and {high}, got {value!r}")
+        raise RulesError(
+            "{name} must be between {low} and {high}, got {value!r}",
+            name=name,
+            low=low,
+            high=high,
+            value=value,
+        )
     return value
 
 
 def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be true or false, got {value!r}")
+        raise RulesError("{name} must be true or false, got {value!r}", name=name, value=value)
     return value
 
 
@@ -74,23 +81,32 @@ def _choice(enum: type[_E], name: str, value: object) -> _E:
     if isinstance(value, str) and value in enum._value2member_map_:
         return enum(value)
     options = ", ".join(repr(member.value) for member in enum)
-    raise RulesError(f"{name} must be one of {options}, got {value!r}")
+    raise RulesError(
+        "{name} must be one of {options}, got {value!r}", name=name, options=options, value=value
+    )
 
 
 def _member(enum: type[StrEnum], name: str, value: object) -> None:
     """Refuse ``value`` unless it is a member of ``enum`` (what the constructors take)."""
     if not isinstance(value, enum):
         options = ", ".join(f"{enum.__name__}.{member.name}" for member in enum)
-        raise RulesError(f"{name} must be one of {options}, got {value!r}")
+        raise RulesError(
+            "{name} must be one of {options}, got {value!r}",
+            name=name,
+            options=options,
+            value=value,
+        )
 
 
 def _checked_keys(cls: type, data: object) -> dict[str, Any]:
     if not isinstance(data, Mapping):
-        raise RulesError(f"{cls.__name__} needs a mapping of settings, got {data!r}")
+        raise RulesError(
+            "{kind} needs a mapping of settings, got {data!r}", kind=cls.__name__, data=data
+        )
     known = {f.name for f in fields(cls)}
     unknown = [key for key in data if key not in known]
     if unknown:
-        raise RulesError(f"unknown {cls.__name__} setting {unknown[0]!r}")
+        raise RulesError("unknown {kind} setting {value!r}", kind=cls.__name__, value=unknown[0])
     return dict(data)
 
 
@@ -118,12 +134,13 @@ class EndCondition:
             _whole("rounds", self.rounds, 1, 1000)
         elif self.rounds is not None:
             raise RulesError(
-                f"rounds only applies to a fixed number of rounds, got {self.rounds!r}"
+                "rounds only applies to a fixed number of rounds, got {rounds!r}",
+                rounds=self.rounds,
             )
         if kind is EndKind.SCORE_LIMIT:
             _whole("limit", self.limit, 1, 10_000)
         elif self.limit is not None:
-            raise RulesError(f"limit only applies to a score limit, got {self.limit!r}")
+            raise RulesError("limit only applies to a score limit, got {limit!r}", limit=self.limit)
         elif self.exact_limit_halves:
             raise RulesError("exact_limit_halves only applies to a score limit")
 
@@ -157,13 +174,19 @@ class EndCondition:
     def describe(self) -> str:
         """One sentence for people."""
         if self.kind is EndKind.ROUNDS:
-            return f"The game ends after {self.rounds} rounds."
+            return Phrase("The game ends after {rounds} rounds.", rounds=self.rounds)
         if self.kind is EndKind.OPEN:
-            return "The game is open-ended: the players end it."
-        sentence = f"The game ends after the round in which someone reaches {self.limit} points"
+            return Phrase("The game is open-ended: the players end it.")
         if self.exact_limit_halves:
-            return f"{sentence}; hitting exactly {self.limit} halves that total."
-        return f"{sentence}."
+            return Phrase(
+                "The game ends after the round in which someone reaches {limit} points; "
+                "hitting exactly {limit} halves that total.",
+                limit=self.limit,
+            )
+        return Phrase(
+            "The game ends after the round in which someone reaches {limit} points.",
+            limit=self.limit,
+        )
 
 
 @dataclass(frozen=True)
@@ -197,7 +220,7 @@ class HouseRules:
         _whole("success_bonus", self.success_bonus, 0, 100)
         _flag("allow_no_caller", self.allow_no_caller)
         if not isinstance(self.end, EndCondition):
-            raise RulesError(f"end must be an end condition, got {self.end!r}")
+            raise RulesError("end must be an end condition, got {end!r}", end=self.end)
 
     def card_values(self) -> tuple[int, ...]:
         """What each card of the deck is worth, lowest first (52 cards plus the Jokers)."""
@@ -265,25 +288,47 @@ class HouseRules:
 
     def describe(self) -> list[str]:
         """The rules as short sentences for people."""
-        lines = [f"Red Kings count {self.red_king_value}, black Kings {self.black_king_value}."]
-        if self.jokers:
-            jokers = "1 Joker" if self.jokers == 1 else f"{self.jokers} Jokers"
-            lines.append(f"{jokers} in the deck, worth {self.joker_value} each.")
+        lines: list[str] = [
+            Phrase(
+                "Red Kings count {red}, black Kings {black}.",
+                red=self.red_king_value,
+                black=self.black_king_value,
+            )
+        ]
+        if self.jokers == 1:
+            lines.append(Phrase("1 Joker in the deck, worth {value}.", value=self.joker_value))
+        elif self.jokers:
+            lines.append(
+                Phrase(
+                    "{jokers} Jokers in the deck, worth {value} each.",
+                    jokers=self.jokers,
+                    value=self.joker_value,
+                )
+            )
         if self.penalty_mode is PenaltyMode.CARDS:
             lines.append(
-                "A caller who is not lowest draws penalty cards: "
-                "1 per tied player and 2 per player with a lower hand."
+                Phrase(
+                    "A caller who is not lowest draws penalty cards: "
+                    "1 per tied player and 2 per player with a lower hand."
+                )
             )
         else:
             lines.append(
-                f"A caller who is not lowest scores {self.failed_call_points} extra points."
+                Phrase(
+                    "A caller who is not lowest scores {points} extra points.",
+                    points=self.failed_call_points,
+                )
             )
             if self.success_bonus:
-                lines.append(f"A successful call takes {self.success_bonus} points off.")
+                lines.append(
+                    Phrase(
+                        "A successful call takes {points} points off.", points=self.success_bonus
+                    )
+                )
         if self.allow_no_caller:
-            lines.append("A round may end without a caller when the deck runs out.")
+            lines.append(Phrase("A round may end without a caller when the deck runs out."))
         else:
-            lines.append("Every round ends with a Dutch or Auto Dutch call.")
+            lines.append(Phrase("Every round ends with a Dutch or Auto Dutch call."))
         lines.append(self.end.describe())
         return lines
 
@@ -297,9 +342,9 @@ PRESETS: dict[str, HouseRules] = {
 }
 
 PRESET_LABELS: dict[str, str] = {
-    "classic": "Classic (to 100 points)",
-    "classic_open": "Classic, open-ended",
-    "points": "Points for a failed call",
-    "jokers": "Two Jokers worth 0",
-    "deck_out": "The deck may run out",
+    "classic": Phrase("Classic (to 100 points)"),
+    "classic_open": Phrase("Classic, open-ended"),
+    "points": Phrase("Points for a failed call"),
+    "jokers": Phrase("Two Jokers worth 0"),
+    "deck_out": Phrase("The deck may run out"),
 }

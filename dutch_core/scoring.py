@@ -23,6 +23,7 @@ from enum import StrEnum
 from dutch_core.deck import check_deck
 from dutch_core.errors import PenaltyError, RoundError, RulesError
 from dutch_core.hand import Hand
+from dutch_core.phrases import Phrase
 from dutch_core.round_input import CallType, RoundInput, hand_pairs
 from dutch_core.rules import HouseRules, PenaltyMode
 
@@ -72,16 +73,18 @@ class RoundResult:
         for score in self.scores:
             if score.player == player:
                 return score.round_score
-        raise RoundError(f"{player!r} did not play this round")
+        raise RoundError("{who!r} did not play this round", who=player)
 
     def as_dict(self) -> dict[str, int]:
         """Round scores by player, in seat order."""
         return {score.player: score.round_score for score in self.scores}
 
 
-def penalty_cards_text(count: int) -> str:
+def penalty_cards_text(count: int) -> Phrase:
     """``count`` penalty card(s), in words for a message."""
-    return f"{count} penalty card" if count == 1 else f"{count} penalty cards"
+    if count == 1:
+        return Phrase("{count} penalty card", count=count)
+    return Phrase("{count} penalty cards", count=count)
 
 
 def cards_due(lower: int, tied: int, rules: HouseRules) -> int:
@@ -96,7 +99,7 @@ def caller_outcome(hand_totals: Mapping[str, int], caller: str) -> tuple[Outcome
     (<Outcome.TIED: 'tied'>, 0, 2)
     """
     if caller not in hand_totals:
-        raise RoundError(f"the caller {caller!r} is not playing this round")
+        raise RoundError("the caller {caller!r} is not playing this round", caller=caller)
     mine = hand_totals[caller]
     others = [total for player, total in hand_totals.items() if player != caller]
     lower = sum(total < mine for total in others)
@@ -121,7 +124,7 @@ def penalty_cards_due(
     else:
         pairs = hand_pairs(hands)
     if not isinstance(rules, HouseRules):
-        raise RulesError(f"house rules expected, got {rules!r}")
+        raise RulesError("house rules expected, got {rules!r}", rules=rules)
     if caller is None or rules.penalty_mode is PenaltyMode.POINTS:
         return 0
     _, lower, tied = caller_outcome({player: hand.value(rules) for player, hand in pairs}, caller)
@@ -132,32 +135,50 @@ def _penalty_points(round_input: RoundInput, outcome: Outcome, due: int, rules: 
     caller, penalty = round_input.caller, round_input.penalty
     if rules.penalty_mode is PenaltyMode.POINTS:
         if not (penalty is None or penalty.is_none):
-            message = (
-                f"these house rules score a failed call with {rules.failed_call_points} points, "
-                f"so no penalty is entered; got {penalty.text()!r}"
+            raise PenaltyError(
+                "these house rules score a failed call with {points} points, "
+                "so no penalty is entered; got {penalty!r}",
+                player=caller,
+                points=rules.failed_call_points,
+                penalty=penalty.text(),
             )
-            raise PenaltyError(message, caller)
         return -rules.success_bonus if outcome is Outcome.LOWEST else rules.failed_call_points
     if due == 0:
         if not (penalty is None or penalty.is_none):
-            message = f"no penalty cards are due (lowest hand), but {penalty.text()!r} was entered"
-            raise PenaltyError(message, caller)
+            raise PenaltyError(
+                "no penalty cards are due (lowest hand), but {penalty!r} was entered",
+                player=caller,
+                penalty=penalty.text(),
+            )
         return 0
     if penalty is None:
-        message = f"must draw {penalty_cards_text(due)}; enter them or their total"
-        raise PenaltyError(message, caller)
+        raise PenaltyError(
+            "must draw {cards}; enter them or their total",
+            player=caller,
+            cards=penalty_cards_text(due),
+        )
     if penalty.cards is not None and len(penalty.cards) != due:
         entered = len(penalty.cards)
-        was = "was" if entered == 1 else "were"
-        message = f"must draw {penalty_cards_text(due)}, {entered} {was} entered"
-        raise PenaltyError(message, caller)
+        if entered == 1:
+            entered_text = Phrase("{count} was entered", count=entered)
+        else:
+            entered_text = Phrase("{count} were entered", count=entered)
+        raise PenaltyError(
+            "must draw {cards}, {entered}",
+            player=caller,
+            cards=penalty_cards_text(due),
+            entered=entered_text,
+        )
     least, most = rules.cards_total_range(due)
     if penalty.total is not None and not least <= penalty.total <= most:
-        message = (
-            f"a penalty total of {penalty.total} is not what "
-            f"{penalty_cards_text(due)} can be worth ({least} to {most})"
+        raise PenaltyError(
+            "a penalty total of {total} is not what {cards} can be worth ({least} to {most})",
+            player=caller,
+            total=penalty.total,
+            cards=penalty_cards_text(due),
+            least=least,
+            most=most,
         )
-        raise PenaltyError(message, caller)
     return penalty.value(rules)
 
 
@@ -175,9 +196,9 @@ def score_round(round_input: RoundInput, rules: HouseRules) -> RoundResult:
     dutch_core.errors.PenaltyError: A: must draw 2 penalty cards, 1 was entered
     """
     if not isinstance(round_input, RoundInput):
-        raise RoundError(f"a round input expected, got {round_input!r}")
+        raise RoundError("a round input expected, got {round_input!r}", round_input=round_input)
     if not isinstance(rules, HouseRules):
-        raise RulesError(f"house rules expected, got {rules!r}")
+        raise RulesError("house rules expected, got {rules!r}", rules=rules)
     check_deck(round_input, rules)
     hand_totals = {player: hand.value(rules) for player, hand in round_input.hands}
     caller = round_input.caller

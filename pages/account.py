@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from dutch_app.accounts.export import export_file_name
+from dutch_app.i18n import _
 from dutch_app.services import members
 from dutch_app.ui.account_tools import (
     confirms_email,
@@ -34,23 +35,26 @@ ensure_routed()
 
 def profile(account) -> None:
     """The email address, and a form changing the display name."""
-    st.subheader("Profile")
+    st.subheader(_("Profile"))
     show_flash("account_profile")
-    st.caption("Email address (you sign in with it)")
+    st.caption(_("Email address (you sign in with it)"))
     st.text(account.email)
     with st.form("account_name_form"):
         name = st.text_input(
-            "Display name (the members of your groups see it)",
+            _("Display name (the members of your groups see it)"),
             value=account.display_name,
             key="account_display_name",
             max_chars=80,
         )
-        submitted = st.form_submit_button("Save the name")
+        submitted = st.form_submit_button(_("Save the name"))
     if submitted:
         with guarded():
             changed = accounts().change_display_name(account.user_id, name)
             replace_account(changed)
-            flash(f"Your display name is now {md(changed.display_name)}.", "account_profile")
+            flash(
+                _("Your display name is now {name}.").format(name=md(changed.display_name)),
+                "account_profile",
+            )
     rename_players()
 
 
@@ -64,7 +68,7 @@ def rename_players() -> None:
     with st.container(border=True):
         st.markdown(rename_offer_text(offered))
         if st.button(
-            f"Rename my player to {md(free[0].new_name)}",
+            _("Rename my player to {name}").format(name=md(free[0].new_name)),
             key="account_rename_players",
             type="primary",
         ):
@@ -75,41 +79,44 @@ def rename_players() -> None:
 
 def password(account) -> None:
     """Change the password here, or (with Firebase) by a reset email."""
-    st.subheader("Password")
+    st.subheader(_("Password"))
     show_flash("account_password")
     if accounts().password_reset_by_email:
-        st.caption("We email you a link to choose a new password.")
-        if st.button("Email me a link to change my password", key="account_reset_password"):
+        st.caption(_("We email you a link to choose a new password."))
+        if st.button(_("Email me a link to change my password"), key="account_reset_password"):
             with guarded():
                 accounts().send_password_reset(account.email)
-                st.success(f"A link is on its way to {md(account.email)}.")
+                st.success(_("A link is on its way to {email}.").format(email=md(account.email)))
         return
     with st.form("account_password_form", clear_on_submit=True):
         current, new, again = password_change_fields(
             "account_current_password", "account_new_password", "account_new_password_again"
         )
-        submitted = st.form_submit_button("Change the password")
+        submitted = st.form_submit_button(_("Change the password"))
     if submitted:
         if new != again:
-            st.error("The two new passwords differ; nothing was changed.")
+            st.error(_("The two new passwords differ; nothing was changed."))
             return
         with guarded():
             start_session(accounts().change_password(account.user_id, current, new))
             flash(
-                "Your password was changed. Your other devices are signed out.", "account_password"
+                _("Your password was changed. Your other devices are signed out."),
+                "account_password",
             )
 
 
 def your_data(account) -> None:
     """What is kept (the privacy page) and a download of all of it."""
-    st.subheader("Your data")
+    st.subheader(_("Your data"))
     st.write(
-        "We keep your email address, your display name, your preferences and the games your "
-        "groups enter; nothing is tracked, sold or shared."
+        _(
+            "We keep your email address, your display name, your preferences and the games "
+            "your groups enter; nothing is tracked, sold or shared."
+        )
     )
-    st.page_link("pages/privacy.py", label="Read the privacy policy", icon=":material/shield:")
+    st.page_link("pages/privacy.py", label=_("Read the privacy policy"), icon=":material/shield:")
     st.download_button(
-        "Download my data (ZIP)",
+        _("Download my data (ZIP)"),
         my_data_maker(account.user_id),
         file_name=export_file_name(datetime.now(UTC)),
         mime="application/zip",
@@ -118,30 +125,32 @@ def your_data(account) -> None:
         icon=":material/download:",
     )
     st.caption(
-        "Your profile, your preferences, your groups and all their games, as JSON and CSV files."
+        _("Your profile, your preferences, your groups and all their games, as JSON and CSV files.")
     )
 
 
 def delete_account(account) -> None:
     """Delete the account after typing the email address and the password."""
-    st.subheader("Delete your account")
+    st.subheader(_("Delete your account"))
     st.write(
-        "Your account, your sign-in details and any group only you belong to are deleted "
-        "for good. In groups shared with others the games stay, and ownership passes to the "
-        "longest-standing member."
+        _(
+            "Your account, your sign-in details and any group only you belong to are deleted "
+            "for good. In groups shared with others the games stay, and ownership passes to the "
+            "longest-standing member."
+        )
     )
     with st.form("account_delete_form"):
-        typed = st.text_input("Type your email address to confirm", key="account_delete_email")
+        typed = st.text_input(_("Type your email address to confirm"), key="account_delete_email")
         secret = st.text_input(
-            "Your password",
+            _("Your password"),
             type="password",
             key="account_delete_password",
             autocomplete="current-password",
         )
-        submitted = st.form_submit_button("Delete my account", icon=":material/delete_forever:")
+        submitted = st.form_submit_button(_("Delete my account"), icon=":material/delete_forever:")
     if submitted:
         if not confirms_email(typed, account.email):
-            st.error("The email address does not match your account's; nothing was deleted.")
+            st.error(_("The email address does not match your account's; nothing was deleted."))
             return
         with guarded():
             accounts().delete_account(account.user_id, secret)
@@ -149,7 +158,7 @@ def delete_account(account) -> None:
             flash(deleted_text(account.email), "signin_top", toast=True)
 
 
-st.title("Account")
+st.title(_("Account"))
 me = require_account()
 profile(me)
 preferences_section()

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from dutch_app.i18n import _, localized
 from dutch_app.ui.game_setup import split_names
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.round_form import round_form
@@ -11,20 +12,22 @@ from dutch_core.rules import PRESET_LABELS, PRESETS
 
 ensure_routed()
 
-st.title("Round calculator")
+st.title(_("Round calculator"))
 st.caption(
-    "Score a single round: type each hand as cards (7 KH Q) or as a total (or tap them on "
-    "the card pad), say who ended the round, and enter the penalty cards if the call "
-    "failed. The result shows as you type. Nothing is saved."
+    _(
+        "Score a single round: type each hand as cards (7 KH Q) or as a total (or tap them on "
+        "the card pad), say who ended the round, and enter the penalty cards if the call "
+        "failed. The result shows as you type. Nothing is saved."
+    )
 )
 
 names_text = st.text_input(
-    "Players, in seat order (comma-separated)", value="Ann, Ben, Cleo, Dan", key="calc_players"
+    _("Players, in seat order (comma-separated)"), value="Ann, Ben, Cleo, Dan", key="calc_players"
 )
 preset = st.selectbox(
-    "House rules",
+    _("House rules"),
     list(PRESETS),
-    format_func=PRESET_LABELS.__getitem__,
+    format_func={p: localized(label) for p, label in PRESET_LABELS.items()}.__getitem__,
     key="calc_rules",
 )
 players = split_names(names_text)
@@ -42,8 +45,8 @@ def calculator(players: list[str], rules) -> None:
 
 with guarded():
     if not 2 <= len(players) <= 12:
-        st.info("Enter between 2 and 12 player names, separated by commas.")
-    elif len(set(p.casefold() for p in players)) != len(players):
-        st.error("Players: each name may appear only once.")
+        st.info(_("Enter between 2 and 12 player names, separated by commas."))
+    elif len({p.casefold() for p in players}) != len(players):
+        st.error(_("Players: each name may appear only once."))
     else:
         calculator(players, PRESETS[preset])

@@ -3,6 +3,7 @@ other groups to create or join, and leaving."""
 
 import streamlit as st
 
+from dutch_app.i18n import _
 from dutch_app.services import demo, groups, members, players, setup
 from dutch_app.services.views import Role
 from dutch_app.ui.cache import roster
@@ -54,9 +55,13 @@ def first_game(group, defaults, roster) -> None:
     seated = [names[pid] for pid in defaults.player_ids if pid in names]
     with st.container(border=True):
         if len(seated) >= 2:
-            st.markdown(f"**Ready to play?** {md(line_up(seated))} are the group's players.")
+            st.markdown(
+                _("**Ready to play?** {players} are the group's players.").format(
+                    players=md(line_up(seated))
+                )
+            )
             if st.button(
-                f"Start a game with {md(line_up(seated))}",
+                _("Start a game with {players}").format(players=md(line_up(seated))),
                 key="group_start_game",
                 type="primary",
                 icon=":material/play_arrow:",
@@ -65,11 +70,16 @@ def first_game(group, defaults, roster) -> None:
                     start_game_now(group, defaults)
             return
         st.markdown(
-            "**Ready to play?** Invite the others with the code below, or add them by name "
-            "when you set up the game."
+            _(
+                "**Ready to play?** Invite the others with the code below, or add them by name "
+                "when you set up the game."
+            )
         )
         if st.button(
-            "Set up the first game", key="group_set_up_game", type="primary", icon=":material/add:"
+            _("Set up the first game"),
+            key="group_set_up_game",
+            type="primary",
+            icon=":material/add:",
         ):
             open_new_game()
 
@@ -84,21 +94,37 @@ def my_player(group, offer) -> None:
             st.markdown(offer_text(offer))
             yes, no = st.columns(2)
             if yes.button(
-                f"Yes, I am {md(offer.match.name)}", key="group_claim_player", type="primary"
+                _("Yes, I am {name}").format(name=md(offer.match.name)),
+                key="group_claim_player",
+                type="primary",
             ):
                 with guarded():
                     call(members.claim_player, offer.match.id)
-                    flash(f"You play as {md(offer.match.name)} in this group.", "group_top")
-            if no.button(f"No, add me as {md(offer.new_name)}", key="group_add_me"):
+                    flash(
+                        _("You play as {name} in this group.").format(name=md(offer.match.name)),
+                        "group_top",
+                    )
+            if no.button(
+                _("No, add me as {name}").format(name=md(offer.new_name)), key="group_add_me"
+            ):
                 with guarded():
                     added = call(members.add_my_player, group.id)
-                    flash(f"You play as {md(added.name)} in this group.", "group_top")
+                    flash(
+                        _("You play as {name} in this group.").format(name=md(added.name)),
+                        "group_top",
+                    )
             return
-        st.markdown("You are not one of this group's players yet.")
-        if st.button(f"Add me as {md(offer.new_name)}", key="group_add_me", type="primary"):
+        st.markdown(_("You are not one of this group's players yet."))
+        if st.button(
+            _("Add me as {name}").format(name=md(offer.new_name)),
+            key="group_add_me",
+            type="primary",
+        ):
             with guarded():
                 added = call(members.add_my_player, group.id)
-                flash(f"You play as {md(added.name)} in this group.", "group_top")
+                flash(
+                    _("You play as {name} in this group.").format(name=md(added.name)), "group_top"
+                )
 
 
 def demo_notice(group) -> None:
@@ -107,27 +133,36 @@ def demo_notice(group) -> None:
         return
     with st.container(border=True):
         st.markdown(
-            ":material/science: **This is a demo group.** Its players and games are made up, "
-            "to look around in; nothing here counts."
+            ":material/science: "
+            + _(
+                "**This is a demo group.** Its players and games are made up, "
+                "to look around in; nothing here counts."
+            )
         )
         if group.role is Role.OWNER and st.button(
-            "Remove the demo group", key="group_remove_demo", icon=":material/delete:"
+            _("Remove the demo group"), key="group_remove_demo", icon=":material/delete:"
         ):
             with guarded():
                 name = call(demo.remove_demo_group, group.id)
                 forget_active_group()
-                flash(f"{md(name)} was removed with all its games.", "group_top", toast=True)
+                flash(
+                    _("{name} was removed with all its games.").format(name=md(name)),
+                    "group_top",
+                    toast=True,
+                )
 
 
 def load_demo() -> None:
     """A demo group to look around in, for anyone (in a group already or not)."""
-    if st.button("Load a demo group", key="group_load_demo", icon=":material/casino:"):
+    if st.button(_("Load a demo group"), key="group_load_demo", icon=":material/casino:"):
         with guarded():
             made = call(demo.load_demo_group)
             set_active_group(made.id)
             flash(
-                "The demo group is ready and is now your active group; remove it from this "
-                "page when you are done.",
+                _(
+                    "The demo group is ready and is now your active group; remove it from this "
+                    "page when you are done."
+                ),
                 "group_top",
                 toast=True,
             )
@@ -136,60 +171,72 @@ def load_demo() -> None:
 def create_group() -> None:
     """A form naming a new group, owned by the person."""
     with st.form("group_create_form"):
-        name = st.text_input("Name of the new group", key="group_create_name", max_chars=80)
-        submitted = st.form_submit_button("Create the group", icon=":material/add:")
+        name = st.text_input(_("Name of the new group"), key="group_create_name", max_chars=80)
+        submitted = st.form_submit_button(_("Create the group"), icon=":material/add:")
     if submitted:
         with guarded():
             group = call(groups.create_group, name)
-            switch_to(group, f"You created {md(group.name)}; it is now your active group.")
+            switch_to(
+                group,
+                _("You created {group}; it is now your active group.").format(group=md(group.name)),
+            )
 
 
 def join_group() -> None:
     """A form taking an invite code."""
     with st.form("group_join_form"):
         code = st.text_input(
-            "Invite code", key="group_join_code", placeholder="e.g. K7QX M2PD", max_chars=40
+            _("Invite code"), key="group_join_code", placeholder=_("e.g. K7QX M2PD"), max_chars=40
         )
-        submitted = st.form_submit_button("Join the group", icon=":material/login:")
+        submitted = st.form_submit_button(_("Join the group"), icon=":material/login:")
     if submitted:
         with guarded():
             group = call(groups.join_group, code, client=client_address())
-            switch_to(group, f"You are a member of {md(group.name)}; it is now your active group.")
+            switch_to(
+                group,
+                _("You are a member of {group}; it is now your active group.").format(
+                    group=md(group.name)
+                ),
+            )
 
 
 def no_group_yet() -> None:
     """A first visit: create a group, join one, or look around in a demo group."""
     st.info(
-        "You are not in a group yet. A group is the people you play with: its members share "
-        "the games, the history and the statistics."
+        _(
+            "You are not in a group yet. A group is the people you play with: its members share "
+            "the games, the history and the statistics."
+        )
     )
-    st.subheader("Create a group")
+    st.subheader(_("Create a group"))
     create_group()
-    st.subheader("Join a group")
-    st.caption("Ask the group's owner for its invite code.")
+    st.subheader(_("Join a group"))
+    st.caption(_("Ask the group's owner for its invite code."))
     join_group()
-    st.subheader("Just looking?")
-    st.caption("A demo group comes with past games to explore; you can remove it any time.")
+    st.subheader(_("Just looking?"))
+    st.caption(_("A demo group comes with past games to explore; you can remove it any time."))
     load_demo()
 
 
 def invite_code(group) -> None:
     """The owner sees the code and can replace it; others learn whom to ask."""
-    st.markdown("#### Invite code")
+    st.markdown(_("#### Invite code"))
     show_flash("group_invite")
     if group.role is not Role.OWNER:
-        st.caption("Only the group's owner can see and change the invite code: ask them for it.")
+        st.caption(_("Only the group's owner can see and change the invite code: ask them for it."))
         return
     show_invite(group)
     st.caption(
-        "Anyone with this link or code can join. A new code stops the old one, and the old "
-        "link, from working."
+        _(
+            "Anyone with this link or code can join. A new code stops the old one, and the old "
+            "link, from working."
+        )
     )
-    if st.button("Make a new code", key="group_rotate_code", icon=":material/autorenew:"):
+    if st.button(_("Make a new code"), key="group_rotate_code", icon=":material/autorenew:"):
         with guarded():
             call(groups.rotate_invite_code, group.id)
             flash(
-                "The group has a new invite code and link; the old ones no longer work.",
+                _("The group has a new invite code and link; the old ones no longer work."),
                 "group_invite",
             )
 
@@ -202,24 +249,26 @@ def rename_group(group) -> None:
         st.session_state["group_rename_name"] = group.name
         st.session_state["group_rename_for"] = group.id
     with st.form("group_rename_form"):
-        name = st.text_input("Group name", key="group_rename_name", max_chars=80)
-        submitted = st.form_submit_button("Rename the group")
+        name = st.text_input(_("Group name"), key="group_rename_name", max_chars=80)
+        submitted = st.form_submit_button(_("Rename the group"))
     if submitted:
         with guarded():
             renamed = call(groups.rename_group, group.id, name)
-            flash(f"The group is now called {md(renamed.name)}.", "group_top")
+            flash(_("The group is now called {name}.").format(name=md(renamed.name)), "group_top")
 
 
 def add_player(group) -> None:
     """A form adding a player by name."""
     with st.form("group_add_player_form"):
-        name = st.text_input("New player's name", key="group_add_player_name", max_chars=60)
-        submitted = st.form_submit_button("Add the player", icon=":material/person_add:")
+        name = st.text_input(_("New player's name"), key="group_add_player_name", max_chars=60)
+        submitted = st.form_submit_button(_("Add the player"), icon=":material/person_add:")
     if submitted:
         with guarded():
             added = call(players.add_player, group.id, name)
             reset_on_next_run(group_add_player_name="")
-            flash(f"{md(added.name)} was added to the players.", "group_players")
+            flash(
+                _("{name} was added to the players.").format(name=md(added.name)), "group_players"
+            )
 
 
 def rename_player(roster) -> None:
@@ -227,18 +276,20 @@ def rename_player(roster) -> None:
     names = {player.id: player.name for player in roster}
     with st.form("group_rename_player_form"):
         player_id = st.selectbox(
-            "Player",
+            _("Player"),
             list(names),
             format_func=lambda pid: names.get(pid, ""),
             key="group_rename_player",
         )
-        name = st.text_input("New name", key="group_rename_player_name", max_chars=60)
-        submitted = st.form_submit_button("Rename the player")
+        name = st.text_input(_("New name"), key="group_rename_player_name", max_chars=60)
+        submitted = st.form_submit_button(_("Rename the player"))
     if submitted:
         with guarded():
             renamed = call(players.rename_player, player_id, name)
             flash(
-                f"{md(names[player_id])} is now called {md(renamed.name)} in every game.",
+                _("{name} is now called {new} in every game.").format(
+                    name=md(names[player_id]), new=md(renamed.name)
+                ),
                 "group_players",
             )
 
@@ -248,13 +299,13 @@ def merge_players(group, roster) -> None:
     by_id = {player.id: player for player in roster}
     ids = list(by_id)
     source_id = st.selectbox(
-        "Merge this player…",
+        _("Merge this player…"),
         ids,
         format_func=lambda pid: by_id[pid].name if pid in by_id else "",
         key="group_merge_source",
     )
     target_id = st.selectbox(
-        "…into this player",
+        _("…into this player"),
         ids,
         index=1 if len(ids) > 1 else 0,
         format_func=lambda pid: by_id[pid].name if pid in by_id else "",
@@ -263,17 +314,22 @@ def merge_players(group, roster) -> None:
     source, target = by_id[source_id], by_id[target_id]
     st.caption(merge_note(source, target))
     sure = st.checkbox(
-        f"Yes, merge {md(source.name)} into {md(target.name)}", key="group_merge_confirm"
+        _("Yes, merge {source} into {target}").format(
+            source=md(source.name), target=md(target.name)
+        ),
+        key="group_merge_confirm",
     )
-    if st.button("Merge the players", key="group_merge", icon=":material/merge:"):
+    if st.button(_("Merge the players"), key="group_merge", icon=":material/merge:"):
         if not sure:
-            st.error("Tick the box above to confirm; nothing was merged.")
+            st.error(_("Tick the box above to confirm; nothing was merged."))
             return
         with guarded():
             call(players.merge_players, group.id, source.id, target.id)
             reset_on_next_run(group_merge_confirm=False)
             flash(
-                f"{md(source.name)}'s games now belong to {md(target.name)}.",
+                _("{source}'s games now belong to {target}.").format(
+                    source=md(source.name), target=md(target.name)
+                ),
                 "group_players",
                 toast=True,
             )
@@ -284,42 +340,50 @@ def link_player(group, roster) -> None:
     names = {player.id: player.name for player in roster}
     members = distinct_labels(member_names(group))
     player_id = st.selectbox(
-        "Player", list(names), format_func=lambda pid: names.get(pid, ""), key="group_link_player"
+        _("Player"),
+        list(names),
+        format_func=lambda pid: names.get(pid, ""),
+        key="group_link_player",
     )
     user_id = st.selectbox(
-        "is this member",
+        _("is this member"),
         [None, *members],
-        format_func=lambda uid: "Nobody (remove the link)" if uid is None else members.get(uid, ""),
+        format_func=lambda uid: (
+            _("Nobody (remove the link)") if uid is None else members.get(uid, "")
+        ),
         key="group_link_member",
     )
-    if st.button("Save the link", key="group_link", icon=":material/link:"):
+    if st.button(_("Save the link"), key="group_link", icon=":material/link:"):
         with guarded():
             call(players.link_player, player_id, user_id)
-            who = "nobody" if user_id is None else md(members[user_id])
-            flash(f"{md(names[player_id])} is now linked to {who}.", "group_players")
+            who = _("nobody") if user_id is None else md(members[user_id])
+            flash(
+                _("{name} is now linked to {who}.").format(name=md(names[player_id]), who=who),
+                "group_players",
+            )
 
 
 def players_section(group) -> None:
     """The group's players and what can be done with them."""
-    st.subheader("Players")
+    st.subheader(_("Players"))
     show_flash("group_players")
     roster = call(players.list_players, group.id)
     if roster:
         st.dataframe(players_frame(roster, group), hide_index=True, width="stretch")
     else:
         st.caption(
-            "No players yet: add the people you play with, or add them when you start a game."
+            _("No players yet: add the people you play with, or add them when you start a game.")
         )
     add_player(group)
     if not roster:
         return
-    with st.expander("Rename a player"):
+    with st.expander(_("Rename a player")):
         rename_player(roster)
     if len(roster) > 1:
-        with st.expander("Merge two players"):
+        with st.expander(_("Merge two players")):
             merge_players(group, roster)
-    with st.expander("Link a player to a member's account"):
-        st.caption("A linked player counts as that member, e.g. in their own statistics.")
+    with st.expander(_("Link a player to a member's account")):
+        st.caption(_("A linked player counts as that member, e.g. in their own statistics."))
         link_player(group, roster)
 
 
@@ -328,13 +392,13 @@ def remove_member(group, me: int) -> None:
     if group.role is not Role.OWNER:
         return
     show_flash("group_members")
-    with st.expander("Remove a member"):
+    with st.expander(_("Remove a member")):
         others = distinct_labels(removable_members(group, me))
         if not others:
-            st.caption("You are the only member: nobody else to remove.")
+            st.caption(_("You are the only member: nobody else to remove."))
             return
         member_id = st.selectbox(
-            "Member",
+            _("Member"),
             list(others),
             format_func=lambda uid: others.get(uid, ""),
             key="group_remove_member",
@@ -343,19 +407,22 @@ def remove_member(group, me: int) -> None:
             return
         st.markdown(remove_note(group, others[member_id]))
         sure = st.checkbox(
-            f"Yes, remove {md(others[member_id])} from {md(group.name)}",
+            _("Yes, remove {name} from {group}").format(
+                name=md(others[member_id]), group=md(group.name)
+            ),
             key="group_remove_confirm",
         )
-        if st.button("Remove the member", key="group_remove", icon=":material/person_remove:"):
+        if st.button(_("Remove the member"), key="group_remove", icon=":material/person_remove:"):
             if not sure:
-                st.error("Tick the box above to confirm; nobody was removed.")
+                st.error(_("Tick the box above to confirm; nobody was removed."))
                 return
             with guarded():
                 call(groups.remove_member, group.id, member_id)
                 reset_on_next_run(group_remove_confirm=False)
                 flash(
-                    f"{md(others[member_id])} is no longer a member of {md(group.name)}. "
-                    "The group has a new invite code.",
+                    _(
+                        "{name} is no longer a member of {group}. The group has a new invite code."
+                    ).format(name=md(others[member_id]), group=md(group.name)),
                     "group_members",
                     toast=True,
                 )
@@ -363,21 +430,24 @@ def remove_member(group, me: int) -> None:
 
 def leave_group(group, me: int) -> None:
     """Leave the group, after a confirmation."""
-    with st.expander("Leave this group"):
+    with st.expander(_("Leave this group")):
         st.markdown(leave_note(group, me))
-        sure = st.checkbox(f"Yes, I want to leave {md(group.name)}", key="group_leave_confirm")
-        if st.button("Leave the group", key="group_leave", icon=":material/logout:"):
+        sure = st.checkbox(
+            _("Yes, I want to leave {group}").format(group=md(group.name)),
+            key="group_leave_confirm",
+        )
+        if st.button(_("Leave the group"), key="group_leave", icon=":material/logout:"):
             if not sure:
-                st.error("Tick the box above to confirm; you are still a member.")
+                st.error(_("Tick the box above to confirm; you are still a member."))
                 return
             with guarded():
                 call(groups.leave_group, group.id)
                 forget_active_group()
                 reset_on_next_run(group_leave_confirm=False)
-                flash(f"You left {md(group.name)}.", "group_top", toast=True)
+                flash(_("You left {group}.").format(group=md(group.name)), "group_top", toast=True)
 
 
-st.title("Group")
+st.title(_("Group"))
 me = require_account().user_id
 show_flash("group_top")
 group = active_group(my_groups())
@@ -400,13 +470,13 @@ rename_group(group)
 with guarded():
     players_section(group)
 
-st.subheader("Other groups")
-with st.expander("Create another group"):
+st.subheader(_("Other groups"))
+with st.expander(_("Create another group")):
     create_group()
-with st.expander("Join a group with an invite code"):
+with st.expander(_("Join a group with an invite code")):
     join_group()
-with st.expander("Look around in a demo group"):
-    st.caption("Made-up players and games to explore, marked as a demo; remove it in one step.")
+with st.expander(_("Look around in a demo group")):
+    st.caption(_("Made-up players and games to explore, marked as a demo; remove it in one step."))
     load_demo()
 leave_group(group, me)
 forget_flash()

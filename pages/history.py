@@ -6,6 +6,7 @@ from datetime import date
 import streamlit as st
 
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
+from dutch_app.i18n import _, error_text, format_number, localized
 from dutch_app.services import csv_import, games, rounds
 from dutch_app.services.errors import Conflict, ServiceError
 from dutch_app.services.views import GroupView
@@ -37,7 +38,6 @@ from dutch_app.ui.history_view import (
     when,
     zone,
 )
-from dutch_app.ui.labels import GAME_STATUS_LABELS
 from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import correction_summary
@@ -58,21 +58,21 @@ def read_filters(group: GroupView) -> Filters:
     names = {player.id: player.name for player in roster(group)}
     dates_col, player_col, status_col = st.columns(3)
     dates = dates_col.date_input(
-        "Started between",
+        _("Started between"),
         value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
         format="YYYY-MM-DD",
         key="history_filter_dates",
     )
     player_id = player_col.selectbox(
-        "Player",
+        _("Player"),
         [None, *names],
-        format_func=lambda pid: "Everyone" if pid is None else names[pid],
+        format_func=lambda pid: _("Everyone") if pid is None else names[pid],
         key="history_filter_player",
     )
     status = status_col.selectbox(
-        "Status",
+        _("Status"),
         list(STATUS_LABELS),
-        format_func=STATUS_LABELS.__getitem__,
+        format_func={s: _(label) for s, label in STATUS_LABELS.items()}.__getitem__,
         key="history_filter_status",
     )
     date_from, date_to = date_range(dates)
@@ -97,28 +97,32 @@ def game_actions(game) -> None:
     """End or reopen the game; delete it after a confirmation."""
     show_flash("history_game")
     if game.status is GameStatus.ACTIVE:
-        if st.button("End this game", key="history_end_game", icon=":material/flag:"):
+        if st.button(_("End this game"), key="history_end_game", icon=":material/flag:"):
             with guarded():
                 call(games.end_game, game.id)
-                flash("The game is marked as ended.", "history_game")
-    elif st.button("Reopen this game", key="history_reopen_game", icon=":material/replay:"):
+                flash(_("The game is marked as ended."), "history_game")
+    elif st.button(_("Reopen this game"), key="history_reopen_game", icon=":material/replay:"):
         with guarded():
             call(games.reopen_game, game.id)
-            flash("The game is open again: add rounds on the Play page.", "history_game")
-    with st.expander("Delete this game"):
+            flash(_("The game is open again: add rounds on the Play page."), "history_game")
+    with st.expander(_("Delete this game")):
         sure = st.checkbox(
-            f"Yes, delete this game and its {rounds_word(len(game.rounds))}",
+            _("Yes, delete this game and its {rounds}").format(
+                rounds=rounds_word(len(game.rounds))
+            ),
             key="history_delete_game_confirm",
         )
-        if st.button("Delete the game", key="history_delete_game", icon=":material/delete:"):
+        if st.button(_("Delete the game"), key="history_delete_game", icon=":material/delete:"):
             if not sure:
-                st.error("Tick the box above to confirm; nothing was deleted.")
+                st.error(_("Tick the box above to confirm; nothing was deleted."))
             else:
                 with guarded():
                     call(games.delete_game, game.id)
                     reset_on_next_run(history_delete_game_confirm=False)
                     flash(
-                        f"The game and its {rounds_word(len(game.rounds))} were deleted.",
+                        _("The game and its {rounds} were deleted.").format(
+                            rounds=rounds_word(len(game.rounds))
+                        ),
                         "history_games",
                         toast=True,
                     )
@@ -129,10 +133,10 @@ def correct_round(game) -> None:
     show_flash("history_round")
     numbers = [stored.number for stored in game.rounds]
     number = st.selectbox(
-        "Round",
+        _("Round"),
         numbers,
         index=len(numbers) - 1,
-        format_func=lambda shown: f"Round {shown}",
+        format_func={n: _("Round {number}").format(number=n) for n in numbers}.__getitem__,
         key="history_round",
     )
     stored = game.rounds[numbers.index(number)]
@@ -142,13 +146,13 @@ def correct_round(game) -> None:
         EDIT_FORM,
         names,
         game.rules,
-        submit_label="Save the correction",
+        submit_label=_("Save the correction"),
         initial=target.initial,
         live=False,  # the whole page reruns: only when a field is left
     )
     if message := conflict():
         st.error(md(message))
-        if st.button("Load the round as it is now", key="history_reload_round"):
+        if st.button(_("Load the round as it is now"), key="history_reload_round"):
             reload_target(EDIT_FORM)
             st.rerun()
     if submitted is not None:
@@ -156,26 +160,33 @@ def correct_round(game) -> None:
         try:
             saved = call(rounds.edit_round, stored.id, target.version, *service_input(game, fields))
         except Conflict as error:
-            note_conflict(str(error))
+            note_conflict(error_text(error))
             st.rerun()
         except (ServiceError, DutchError) as error:
-            set_round_errors(EDIT_FORM, {"round": str(error)})
+            set_round_errors(EDIT_FORM, {"round": error_text(error)})
         else:
             keep_saved(saved)
             flash(md(correction_summary(stored, saved)), "history_round")
-    sure = st.checkbox(f"Yes, delete round {stored.number}", key="history_delete_round_confirm")
+    sure = st.checkbox(
+        _("Yes, delete round {number}").format(number=stored.number),
+        key="history_delete_round_confirm",
+    )
     if st.button(
-        f"Delete round {stored.number}", key="history_delete_round", icon=":material/delete:"
+        _("Delete round {number}").format(number=stored.number),
+        key="history_delete_round",
+        icon=":material/delete:",
     ):
         if not sure:
-            st.error("Tick the box above to confirm; nothing was deleted.")
+            st.error(_("Tick the box above to confirm; nothing was deleted."))
         else:
             with guarded():
                 call(rounds.delete_round, stored.id, target.version)
                 reload_target(EDIT_FORM)
                 reset_on_next_run(history_delete_round_confirm=False)
                 flash(
-                    f"Round {stored.number} was deleted; later rounds moved up one number.",
+                    _("Round {number} was deleted; later rounds moved up one number.").format(
+                        number=stored.number
+                    ),
                     "history_round",
                     toast=True,
                 )
@@ -187,25 +198,27 @@ def show_game(game_id: int, files: tuple[int, int, str]) -> None:
     ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
     game = call(games.get_game, game_id)
-    status = GAME_STATUS_LABELS[game.status].lower()
-    st.subheader(f"Game of {when(game.started_at, TZ)} ({status})")
-    st.caption(" · ".join(md(line) for line in game.rules.describe()))
+    status = _("in progress") if game.status is GameStatus.ACTIVE else _("ended")
+    st.subheader(
+        _("Game of {when} ({status})").format(when=when(game.started_at, TZ), status=status)
+    )
+    st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     if game.notes:
         st.text(game.notes)
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
         st.dataframe(round_by_round_frame(game), hide_index=True, width="stretch")
         download(
-            "This game (rounds)",
+            _("This game (rounds)"),
             game_file_maker(*files, game.id, game.started_at),
             game_file_name(game.started_at, TZ),
             "history_download_game",
         )
     else:
-        st.info("No rounds were played in this game yet.")
+        st.info(_("No rounds were played in this game yet."))
     game_actions(game)
     if game.rounds:
-        st.markdown("#### Correct or delete a round")
+        st.markdown(_("#### Correct or delete a round"))
         correct_round(game)
 
 
@@ -214,32 +227,38 @@ def downloads(files: tuple[int, int, str], filters: Filters) -> None:
 
     ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
-    st.subheader("Download as CSV")
-    download("All rounds", file_maker(*files, ROUNDS), "rounds", "history_download_rounds")
-    download("All games (totals)", file_maker(*files, GAMES), "games", "history_download_games")
+    st.subheader(_("Download as CSV"))
+    download(_("All rounds"), file_maker(*files, ROUNDS), "rounds", "history_download_rounds")
+    download(_("All games (totals)"), file_maker(*files, GAMES), "games", "history_download_games")
     if filters.is_set:
         download(
-            "Rounds of the games listed",
+            _("Rounds of the games listed"),
             file_maker(*files, ROUNDS, filters),
             "rounds-filtered",
             "history_download_filtered",
         )
-    st.caption("The rounds file can be imported again, here or into another group.")
+    st.caption(_("The rounds file can be imported again, here or into another group."))
 
 
 def import_section(group_id: int) -> None:
     """Upload a rounds file; every problem is listed with its line, and nothing is saved then."""
-    st.subheader("Import rounds from a CSV file")
+    st.subheader(_("Import rounds from a CSV file"))
     st.caption(
-        'Use a rounds file, as the "All rounds" download makes it. Games this group '
-        "already has are skipped, new player names become new players, and a file with any "
-        f"problem is refused as a whole. Files up to {MAX_UPLOAD_MB} MB and {MAX_ROWS:,} rows."
+        _(
+            'Use a rounds file, as the "All rounds" download makes it. Games this '
+            "group already has are skipped, new player names become new players, "
+            "and a file with any problem is refused as a whole. "
+            "Files up to {MAX_UPLOAD_MB} MB and {max_rows} rows."
+        ).format(MAX_UPLOAD_MB=MAX_UPLOAD_MB, max_rows=format_number(MAX_ROWS))
     )
     show_flash("history_import")
     uploaded = st.file_uploader(
-        "Rounds file", type=["csv"], key="history_import_file", max_upload_size=MAX_UPLOAD_MB
+        _("Rounds file"), type=["csv"], key="history_import_file", max_upload_size=MAX_UPLOAD_MB
     )
-    if st.button("Import the file", key="history_import", disabled=uploaded is None) and uploaded:
+    if (
+        st.button(_("Import the file"), key="history_import", disabled=uploaded is None)
+        and uploaded
+    ):
         with guarded():
             try:
                 report = call(csv_import.import_rounds_csv, group_id, uploaded.getvalue())
@@ -250,13 +269,13 @@ def import_section(group_id: int) -> None:
                 flash(import_summary(report), "history_import")
 
 
-st.title("History")
+st.title(_("History"))
 group = active_group(my_groups())
 if group is None:
-    st.info("You are not in a group yet, so there is no history to show.")
-    st.page_link("pages/group.py", label="Create or join a group", icon=":material/group_add:")
+    st.info(_("You are not in a group yet, so there is no history to show."))
+    st.page_link("pages/group.py", label=_("Create or join a group"), icon=":material/group_add:")
     st.stop()
-st.caption(f"Group: {md(group.name)}")
+st.caption(_("Group: {name}").format(name=md(group.name)))
 files = (require_account().user_id, group.id, group.cache_stamp)
 
 with guarded():
@@ -264,10 +283,12 @@ with guarded():
     if not every_game:
         show_flash("history_games")
         st.info(
-            "This group has no games yet. Start one on the Play page: every round you enter "
-            "there shows up here, where you can check and correct it later."
+            _(
+                "This group has no games yet. Start one on the Play page: every round you enter "
+                "there shows up here, where you can check and correct it later."
+            )
         )
-        st.page_link("pages/play.py", label="Start a game", icon=":material/playing_cards:")
+        st.page_link("pages/play.py", label=_("Start a game"), icon=":material/playing_cards:")
     else:
         filters = read_filters(group)
         listed = every_game
@@ -282,12 +303,12 @@ with guarded():
             )
         show_flash("history_games")
         if not listed:
-            st.info("No games match these filters.")
+            st.info(_("No games match these filters."))
         else:
             st.dataframe(games_frame(listed, TZ), hide_index=True, width="stretch")
             labels = distinct_labels({game.id: game_label(game, TZ) for game in listed})
             chosen = st.selectbox(
-                "Game to open",
+                _("Game to open"),
                 list(labels),
                 format_func=lambda gid: labels.get(gid, ""),
                 key="history_game",

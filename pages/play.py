@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS
+from dutch_app.i18n import N_, _, localized
 from dutch_app.services import demo, games, setup
 from dutch_app.services.views import GroupView
 from dutch_app.ui.browser import table_helper
@@ -35,18 +36,20 @@ ensure_routed()
 GAME_KEY = PLAY_GAME_KEY
 SETUP_KEY = PLAY_SETUP_KEY
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
-DEAL_HELP = "The deal moves one seat on, clockwise, every round."
+DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
 
 def no_group_yet() -> None:
     """A first visit: no group, so offer the ways to get one."""
     st.info(
-        "You are not in a group yet. A group is the circle of friends you play with: "
-        "create one or join one with an invite code on the Group page."
+        _(
+            "You are not in a group yet. A group is the circle of friends you play with: "
+            "create one or join one with an invite code on the Group page."
+        )
     )
-    st.page_link("pages/group.py", label="Set up your group", icon=":material/group_add:")
-    st.write("Or look around first with a demo group full of past games:")
-    if st.button("Load a demo group", key="play_load_demo"):
+    st.page_link("pages/group.py", label=_("Set up your group"), icon=":material/group_add:")
+    st.write(_("Or look around first with a demo group full of past games:"))
+    if st.button(_("Load a demo group"), key="play_load_demo"):
         with guarded():
             set_active_group(call(demo.load_demo_group).id)
             st.rerun()
@@ -61,7 +64,7 @@ def choose_game(group_id: int) -> int | None:
         labels = distinct_labels({g.id: in_progress_label(g) for g in in_progress})
         current = chosen if chosen in ids else ids[0]
         chosen = st.selectbox(
-            "Games in progress",
+            _("Games in progress"),
             ids,
             index=ids.index(current),
             format_func=labels.__getitem__,
@@ -75,7 +78,7 @@ def choose_game(group_id: int) -> int | None:
 
 def set_up_game(group: GroupView) -> None:
     """The set-up form; starting a game shows it."""
-    st.subheader("New game")
+    st.subheader(_("New game"))
     # The group's last game (its line-up and rules) comes first; before the group's first
     # game, its members and the rules of the person's last game (kept with their preferences).
     defaults = call(setup.game_defaults, group.id)
@@ -99,8 +102,8 @@ def enter_round(game, group: GroupView) -> None:
     round reruns the page (standings, chart) once.
     """
     following = game.rounds_played + 1
-    st.subheader(f"Round {following}")
-    st.caption(f"{md(game.dealer)} deals.", help=DEAL_HELP)
+    st.subheader(_("Round {number}").format(number=following))
+    st.caption(_("{dealer} deals.").format(dealer=md(game.dealer)), help=_(DEAL_HELP))
     undo_last_round(game, group)
     basis = form_basis(game)
     with st.container():  # always here, so the entry below keeps its place (and its text)
@@ -109,7 +112,7 @@ def enter_round(game, group: GroupView) -> None:
     # Save is drawn by the page, not the entry's fragment: its callback stores the round
     # before the page runs, so a save costs one run of the page.
     st.button(
-        "Save the round",
+        _("Save the round"),
         type="primary",
         key="play_round_save",
         on_click=save_entry,
@@ -135,9 +138,11 @@ def show_standings(game) -> None:
     if game.rounds:
         show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)), COLOURS)
         count, shown = game.rounds_played, len(game.rounds)
-        label = f"All {count} rounds" if count > 1 else "The round so far"
+        label = _("All {count} rounds").format(count=count) if count > 1 else _("The round so far")
         if shown < count:
-            label = f"The last {shown} of {count} rounds (the History page has them all)"
+            label = _("The last {shown} of {count} rounds (the History page has them all)").format(
+                shown=shown, count=count
+            )
         with st.expander(label):
             st.dataframe(rounds_frame(game), hide_index=True, width="stretch")
 
@@ -145,9 +150,12 @@ def show_standings(game) -> None:
 def winner_line(game) -> str:
     """``**Ann** wins with 40 points!`` (Markdown, names escaped)."""
     total = game.totals[game.winners[0]]
-    winners = " and ".join(md(name) for name in game.winners)
-    verb = "share the win" if len(game.winners) > 1 else "wins"
-    return f"🏆 **{winners}** {verb} with {total} points!"
+    winners = _(" and ").join(f"**{md(name)}**" for name in game.winners)
+    if len(game.winners) > 1:
+        return "🏆 " + _("{names} share the win with {total} points!").format(
+            names=winners, total=total
+        )
+    return "🏆 " + _("{names} wins with {total} points!").format(names=winners, total=total)
 
 
 def game_over(game, group: GroupView, just_finished: bool) -> None:
@@ -159,18 +167,18 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
     undo_last_round(game, group)
     share_result(game, COLOURS)
     again, reopen, new = st.columns(3)
-    if again.button("Rematch: same players and rules", key="play_rematch", type="primary"):
+    if again.button(_("Rematch: same players and rules"), key="play_rematch", type="primary"):
         with guarded():
             seats = [player.id for player in game.players]
             rematch = call(setup.start_game_with_players, game.group_id, seats, game.rules)
             forget_remembered_rules()
             st.session_state[GAME_KEY] = rematch.id
             st.rerun()
-    if game.status is GameStatus.ENDED and reopen.button("Reopen this game", key="play_reopen"):
+    if game.status is GameStatus.ENDED and reopen.button(_("Reopen this game"), key="play_reopen"):
         with guarded():
             call(games.reopen_game, game.id)
             st.rerun()
-    if new.button("Set up a different game", key="play_new_after_end"):
+    if new.button(_("Set up a different game"), key="play_new_after_end"):
         st.session_state[SETUP_KEY] = True
         st.session_state.pop(GAME_KEY, None)
         st.rerun()
@@ -179,13 +187,17 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
 def ended_elsewhere(game) -> None:
     """The game ended on another phone while this one had the form open: say who won,
     and leave the form (and what was typed in it) where it is."""
-    st.info(f"The game was just ended on another phone. {winner_line(game)}")
+    st.info(
+        _("The game was just ended on another phone. {result}").format(result=winner_line(game))
+    )
     reopen, result = st.columns(2)
-    if game.status is GameStatus.ENDED and reopen.button("Reopen the game", key="play_reopen_here"):
+    if game.status is GameStatus.ENDED and reopen.button(
+        _("Reopen the game"), key="play_reopen_here"
+    ):
         with guarded():
             call(games.reopen_game, game.id)
             st.rerun()
-    if result.button("Show the final result", key="play_show_result", type="primary"):
+    if result.button(_("Show the final result"), key="play_show_result", type="primary"):
         st.session_state[SEEN_KEY] = (game.id, "ended")
         st.rerun()
 
@@ -193,7 +205,7 @@ def ended_elsewhere(game) -> None:
 def show_game(game_id: int, group: GroupView) -> None:
     """A game in progress (or just finished), followed live."""
     game = call(games.get_game, game_id, games.PLAY_ROUNDS)
-    st.caption(" · ".join(md(line) for line in game.rules.describe()))
+    st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:
         st.toast(saved_now)
@@ -218,43 +230,45 @@ def show_game(game_id: int, group: GroupView) -> None:
     with entry:
         enter_round(game, group)
     with standings:
-        st.subheader("Standings")
+        st.subheader(_("Standings"))
         show_standings(game)
-        st.page_link("pages/table.py", label="Table view", icon=":material/tv:")
+        st.page_link("pages/table.py", label=_("Table view"), icon=":material/tv:")
         left, right = st.columns(2)
-        if left.button("New game", key="play_new_game", icon=":material/add:"):
+        if left.button(_("New game"), key="play_new_game", icon=":material/add:"):
             st.session_state[SETUP_KEY] = True
             st.rerun()
-        if not over and right.button("End this game now", key="play_end_game"):
+        if not over and right.button(_("End this game now"), key="play_end_game"):
             with guarded():
                 call(games.end_game, game.id)
                 st.session_state[SEEN_KEY] = (game.id, "ended")
-                st.session_state["play_saved"] = "The game has ended."
+                st.session_state["play_saved"] = _("The game has ended.")
                 st.rerun()
         awake = st.toggle(
-            "Keep the screen on",
+            _("Keep the screen on"),
             value=my_preferences().keep_awake,  # the Account page's choice, for a start
             key="play_keep_awake",
-            help="While a game is open here, the phone's screen does not turn off "
-            "(where the browser allows it).",
+            help=_(
+                "While a game is open here, the phone's screen does not turn off "
+                "(where the browser allows it)."
+            ),
         )
         table_helper(wake=awake)
     follow_game(game.id, game.version)
 
 
-st.title("Play")
+st.title(_("Play"))
 group = active_group(my_groups())
 if group is None:
     no_group_yet()
     st.stop()
-st.caption(f"Group: {md(group.name)}")
+st.caption(_("Group: {name}").format(name=md(group.name)))
 COLOURS = group_colours(group)  # each player's colour, the same as on the Stats page
 
 game_id = None if st.session_state.get(SETUP_KEY) else choose_game(group.id)
 if game_id is None:
     set_up_game(group)
     if st.session_state.get(SETUP_KEY):
-        if st.button("Back to the game", key="play_cancel_setup"):
+        if st.button(_("Back to the game"), key="play_cancel_setup"):
             st.session_state[SETUP_KEY] = False
             st.rerun()
     else:

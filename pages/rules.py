@@ -1,24 +1,25 @@
 """Rules: how Dutch is played and scored, and the house rules on offer."""
 
-from pathlib import Path
-
 import streamlit as st
 
+from dutch_app.i18n import _, document, localized
 from dutch_app.ui.routing import ensure_routed
 from dutch_core.rules import PRESET_LABELS, PRESETS
 
 ensure_routed()
 
-st.title("Rules of Dutch")
-st.markdown((Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8"))
+st.title(_("Rules of Dutch"))
+st.markdown(document("rules"))
 
-st.header("House rules")
+st.header(_("House rules"))
 st.write(
-    "Groups play Dutch in slightly different ways. When you start a game you pick one of "
-    "these sets of house rules (or adjust one); the game keeps its rules even if you change "
-    "your mind later."
+    _(
+        "Groups play Dutch in slightly different ways. When you start a game you pick one of "
+        "these sets of house rules (or adjust one); the game keeps its rules even if you change "
+        "your mind later."
+    )
 )
 for key, rules in PRESETS.items():
-    with st.expander(PRESET_LABELS[key], expanded=key == "classic"):
+    with st.expander(localized(PRESET_LABELS[key]), expanded=key == "classic"):
         for sentence in rules.describe():
-            st.markdown(f"- {sentence}")
+            st.markdown(f"- {localized(sentence)}")

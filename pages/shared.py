@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS, player_colours
+from dutch_app.i18n import _, error_text
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.sharing import QUERY_PARAMETER
 from dutch_app.ui.chart_view import show_chart
@@ -12,25 +13,33 @@ from dutch_app.ui.text import md
 
 ensure_routed()
 
-st.title("A game of Dutch")
+st.title(_("A game of Dutch"))
 try:
     view = open_shared(st.query_params.get(QUERY_PARAMETER, ""))
 except ServiceError as error:
-    st.error(md(str(error)), icon=":material/link_off:")
+    st.error(md(error_text(error)), icon=":material/link_off:")
     st.stop()
 
 if view.finished and view.winners:
-    names = " and ".join(md(name) for name in view.winners)
-    verb = "share the win" if len(view.winners) > 1 else "won"
-    st.success(f"🏆 **{names}** {verb} with {view.standings[0].game_total} points.")
+    names = _(" and ").join(f"**{md(name)}**" for name in view.winners)
+    total = view.standings[0].game_total
+    if len(view.winners) > 1:
+        result = _("{names} shared the win with {total} points.")
+    else:
+        result = _("{names} won with {total} points.")
+    st.success("🏆 " + result.format(names=names, total=total))
 elif view.rounds:
-    st.info(f"This game is still going: the standings after round {view.rounds[-1].number}.")
+    st.info(
+        _("This game is still going: the standings after round {number}.").format(
+            number=view.rounds[-1].number
+        )
+    )
 else:
-    st.info("This game has no rounds yet.")
+    st.info(_("This game has no rounds yet."))
 st.dataframe(standings_table(view), hide_index=True, width="stretch")
 if view.rounds:
     colours = player_colours(enumerate(view.players))
     show_chart(CUMULATIVE_TOTALS.spec(chart_frame(view)), colours)
-    st.subheader("Rounds")
+    st.subheader(_("Rounds"))
     st.dataframe(rounds_table(view), hide_index=True, width="stretch")
-st.caption("Kept with Dutch Scorer. This link shows this one game only; the group can end it.")
+st.caption(_("Kept with Dutch Scorer. This link shows this one game only; the group can end it."))

@@ -11,6 +11,7 @@ from typing import cast
 import streamlit as st
 
 from dutch_app.charts import WIN_CHANCES, ChartSpec
+from dutch_app.i18n import N_, _, format_moment, format_number
 from dutch_app.services.views import GroupView
 from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, TrendWindows
 from dutch_app.ui import stats_tables as tables
@@ -18,7 +19,7 @@ from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
-from dutch_app.ui.history_view import date_range
+from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rounds_word
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
 from dutch_app.ui.text import distinct_labels, md, percent
@@ -26,7 +27,15 @@ from dutch_core import stats
 
 ensure_routed()
 
-SECTIONS = ("Players", "Ratings", "Dutch calls", "Head to head", "Records", "Trends", "One player")
+SECTIONS = (
+    _("Players"),
+    _("Ratings"),
+    _("Dutch calls"),
+    _("Head to head"),
+    _("Records"),
+    _("Trends"),
+    _("One player"),
+)
 WINDOWS = (3, 5, 10, 20, 50, 100)
 WINDOW_KEY = "stats_rolling"  # outlives the slider while the Trends tab is closed
 PICKABLE_GAMES = 300  # the newest games offered by the one-game picker
@@ -37,19 +46,19 @@ def filters_for(group: GroupView) -> StatsFilters:
     names = {player.id: player.name for player in roster(group)}
     dates_column, players_column = st.columns(2)
     dates = dates_column.date_input(
-        "Games started between",
+        _("Games started between"),
         value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
         format="YYYY-MM-DD",
         key="stats_dates",
-        help="Leave empty for all games; pick one day twice for a single day.",
+        help=_("Leave empty for all games; pick one day twice for a single day."),
     )
     chosen = players_column.multiselect(
-        "Players",
+        _("Players"),
         list(names),
         format_func=names.__getitem__,
         key="stats_players",
-        placeholder="All players",
-        help="Show the games these players took part in, and only their rows.",
+        placeholder=_("All players"),
+        help=_("Show the games these players took part in, and only their rows."),
     )
     date_from, date_to = date_range(dates)
     return StatsFilters(
@@ -63,17 +72,21 @@ def explain_empty(filters: StatsFilters) -> None:
     """Say why there is nothing to show, and where to go next."""
     if filters != StatsFilters():
         st.info(
-            "No games match these filters. Widen the date range or choose other players "
-            "(an empty player list means everyone)."
+            _(
+                "No games match these filters. Widen the date range or choose other players "
+                "(an empty player list means everyone)."
+            )
         )
         return
     st.info(
-        "This group has no rounds yet, so there is nothing to count. Play a game and the "
-        "numbers appear here after the first round; or load a demo group on the Group page "
-        "to see what the Stats page can show."
+        _(
+            "This group has no rounds yet, so there is nothing to count. Play a game and the "
+            "numbers appear here after the first round; or load a demo group on the Group page "
+            "to see what the Stats page can show."
+        )
     )
-    st.page_link("pages/play.py", label="Play a game", icon=":material/playing_cards:")
-    st.page_link("pages/group.py", label="Load a demo group", icon=":material/group:")
+    st.page_link("pages/play.py", label=_("Play a game"), icon=":material/playing_cards:")
+    st.page_link("pages/group.py", label=_("Load a demo group"), icon=":material/group:")
 
 
 COLOURS: dict[str, str] = {}  # the group's player colours for this run, set by show_stats
@@ -86,42 +99,44 @@ def chart(spec: ChartSpec) -> None:
 
 def show_players(bundle: StatsBundle) -> None:
     """Games, wins and scores per player."""
-    st.subheader("Per player")
+    st.subheader(_("Per player"))
     tables.show_table(bundle.summary, tables.SUMMARY)
-    st.caption("Lower is better. Wins, win rate and game totals count ended games only.")
+    st.caption(_("Lower is better. Wins, win rate and game totals count ended games only."))
     if bundle.summary["games_ended"].sum() > 0:
         chart(bundle.charts.win_rate)
     else:
-        st.info("No game in this view has ended yet, so there are no wins to show.")
+        st.info(_("No game in this view has ended yet, so there are no wins to show."))
     chart(bundle.charts.round_scores)
 
 
 def show_calls(bundle: StatsBundle) -> None:
     """Dutch calls: how often, how they turn out, and how low a hand needs to be."""
-    st.subheader("Dutch calls")
+    st.subheader(_("Dutch calls"))
     callers = bundle.calls.loc[bundle.calls["calls"] > 0]
     if callers.empty:
-        st.info("Nobody in this view has called Dutch yet.")
+        st.info(_("Nobody in this view has called Dutch yet."))
     else:
         chart(bundle.charts.call_outcomes)
         tables.show_table(callers, tables.CALLS)
         st.caption(
-            "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
-            "penalty cards. Auto Dutch calls are counted among the calls."
+            _(
+                "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
+                "penalty cards. Auto Dutch calls are counted among the calls."
+            )
         )
     never = bundle.calls.loc[bundle.calls["calls"] == 0, "player"].tolist()
     if never:
-        st.caption("Never called in this view: " + md(", ".join(never)))
-    st.subheader("How low do you need to be?")
+        st.caption(_("Never called in this view: ") + md(", ".join(never)))
+    st.subheader(_("How low do you need to be?"))
     if bundle.by_hand_total.empty:
-        st.info("No calls yet, so no success rates by hand total.")
+        st.info(_("No calls yet, so no success rates by hand total."))
     else:
         show_should_i_call(bundle)
         chart(bundle.charts.by_hand_total)
         tables.show_table(bundle.by_hand_total, tables.BY_HAND_TOTAL)
-    st.subheader("Beating someone else's call")
+    st.subheader(_("Beating someone else's call"))
     tables.show_table(bundle.calls, tables.AGAINST_CALLS)
-    st.caption("How often this player's hand was strictly lower than the caller's.")
+    st.caption(_("How often this player's hand was strictly lower than the caller's."))
 
 
 def show_should_i_call(bundle: StatsBundle) -> None:
@@ -130,21 +145,24 @@ def show_should_i_call(bundle: StatsBundle) -> None:
     by_players = bundle.call_chances.groupby("players")["calls"].sum()
     common = int(cast(int, by_players.idxmax()))  # a player count: the index holds ints
     players = st.selectbox(
-        "Players at the table",
+        _("Players at the table"),
         counts,
         index=counts.index(common),
         key="stats_call_players",
-        help="The chances depend on how many hands the caller must beat.",
+        help=_("The chances depend on how many hands the caller must beat."),
     )
     chart(bundle.charts.call_chances[players])
     rows = bundle.call_chances.loc[bundle.call_chances["players"] == players]
     tables.show_table(rows, tables.CALL_CHANCES)
     st.caption(
-        "Points: this group's calls (bigger points rest on more calls). Solid line: a "
-        "logistic fit to all the group's calls over hand total and player count, which "
-        "smooths totals with few calls (leaning on the dashed line where calls are few). Dashed "
-        "line: the chance to be strictly lowest when everyone else holds four random "
-        "cards. Expected score = hand total + 6.5 points per expected penalty card."
+        _(
+            "Points: this group's calls (bigger points rest on more calls). Solid line: a "
+            "logistic fit to all the group's calls over hand total and player count, which "
+            "smooths totals with few calls (leaning on the dashed line where calls are few). "
+            "Dashed "
+            "line: the chance to be strictly lowest when everyone else holds four random "
+            "cards. Expected score = hand total + 6.5 points per expected penalty card."
+        )
     )
     profiles = bundle.caller_profiles
     lines = [caller_sentence(row) for row in tables.records(profiles) if row.calls > 0]
@@ -155,31 +173,42 @@ def show_should_i_call(bundle: StatsBundle) -> None:
 
 def caller_sentence(row) -> str:
     """One player's calls in words, against the group's record and random hands."""
-    text = f"**{md(row.player)}** calls at {row.avg_hand_total:.1f} on average"
+    text = _("{player} calls at {total} on average").format(
+        player=f"**{md(row.player)}**", total=format_number(row.avg_hand_total, digits=1)
+    )
     if row.group_calls_at_typical:
-        text += (
-            f"; calls at {row.typical_total} succeed {percent(row.group_rate_at_typical)} of the "
-            f"time in this group ({row.group_calls_at_typical:,} calls)"
+        text += _(
+            "; calls at {total} succeed {rate} of the time in this group ({calls} calls)"
+        ).format(
+            total=row.typical_total,
+            rate=percent(row.group_rate_at_typical),
+            calls=format_number(row.group_calls_at_typical),
         )
-    text += f". Own success {percent(row.lowest_rate)} of {row.calls:,} calls"
+    text += _(". Own success {rate} of {calls} calls").format(
+        rate=percent(row.lowest_rate), calls=format_number(row.calls)
+    )
     if row.reference_rate == row.reference_rate:  # not NaN
-        text += f"; against random hands the same calls would succeed {percent(row.reference_rate)}"
+        text += _("; against random hands the same calls would succeed {rate}").format(
+            rate=percent(row.reference_rate)
+        )
     return text + "."
 
 
 def rating_label(rating: float, provisional: bool, games: int) -> str:
     """The rating as shown: the number once settled, else how far from settled."""
     if provisional:
-        return f"provisional ({games} of {stats.PROVISIONAL_GAMES} games)"
-    return f"{rating:.1f}"
+        return _("provisional ({games} of {needed} games)").format(
+            games=games, needed=stats.PROVISIONAL_GAMES
+        )
+    return format_number(rating, digits=1)
 
 
 def show_ratings(bundle: StatsBundle) -> None:
     """Skill ratings, their history, and win chances for a chosen line-up."""
-    st.subheader("Skill ratings")
+    st.subheader(_("Skill ratings"))
     ratings = bundle.ratings
     if ratings["rated_games"].sum() == 0:
-        st.info("Ratings start with the first ended game of two or more players.")
+        st.info(_("Ratings start with the first ended game of two or more players."))
         return
     labels = [
         rating_label(row.rating, row.provisional, row.rated_games)
@@ -187,29 +216,35 @@ def show_ratings(bundle: StatsBundle) -> None:
     ]
     tables.show_table(ratings.assign(rating_text=labels), tables.RATINGS)
     st.caption(
-        "The rating weighs who you beat: every ended game moves each player's skill "
-        "estimate by how their final total ranked against the others (lower is better, "
-        "equal totals tie). The rating shown is the cautious estimate, skill minus three "
-        "times its uncertainty, so it grows as a player's record gets longer."
+        _(
+            "The rating weighs who you beat: every ended game moves each player's skill "
+            "estimate by how their final total ranked against the others (lower is better, "
+            "equal totals tie). The rating shown is the cautious estimate, skill minus three "
+            "times its uncertainty, so it grows as a player's record gets longer."
+        )
     )
     trend(
-        "Rating over time",
+        _("Rating over time"),
         bundle.rating_trend,
         bundle.charts.rating_trend,
         tables.RATING_TREND,
-        "rated games",
+        N_("No rated games in this view yet."),
+        N_(
+            "Showing 1 in every {stride} of each player's rated games ({events} in all) "
+            "and each player's latest; the averages use them all."
+        ),
     )
-    st.subheader("Who wins the next game?")
+    st.subheader(_("Who wins the next game?"))
     names = ratings["player"].tolist()
     lineup = st.multiselect(
-        "Line-up",
+        _("Line-up"),
         names,
         default=names[: min(4, len(names))],
         key="stats_lineup",
-        help="Choose the players of the next game.",
+        help=_("Choose the players of the next game."),
     )
     if len(lineup) < 2:
-        st.info("Choose at least two players.")
+        st.info(_("Choose at least two players."))
         return
     chances = stats.win_chances(ratings, lineup)
     chart(WIN_CHANCES.spec(chances))
@@ -221,12 +256,14 @@ def rival(head_to_head, column: str) -> str | None:
     if head_to_head.empty or head_to_head[column].max() == 0:
         return None
     best = head_to_head.sort_values([column, "games"], ascending=[False, True]).iloc[0]
-    return f"{md(best['opponent'])} ({best[column]} of {best['games']} games)"
+    return _("{opponent} ({count} of {games} games)").format(
+        opponent=md(best["opponent"]), count=best[column], games=best["games"]
+    )
 
 
 def show_one_player(bundle: StatsBundle) -> None:
     """One chosen player: rating, record, rivals, calls against random hands, best and worst."""
-    player = st.selectbox("Player", list(bundle.players), key="stats_one_player")
+    player = st.selectbox(_("Player"), list(bundle.players), key="stats_one_player")
     if player is None:
         return
     st.subheader(md(player))
@@ -235,102 +272,117 @@ def show_one_player(bundle: StatsBundle) -> None:
     left, middle, right = st.columns(3)
     if not rating.empty:
         row = rating.iloc[0]
-        left.metric("Rating", rating_label(row["rating"], row["provisional"], row["rated_games"]))
+        left.metric(
+            _("Rating"), rating_label(row["rating"], row["provisional"], row["rated_games"])
+        )
     if not summary.empty:
         row = summary.iloc[0]
-        middle.metric("Wins", f"{row['wins']} of {row['games_ended']}")
+        middle.metric(
+            _("Wins"), _("{wins} of {games}").format(wins=row["wins"], games=row["games_ended"])
+        )
         rate = row["win_rate"]
-        right.metric("Win rate", percent(rate))
+        right.metric(_("Win rate"), percent(rate))
     mine = bundle.head_to_head.loc[bundle.head_to_head["player"] == player]
     beats = rival(mine, "lower")
     beaten_by = rival(mine, "higher")
+    nobody = _("nobody yet")
     st.markdown(
-        f"- Beats most often: {beats or 'nobody yet'}\n"
-        f"- Beaten most often by: {beaten_by or 'nobody yet'}"
+        "- "
+        + _("Beats most often: {rival}").format(rival=beats or nobody)
+        + "\n- "
+        + _("Beaten most often by: {rival}").format(rival=beaten_by or nobody)
     )
-    st.subheader("Calls against random hands")
+    st.subheader(_("Calls against random hands"))
     calls = bundle.calls_by_player.loc[bundle.calls_by_player["player"] == player]
     profile = bundle.caller_profiles.loc[bundle.caller_profiles["player"] == player]
     if calls.empty:
-        st.info("No calls in this view.")
+        st.info(_("No calls in this view."))
     else:
         st.markdown(caller_sentence(next(profile.itertuples())))
         tables.show_table(calls, tables.PLAYER_CALLS)
-    st.subheader("Best and worst games")
+    st.subheader(_("Best and worst games"))
     games = bundle.ended_games.loc[bundle.ended_games["player"] == player]
     if games.empty:
-        st.info("No ended games in this view.")
+        st.info(_("No ended games in this view."))
         return
     sizes = bundle.ended_games.groupby("game_id")["player"].size()
     games = games.assign(players=games["game_id"].map(sizes).to_numpy())
     order = ["game_total", "game_started_at"]
     best, worst = st.columns(2)
     with best:
-        st.caption("Best (lowest totals)")
+        st.caption(_("Best (lowest totals)"))
         tables.show_table(games.sort_values(order).head(3), tables.PLAYER_GAMES)
     with worst:
-        st.caption("Worst (highest totals)")
+        st.caption(_("Worst (highest totals)"))
         worst_games = games.sort_values(order, ascending=[False, True]).head(3)
         tables.show_table(worst_games, tables.PLAYER_GAMES)
 
 
 def show_head_to_head(bundle: StatsBundle) -> None:
     """For each pair: in the ended games both played, who finished lower."""
-    st.subheader("Head to head")
+    st.subheader(_("Head to head"))
     if bundle.head_to_head.empty:
-        st.info("Head to head counts ended games with at least two of these players; none yet.")
+        st.info(_("Head to head counts ended games with at least two of these players; none yet."))
         return
     chart(bundle.charts.head_to_head)
     tables.show_table(bundle.head_to_head, tables.HEAD_TO_HEAD)
-    st.caption("Each row compares the player's final total with the opponent's.")
+    st.caption(_("Each row compares the player's final total with the opponent's."))
 
 
 def show_records(bundle: StatsBundle) -> None:
     """The group's records in this view, and each player's own."""
-    st.subheader("Records")
+    st.subheader(_("Records"))
     if bundle.records.empty:
-        st.info("No game in this view has ended yet, so no records have been set.")
+        st.info(_("No game in this view has ended yet, so no records have been set."))
     else:
         tables.show_table(bundle.records, tables.RECORDS)
         st.caption(
-            "Records count every player of the games shown. A comeback is the most points a "
-            "winner was behind the leader at the end of a round."
+            _(
+                "Records count every player of the games shown. A comeback is the most points a "
+                "winner was behind the leader at the end of a round."
+            )
         )
-    st.subheader("Per player")
+    st.subheader(_("Per player"))
     tables.show_table(bundle.player_records, tables.PLAYER_RECORDS)
 
 
-def trend(title: str, data: Trend, spec: ChartSpec, columns: dict, what: str) -> None:
-    """A trend chart with its table under it, saying when only some events are shown."""
+def trend(
+    title: str, data: Trend, spec: ChartSpec, columns: dict, empty: str, thinned: str
+) -> None:
+    """A trend chart with its table under it, saying when only some events are shown.
+
+    ``empty`` and ``thinned`` (marked with ``N_``) say there is nothing to show, or that
+    only every ``{stride}``-th of ``{events}`` is shown."""
     st.subheader(title)
     if data.table.empty:
-        st.info(f"No {what} in this view yet.")
+        st.info(_(empty))
         return
     chart(spec)
     tables.show_table(data.table, columns)
     if data.thinned:
-        st.caption(
-            f"Showing 1 in every {data.stride} of each player's {what} ({data.events:,} in all) "
-            "and each player's latest; the averages use them all."
-        )
+        st.caption(_(thinned).format(stride=data.stride, events=format_number(data.events)))
 
 
 def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
     """The running game totals of one chosen game."""
-    st.subheader("One game, round by round")
+    st.subheader(_("One game, round by round"))
     games = bundle.games.head(PICKABLE_GAMES)  # newest first
     labels = distinct_labels(
         {
-            row.game_id: f"{row.game_started_at:%Y-%m-%d %H:%M} · {row.players} · "
-            f"{row.rounds} round{'s' if row.rounds != 1 else ''} · {row.game_status}"
+            row.game_id: f"{format_moment(row.game_started_at)} · {row.players} · "
+            f"{rounds_word(row.rounds)} · {_(STATUS_LABELS.get(row.game_status, row.game_status))}"
             for row in tables.records(games)
         }
     )
-    game_id = st.selectbox("Game", list(labels), format_func=labels.__getitem__, key="stats_game")
+    game_id = st.selectbox(
+        _("Game"), list(labels), format_func=labels.__getitem__, key="stats_game"
+    )
     if len(bundle.games) > PICKABLE_GAMES:
         st.caption(
-            f"The newest {PICKABLE_GAMES} of {len(bundle.games):,} games in this view; narrow the "
-            "dates above to pick an older one."
+            _(
+                "The newest {shown} of {games} games in this view; narrow the dates above to "
+                "pick an older one."
+            ).format(shown=PICKABLE_GAMES, games=format_number(len(bundle.games)))
         )
     if game_id is None:
         return
@@ -350,10 +402,18 @@ def remember_window(what: str) -> None:
     st.session_state[WINDOW_KEY] = rolling_windows()._replace(**{what: chosen})
 
 
+WINDOW_LABELS = {
+    "rounds": N_("Rolling average over each player's latest rounds"),
+    "games": N_("Rolling average over each player's latest games"),
+    "calls": N_("Rolling average over each player's latest calls"),
+}
+"""The rolling windows' sliders, by trend (translate with ``_``)."""
+
+
 def window_slider(what: str) -> None:
     """The rolling window of one trend: its latest rounds, games or calls."""
     st.select_slider(
-        f"Rolling average over each player's latest {what}",
+        _(WINDOW_LABELS[what]),
         options=WINDOWS,
         value=getattr(rolling_windows(), what),
         key=f"stats_window_{what}",
@@ -367,37 +427,49 @@ def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) ->
     window), and one game's totals."""
     window_slider("rounds")
     trend(
-        "Round scores over time",
+        _("Round scores over time"),
         bundle.round_trend,
         bundle.charts.round_trend,
         tables.ROUND_TREND,
-        "rounds",
+        N_("No rounds in this view yet."),
+        N_(
+            "Showing 1 in every {stride} of each player's rounds ({events} in all) "
+            "and each player's latest; the averages use them all."
+        ),
     )
     window_slider("games")
     trend(
-        "Win rate over time",
+        _("Win rate over time"),
         bundle.win_trend,
         bundle.charts.win_trend,
         tables.WIN_TREND,
-        "ended games",
+        N_("No ended games in this view yet."),
+        N_(
+            "Showing 1 in every {stride} of each player's ended games ({events} in all) "
+            "and each player's latest; the averages use them all."
+        ),
     )
     window_slider("calls")
     trend(
-        "Dutch-call success over time",
+        _("Dutch-call success over time"),
         bundle.call_trend,
         bundle.charts.call_trend,
         tables.CALL_TREND,
-        "calls",
+        N_("No calls in this view yet."),
+        N_(
+            "Showing 1 in every {stride} of each player's calls ({events} in all) "
+            "and each player's latest; the averages use them all."
+        ),
     )
     show_game_totals(group, filters, bundle)
 
 
 def show_downloads(group: GroupView, filters: StatsFilters) -> None:
     """The rounds and games files of exactly this view, made when clicked."""
-    st.subheader("Download this view")
+    st.subheader(_("Download this view"))
     key = (require_account().user_id, group.id, group.cache_stamp, filters)
     st.download_button(
-        "Rounds CSV",
+        _("Rounds CSV"),
         data=partial(rounds_csv, *key),
         file_name="dutch-rounds.csv",
         mime="text/csv",
@@ -406,7 +478,7 @@ def show_downloads(group: GroupView, filters: StatsFilters) -> None:
         on_click="ignore",
     )
     st.download_button(
-        "Games CSV",
+        _("Games CSV"),
         data=partial(games_csv, *key),
         file_name="dutch-games.csv",
         mime="text/csv",
@@ -414,19 +486,19 @@ def show_downloads(group: GroupView, filters: StatsFilters) -> None:
         icon=":material/download:",
         on_click="ignore",
     )
-    st.caption("The rounds file can be imported again; both hold only the games shown above.")
+    st.caption(_("The rounds file can be imported again; both hold only the games shown above."))
 
 
 def show_stats() -> None:
     """The whole page."""
     require_account()
-    st.title("Stats")
+    st.title(_("Stats"))
     group = active_group(my_groups())
     if group is None:
-        st.info("You are not in a group yet. Create or join one on the Group page.")
-        st.page_link("pages/group.py", label="Go to Group", icon=":material/group:")
+        st.info(_("You are not in a group yet. Create or join one on the Group page."))
+        st.page_link("pages/group.py", label=_("Go to Group"), icon=":material/group:")
         return
-    st.caption(md(f"Group: {group.name}"))
+    st.caption(_("Group: {name}").format(name=md(group.name)))
     COLOURS.clear()
     COLOURS.update(group_colours(group))
     filters = filters_for(group)
@@ -435,18 +507,19 @@ def show_stats() -> None:
         explain_empty(filters)
         return
     st.caption(
-        f"{bundle.games_played:,} games and {bundle.rounds_played:,} rounds in this view. "
-        "Lower scores are better."
+        _("{games} and {rounds} in this view. Lower scores are better.").format(
+            games=games_word(bundle.games_played), rounds=rounds_word(bundle.rounds_played)
+        )
     )
     tabs = st.tabs(list(SECTIONS), key="stats_section", on_change="rerun")
     pages = {
-        "Players": lambda: show_players(bundle),
-        "Ratings": lambda: show_ratings(bundle),
-        "Dutch calls": lambda: show_calls(bundle),
-        "Head to head": lambda: show_head_to_head(bundle),
-        "Records": lambda: show_records(bundle),
-        "Trends": lambda: show_trends(group, filters, bundle),
-        "One player": lambda: show_one_player(bundle),
+        _("Players"): lambda: show_players(bundle),
+        _("Ratings"): lambda: show_ratings(bundle),
+        _("Dutch calls"): lambda: show_calls(bundle),
+        _("Head to head"): lambda: show_head_to_head(bundle),
+        _("Records"): lambda: show_records(bundle),
+        _("Trends"): lambda: show_trends(group, filters, bundle),
+        _("One player"): lambda: show_one_player(bundle),
     }
     for tab, section in zip(tabs, SECTIONS, strict=True):
         if tab.open:

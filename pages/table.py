@@ -8,6 +8,7 @@ from html import escape
 
 import streamlit as st
 
+from dutch_app.i18n import _
 from dutch_app.services import games
 from dutch_app.services.views import GroupView
 from dutch_app.ui.context import active_group, call, my_groups
@@ -44,15 +45,21 @@ def show(group: GroupView, game_id: int) -> None:
     st.html(f"<p class='dutch-table-players'>{players}</p>")
     if ended:
         total = game.totals[game.winners[0]]
-        names = " and ".join(escape(name) for name in game.winners)
-        verb = "share the win" if len(game.winners) > 1 else "wins"
-        st.html(f"<p class='dutch-table-big'>🏆 {names} {verb} with {total} points</p>")
+        names = _(" and ").join(escape(name) for name in game.winners)
+        if len(game.winners) > 1:
+            result = _("{names} share the win with {total} points")
+        else:
+            result = _("{names} wins with {total} points")
+        result = result.format(names=names, total=total)
+        st.html(f"<p class='dutch-table-big'>🏆 {result}</p>")
     else:
         number = game.rounds_played + 1
         dealer = escape(game.dealer)
         st.html(
-            f"<p class='dutch-table-big'>Round {number}</p>"
-            f"<p class='dutch-table-deal'>🃏 {dealer} deals</p>"
+            "<p class='dutch-table-big'>{}</p>".format(_("Round {number}").format(number=number))
+            + "<p class='dutch-table-deal'>🃏 {}</p>".format(
+                _("{dealer} deals").format(dealer=dealer)
+            )
         )
     st.html(standings_html(game))
     if game.rounds:
@@ -65,17 +72,21 @@ def show(group: GroupView, game_id: int) -> None:
         follow_game(game.id, game.version)
 
 
-st.title("Table view")
+st.title(_("Table view"))
 group = active_group(my_groups())
 if group is None:
-    st.info("You are not in a group yet: set one up on the Group page.")
+    st.info(_("You are not in a group yet: set one up on the Group page."))
     st.stop()
-st.caption(f"Group: {md(group.name)} · updates by itself; scores are entered on the Play page.")
+st.caption(
+    _("Group: {name} · updates by itself; scores are entered on the Play page.").format(
+        name=md(group.name)
+    )
+)
 with guarded():
     shown = game_to_show(group.id)
     if shown is None:
-        st.info("No game is in progress. Start one on the Play page; it will show here.")
+        st.info(_("No game is in progress. Start one on the Play page; it will show here."))
         follow_group(group)
     else:
         show(group, shown)
-st.page_link("pages/play.py", label="Back to Play", icon=":material/playing_cards:")
+st.page_link("pages/play.py", label=_("Back to Play"), icon=":material/playing_cards:")

@@ -24,6 +24,9 @@ scripts/auth-emulator.sh start
 
 failed=()
 
+section "Translations"
+.venv/bin/python -m dutch_app.catalogues compile || failed+=("compiling the translations")
+
 section "ruff check"
 .venv/bin/ruff check . || failed+=("ruff check")
 

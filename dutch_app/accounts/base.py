@@ -10,6 +10,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime
 
+from dutch_app.i18n import N_, _
 from dutch_app.throttle import spell_wait
 
 
@@ -54,10 +55,8 @@ class AccountError(Exception):
 class AuthFailed(AccountError):
     """The email or the password is wrong; deliberately does not say which."""
 
-    def __init__(
-        self, message: str = "Email or password is incorrect.", field: str | None = None
-    ) -> None:
-        super().__init__(message, field)
+    def __init__(self, message: str | None = None, field: str | None = None) -> None:
+        super().__init__(message or _("Email or password is incorrect."), field)
 
 
 class RateLimited(AccountError):
@@ -71,20 +70,20 @@ class RateLimited(AccountError):
 
     def __init__(
         self,
-        template: str = "Too many failed sign-ins for this address. Try again in {wait}.",
+        template: str = N_("Too many failed sign-ins for this address. Try again in {wait}."),
         seconds: int = 60,
     ) -> None:
-        super().__init__(template.format(wait=spell_wait(seconds)))
+        super().__init__(_(template).format(wait=spell_wait(seconds)))
         self.seconds = seconds
 
 
 class HashingBusy(AccountError):
     """Every password-checking slot of this server is taken; nothing was checked or changed."""
 
-    def __init__(
-        self, message: str = "Signing in is busy right now. Please try again in a moment."
-    ) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message or _("Signing in is busy right now. Please try again in a moment.")
+        )
 
 
 class WeakPassword(AccountError):
@@ -102,8 +101,10 @@ class PasswordChangeRequired(AccountError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(
-            f"Your password is right, but it does not meet this app's rules: {reason} "
-            "Choose a new one to continue."
+            _(
+                "Your password is right, but it does not meet this app's rules: {reason} "
+                "Choose a new one to continue."
+            ).format(reason=reason)
         )
         self.reason = reason
 
@@ -133,10 +134,10 @@ class NotSupported(AccountError):
 class ServiceUnavailable(AccountError):
     """The sign-in service could not be reached or refused to answer; nothing was changed."""
 
-    def __init__(
-        self, message: str = "Signing in is not possible right now. Please try again later."
-    ) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message or _("Signing in is not possible right now. Please try again later.")
+        )
 
 
 class AccountBackend(ABC):
@@ -198,18 +199,18 @@ class AccountBackend(ABC):
 
     def change_password(self, user_id: int, current_password: str, new_password: str) -> Account:
         """Replace the password; every existing session of the person ends."""
-        raise NotSupported("Passwords are changed through the reset email.", "password")
+        raise NotSupported(_("Passwords are changed through the reset email."), "password")
 
     def replace_weak_password(
         self, email: str, current_password: str, new_password: str, *, client: str | None = None
     ) -> Account:
         """After `PasswordChangeRequired`: check the current password, set the new one (which
         must meet the rules) and return the account, signed in."""
-        raise NotSupported("Every password here already meets the rules.", "password")
+        raise NotSupported(_("Every password here already meets the rules."), "password")
 
     def send_password_reset(self, email: str) -> None:
         """Email the person a link to choose a new password (silent for unknown addresses)."""
-        raise NotSupported("Change your password in your account settings.", "email")
+        raise NotSupported(_("Change your password in your account settings."), "email")
 
     @property
     def reset_email_available(self) -> bool:
@@ -222,7 +223,7 @@ class AccountBackend(ABC):
 
     def reset_password(self, token: str, new_password: str) -> Account:
         """Choose a new password with a reset link's token; every session of the person ends."""
-        raise NotSupported("This link does not work here: ask for a new one by email.", "token")
+        raise NotSupported(_("This link does not work here: ask for a new one by email."), "token")
 
     @abstractmethod
     def delete_account(self, user_id: int, password: str) -> None:

@@ -26,6 +26,7 @@ from dutch_app.accounts.tokens import (
     issue_session_token,
     resume_claims,
 )
+from dutch_app.i18n import _
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import User
 
@@ -43,7 +44,9 @@ def utc_now() -> datetime:
 
 def email_taken(address: str) -> EmailTaken:
     """The error for a sign-up with an address that already has an account."""
-    return EmailTaken(f"Email: {address!r} already has an account; sign in instead.")
+    return EmailTaken(
+        _("Email: {address!r} already has an account; sign in instead.").format(address=address)
+    )
 
 
 def check_address_free(session: Session, address: str) -> None:
@@ -102,7 +105,7 @@ class DatabaseBackend(AccountBackend):
         """This backend's user ``user_id``, or `AuthFailed` when the account is gone."""
         user = session.get(User, user_id)
         if user is None or user.auth_provider != self.provider:
-            raise AuthFailed("This account no longer exists.")
+            raise AuthFailed(_("This account no longer exists."))
         return user
 
     def issue_token(self, user_id: int, now: datetime | None = None) -> str:

@@ -43,6 +43,7 @@ from dutch_app.accounts.ratelimit import admit_sign_in, settle
 from dutch_app.accounts.removal import remove_user
 from dutch_app.accounts.tokens import TokenClaims, account_of
 from dutch_app.config import FirebaseSettings
+from dutch_app.i18n import _
 from dutch_app.storage.models import User
 
 log = logging.getLogger(__name__)
@@ -149,9 +150,11 @@ class FirebaseBackend(DatabaseBackend):
         if error.code == "EMAIL_EXISTS":
             return email_taken(address)
         if error.code == "INVALID_EMAIL":
-            return InvalidEmail(f"Email: {address!r} is not a valid email address.")
+            return InvalidEmail(
+                _("Email: {email!r} is not a valid email address.").format(email=address)
+            )
         if error.code == "WEAK_PASSWORD":
-            return WeakPassword("Password: Firebase considers this password too weak.")
+            return WeakPassword(_("Password: Firebase considers this password too weak."))
         log.warning("Firebase sign-up failed with %s", error.code)
         return ServiceUnavailable()
 
@@ -200,7 +203,7 @@ class FirebaseBackend(DatabaseBackend):
         validation.check_password(new_password, address)
         signed = self._password_check(address, current_password, client)
         if signed is None:
-            raise AuthFailed("Current password: this is not your password.", "current_password")
+            raise AuthFailed(_("Current password: this is not your password."), "current_password")
         uid = self._verified_uid(signed)
         try:
             auth.update_user(uid, password=new_password, app=self._app)
@@ -251,7 +254,7 @@ class FirebaseBackend(DatabaseBackend):
         with self._sessions() as session:
             address = self._user(session, user_id).email
         if not password or self._password_check(address, password) is None:
-            raise AuthFailed("Password: this is not your password.", "password")
+            raise AuthFailed(_("Password: this is not your password."), "password")
         with writing(self._sessions) as session:
             user = self._user(session, user_id)
             uid = user.auth_subject
@@ -275,7 +278,7 @@ def require_app_password_rules(password: str, address: str) -> None:
     try:
         validation.check_password(password, address)
     except WeakPassword as weak:
-        raise PasswordChangeRequired(weak.message.removeprefix("Password: ")) from None
+        raise PasswordChangeRequired(weak.message.split(": ", 1)[-1]) from None
 
 
 def usable_display_name(name: str) -> str:

@@ -31,6 +31,7 @@ from dutch_app.accounts.validation import (
     check_email,
     check_password,
 )
+from dutch_app.i18n import _
 from dutch_app.storage.models import LocalCredential, User
 
 log = logging.getLogger(__name__)
@@ -153,15 +154,17 @@ class LocalBackend(DatabaseBackend):
         with self._sessions() as session:
             address = self._user(session, user_id).email
         check_password(new_password, address)
-        ok, _ = self._checked_password(address, current_password, None)
+        ok, _account = self._checked_password(address, current_password, None)
         if not ok:
-            raise AuthFailed("Current password: this is not your password.", "current_password")
+            raise AuthFailed(_("Current password: this is not your password."), "current_password")
         new_hash = self._hashes.hash(new_password)
         with writing(self._sessions) as session:
             user = self._user(session, user_id)
             credential = session.get(LocalCredential, user_id)
             if credential is None:  # an account without a password signs in elsewhere
-                raise AuthFailed("Current password: this is not your password.", "current_password")
+                raise AuthFailed(
+                    _("Current password: this is not your password."), "current_password"
+                )
             credential.password_hash = new_hash
             credential.updated_at = self._clock()
             end_sessions(session, user_id)
@@ -172,9 +175,9 @@ class LocalBackend(DatabaseBackend):
     def delete_account(self, user_id: int, password: str) -> None:
         with self._sessions() as session:
             address = self._user(session, user_id).email
-        ok, _ = self._checked_password(address, password or "", None)
+        ok, _account = self._checked_password(address, password or "", None)
         if not ok:
-            raise AuthFailed("Password: this is not your password.", "password")
+            raise AuthFailed(_("Password: this is not your password."), "password")
         with writing(self._sessions) as session:
             remove_user(session, self._user(session, user_id))
         log.info("local account %s deleted", user_id)

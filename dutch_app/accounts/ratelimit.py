@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app import throttle
 from dutch_app.accounts.base import RateLimited
+from dutch_app.i18n import N_
 from dutch_app.throttle import Key, Rule, as_utc
 
 SECOND, MINUTE, DAY = timedelta(seconds=1), timedelta(minutes=1), timedelta(days=1)
@@ -43,14 +44,14 @@ SIGN_UPS = Rule("signup_client", 20, MINUTE, DAY, DAY)
 
 NO_CLIENT = "-"
 REASONS = {
-    PAIR.scope: "Too many failed sign-ins for this address. Try again in {wait}.",
-    ADDRESS.scope: (
+    PAIR.scope: N_("Too many failed sign-ins for this address. Try again in {wait}."),
+    ADDRESS.scope: N_(
         "Too many failed sign-ins for this address from new places. Sign in from a network "
         "you signed in from before, or try again in {wait}."
     ),
-    CLIENT.scope: "Too many failed sign-ins from your network. Try again in {wait}.",
-    EVERYONE.scope: "Too many failed sign-ins right now. Try again in {wait}.",
-    SIGN_UPS.scope: "Too many new accounts from your network. Try again in {wait}.",
+    CLIENT.scope: N_("Too many failed sign-ins from your network. Try again in {wait}."),
+    EVERYONE.scope: N_("Too many failed sign-ins right now. Try again in {wait}."),
+    SIGN_UPS.scope: N_("Too many new accounts from your network. Try again in {wait}."),
 }
 
 __all__ = [

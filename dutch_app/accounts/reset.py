@@ -41,6 +41,7 @@ from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.accounts.tokens import account_of, end_sessions
 from dutch_app.accounts.validation import check_email, check_password
 from dutch_app.config import DEFAULT_BASE_URL, SmtpSettings
+from dutch_app.i18n import _, ngettext
 from dutch_app.storage.models import LocalCredential, PasswordReset, User
 from dutch_app.throttle import as_utc
 
@@ -57,8 +58,10 @@ class ResetLinkInvalid(AccountError):
 
     def __init__(self) -> None:
         super().__init__(
-            "This password-reset link has expired or has already been used. "
-            "Ask for a new one on the sign-in page."
+            _(
+                "This password-reset link has expired or has already been used. "
+                "Ask for a new one on the sign-in page."
+            )
         )
 
 
@@ -68,9 +71,12 @@ class ResetRequestsLimited(AccountError):
     field = "email"
 
     def __init__(self, minutes: int) -> None:
-        unit = "minute" if minutes == 1 else "minutes"
         super().__init__(
-            f"Too many reset links were asked for this address. Try again in {minutes} {unit}."
+            ngettext(
+                "Too many reset links were asked for this address. Try again in {count} minute.",
+                "Too many reset links were asked for this address. Try again in {count} minutes.",
+                minutes,
+            ).format(count=minutes)
         )
 
 

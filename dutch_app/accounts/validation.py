@@ -9,6 +9,7 @@ import re
 import unicodedata
 
 from dutch_app.accounts.base import InvalidDisplayName, InvalidEmail, WeakPassword
+from dutch_app.i18n import _
 from dutch_app.text_input import text_problem
 
 MIN_PASSWORD_LENGTH = 10
@@ -66,9 +67,11 @@ def check_email(email: str) -> str:
     """
     address = normalize_email(email)
     if not address:
-        raise InvalidEmail("Email: please enter your email address.")
+        raise InvalidEmail(_("Email: please enter your email address."))
     if len(address) > MAX_EMAIL_LENGTH or _EMAIL.fullmatch(address) is None:
-        raise InvalidEmail(f"Email: {email.strip()!r} is not a valid email address.")
+        raise InvalidEmail(
+            _("Email: {email!r} is not a valid email address.").format(email=email.strip())
+        )
     return address
 
 
@@ -80,18 +83,19 @@ def check_display_name(display_name: object) -> str:
     'Ann Marie'
     """
     if not isinstance(display_name, str):
-        raise InvalidDisplayName("Display name: please enter a name.")
+        raise InvalidDisplayName(_("Display name: please enter a name."))
     name = " ".join(display_name.split())
     if not name:
-        raise InvalidDisplayName("Display name: please enter a name.")
+        raise InvalidDisplayName(_("Display name: please enter a name."))
     if len(name) > MAX_DISPLAY_NAME_LENGTH:
         raise InvalidDisplayName(
-            f"Display name: use at most {MAX_DISPLAY_NAME_LENGTH} characters "
-            f"(this one has {len(name)})."
+            _("Display name: use at most {most} characters (this one has {length}).").format(
+                most=MAX_DISPLAY_NAME_LENGTH, length=len(name)
+            )
         )
     problem = text_problem(name, MAX_DISPLAY_NAME_LENGTH)
     if problem is not None:
-        raise InvalidDisplayName(f"Display name: {problem}.")
+        raise InvalidDisplayName(_("Display name: {problem}.").format(problem=problem))
     return unicodedata.normalize("NFC", name)
 
 
@@ -115,20 +119,26 @@ def check_password(password: str, email: str) -> None:
 (lower case, upper case, digits, symbols or spaces).
     """
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise WeakPassword(f"Password: use at least {MIN_PASSWORD_LENGTH} characters.")
+        raise WeakPassword(
+            _("Password: use at least {least} characters.").format(least=MIN_PASSWORD_LENGTH)
+        )
     if len(password) > MAX_PASSWORD_LENGTH:
-        raise WeakPassword(f"Password: use at most {MAX_PASSWORD_LENGTH} characters.")
+        raise WeakPassword(
+            _("Password: use at most {most} characters.").format(most=MAX_PASSWORD_LENGTH)
+        )
     if any(unicodedata.category(char) == "Cs" for char in password):
         # Half of a character cannot be encoded, so it could never be checked again.
-        raise WeakPassword("Password: it contains half of a character; type it again.")
+        raise WeakPassword(_("Password: it contains half of a character; type it again."))
     if _character_classes(password) < 2:
         raise WeakPassword(
-            "Password: mix at least two kinds of characters "
-            "(lower case, upper case, digits, symbols or spaces)."
+            _(
+                "Password: mix at least two kinds of characters "
+                "(lower case, upper case, digits, symbols or spaces)."
+            )
         )
     folded = password.strip().casefold()
     address = normalize_email(email)
     if folded in (address, address.partition("@")[0]):
-        raise WeakPassword("Password: must not be your email address.")
+        raise WeakPassword(_("Password: must not be your email address."))
     if folded in COMMON_PASSWORDS:
-        raise WeakPassword("Password: this one is too common; choose another.")
+        raise WeakPassword(_("Password: this one is too common; choose another."))

@@ -16,6 +16,7 @@ from collections import defaultdict
 from dutch_app.csv_io.format import CsvProblem, Problems
 from dutch_app.csv_io.plan import ImportPlan, PlannedGame, PlannedRound, import_key
 from dutch_app.csv_io.reader import ReadRows, RoundRow
+from dutch_app.i18n import N_, _, error_text, format_number, ngettext
 from dutch_core import DutchError, Game, RoundInput, RoundResult, score_round
 
 GAME_WIDE = ("game_started_at", "game_status", "rules")
@@ -32,20 +33,28 @@ class _Checker:
         self.problems.add(CsvProblem(line, column, message))
 
     def mismatch(
-        self, row: RoundRow, column: str, written: object, scored: object, why: str
+        self, row: RoundRow, column: str, written: object, scored: object, template: str
     ) -> None:
-        """Report a number in the file that differs from the core's."""
-        self.add(row.line, column, f"{row.player}: {written} in the file, but {why} {scored}")
+        """Report a number in the file that differs from the core's; ``template`` (marked
+        with ``N_``) says so with ``{player}``, ``{written}`` and ``{scored}``."""
+        message = _(template).format(player=row.player, written=written, scored=scored)
+        self.add(row.line, column, message)
 
-    def same_on_every_row(self, rows: list[RoundRow], column: str, scope: str) -> bool:
-        """Report rows whose ``column`` differs from the first row's; True when all agree."""
+    def same_on_every_row(self, rows: list[RoundRow], column: str, game: int | None = None) -> bool:
+        """Report rows whose ``column`` differs from the first row's (in a game, or else in a
+        round); True when all agree."""
         first = getattr(rows[0], column)
         agree = True
         for row in rows[1:]:
             if getattr(row, column) != first:
-                message = (
-                    f"differs from line {rows[0].line}; it must be the same on every row of {scope}"
-                )
+                if game is None:
+                    message = _(
+                        "differs from line {line}; it must be the same on every row of a round"
+                    ).format(line=rows[0].line)
+                else:
+                    message = _(
+                        "differs from line {line}; it must be the same on every row of game {game}"
+                    ).format(line=rows[0].line, game=game)
                 self.add(row.line, column, message)
                 agree = False
         return agree
@@ -76,8 +85,14 @@ def _gaps(game: int, numbered: set, count: int, listed: int = 10) -> str:
         number += 1
     gaps = ", ".join(map(str, missing))
     if count > listed:
-        gaps += f", … ({count:,} rounds missing)"
-    return f"game {game} has no round {gaps}; number rounds 1, 2, 3, …"
+        gaps += ", … ({})".format(
+            ngettext("{count} round missing", "{count} rounds missing", count).format(
+                count=format_number(count)
+            )
+        )
+    return _("game {game} has no round {gaps}; number rounds 1, 2, 3, …").format(
+        game=game, gaps=gaps
+    )
 
 
 def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
@@ -88,7 +103,9 @@ def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
     for expected, row in enumerate(seated):
         if row.seat != expected:
             check.add(
-                row.line, "seat", f"expected seat {expected} here; seats go 0, 1, 2, … once each"
+                row.line,
+                "seat",
+                _("expected seat {seat} here; seats go 0, 1, 2, … once each").format(seat=expected),
             )
             good = False
             break
@@ -96,7 +113,11 @@ def _seated(check: _Checker, rows: list[RoundRow]) -> list[RoundRow] | None:
         key = player_key(row.player)
         if key in names:
             check.add(
-                row.line, "player", f"{row.player!r} already plays this round (line {names[key]})"
+                row.line,
+                "player",
+                _("{player!r} already plays this round (line {line})").format(
+                    player=row.player, line=names[key]
+                ),
             )
             good = False
         names[key] = row.line
@@ -115,11 +136,15 @@ def player_key(name: str) -> str:
 def _round_input(check: _Checker, rows: list[RoundRow]) -> RoundInput | None:
     first = rows[0]
     good = all(  # a list, not a generator: every column is checked and reported
-        [check.same_on_every_row(rows, column, "a round") for column in ROUND_WIDE]
+        [check.same_on_every_row(rows, column) for column in ROUND_WIDE]
     )
     players = [row.player for row in rows]
     if first.caller is not None and first.caller not in players:
-        check.add(first.line, "caller", f"{first.caller!r} is not playing this round")
+        check.add(
+            first.line,
+            "caller",
+            _("{caller!r} is not playing this round").format(caller=first.caller),
+        )
         good = False
     penalty = None
     for row in rows:
@@ -129,7 +154,9 @@ def _round_input(check: _Checker, rows: list[RoundRow]) -> RoundInput | None:
             check.add(
                 row.line,
                 "penalty",
-                f"only the caller's row has penalty cards ({row.player!r} did not call)",
+                _("only the caller's row has penalty cards ({player!r} did not call)").format(
+                    player=row.player
+                ),
             )
             good = False
     if not good:
@@ -139,7 +166,7 @@ def _round_input(check: _Checker, rows: list[RoundRow]) -> RoundInput | None:
             tuple((row.player, row.cards) for row in rows), first.caller, first.call_type, penalty
         )
     except DutchError as error:
-        check.add(_line_of(rows, error), None, str(error))
+        check.add(_line_of(rows, error), None, error_text(error))
         return None
 
 
@@ -163,11 +190,23 @@ def _compare(check: _Checker, rows: list[RoundRow], result: RoundResult) -> None
         }
         for column, value in expected.items():
             if getattr(row, column) != value:
-                check.mismatch(row, column, getattr(row, column), value, "the rules make it")
+                check.mismatch(
+                    row,
+                    column,
+                    getattr(row, column),
+                    value,
+                    N_("{player}: {written} in the file, but the rules make it {scored}"),
+                )
         if row.outcome != outcome:
             written = row.outcome.value if row.outcome else ""
             scored = outcome.value if outcome else ""
-            check.mismatch(row, "outcome", repr(written), repr(scored), "the caller's outcome is")
+            check.mismatch(
+                row,
+                "outcome",
+                repr(written),
+                repr(scored),
+                N_("{player}: {written} in the file, but the caller's outcome is {scored}"),
+            )
 
 
 def _plan_game(
@@ -180,7 +219,7 @@ def _plan_game(
     checked only up to the first of them.
     """
     first = rows[0]
-    agree = [check.same_on_every_row(rows, column, f"game {number}") for column in GAME_WIDE]
+    agree = [check.same_on_every_row(rows, column, number) for column in GAME_WIDE]
     good, rules_agree = all(agree), agree[GAME_WIDE.index("rules")]
     rounds = _round_numbers(check, number, rows, unread)
     seating: list[str] | None = None
@@ -196,8 +235,8 @@ def _plan_game(
         if seating is None:
             seating = names
         elif names != seating:
-            message = (
-                f"round {round_number} seats {', '.join(names)}; round 1 seats {', '.join(seating)}"
+            message = _("round {number} seats {seats}; round 1 seats {first}").format(
+                number=round_number, seats=", ".join(names), first=", ".join(seating)
             )
             check.add(seated[0].line, "player", message)
             good = False
@@ -209,7 +248,7 @@ def _plan_game(
         try:
             result = score_round(round_input, first.rules)
         except DutchError as error:
-            check.add(_line_of(seated, error), None, str(error))
+            check.add(_line_of(seated, error), None, error_text(error))
             good = False
             continue
         _compare(check, seated, result)
@@ -231,7 +270,13 @@ def _plan_game(
         for row in rounds[planned_round.number]:
             if row.game_total != totals[row.player]:
                 total = totals[row.player]
-                check.mismatch(row, "game_total", row.game_total, total, "the rounds add up to")
+                check.mismatch(
+                    row,
+                    "game_total",
+                    row.game_total,
+                    total,
+                    N_("{player}: {written} in the file, but the rounds add up to {scored}"),
+                )
     if not good or unread:
         return None
     key = import_key(first.game_started_at, first.rules, [(r.played_at, r.result) for r in planned])

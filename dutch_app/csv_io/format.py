@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from dutch_app.i18n import _, format_number, ngettext
 from dutch_core import HouseRules
 
 ROUND_COLUMNS: tuple[str, ...] = (
@@ -164,7 +165,7 @@ class CsvProblem:
     message: str
 
     def __str__(self) -> str:
-        where = f"line {self.line}" if self.line is not None else ""
+        where = _("line {line}").format(line=self.line) if self.line is not None else ""
         if self.column:
             where = f"{where}, {self.column}" if where else self.column
         return f"{where}: {self.message}" if where else self.message
@@ -185,9 +186,13 @@ class CsvImportError(ValueError):
         count = self.count
         lines = [str(problem) for problem in self.problems[: self.shown]]
         if count > self.shown:
-            lines.append(f"… and {count - self.shown:,} more")
-        heading = "1 problem" if count == 1 else f"{count:,} problems"
-        super().__init__(f"{heading} in the file, nothing was imported:\n" + "\n".join(lines))
+            lines.append(_("… and {count} more").format(count=format_number(count - self.shown)))
+        heading = ngettext(
+            "{count} problem in the file, nothing was imported:",
+            "{count} problems in the file, nothing was imported:",
+            count,
+        ).format(count=format_number(count))
+        super().__init__(heading + "\n" + "\n".join(lines))
 
 
 class Problems:

@@ -24,6 +24,7 @@ from dutch_app.csv_io.format import (
     Problems,
     restore_text,
 )
+from dutch_app.i18n import N_, _, error_text, format_number
 from dutch_core import CallType, DutchError, Hand, HouseRules, Outcome, Penalty
 from dutch_core.game import GameStatus
 
@@ -66,10 +67,10 @@ class BadCell(ValueError):
 def _whole(low: int | None = None) -> Callable[[str], int]:
     def convert(cell: str) -> int:
         if not _WHOLE.fullmatch(cell):
-            raise BadCell(f"{cell!r} is not a whole number")
+            raise BadCell(_("{cell!r} is not a whole number").format(cell=cell))
         number = int(cell)
         if low is not None and number < low:
-            raise BadCell(f"{cell!r} is less than {low}")
+            raise BadCell(_("{cell!r} is less than {low}").format(cell=cell, low=low))
         return number
 
     return convert
@@ -79,19 +80,27 @@ def _timestamp(cell: str) -> datetime:
     try:
         moment = datetime.fromisoformat(cell)
     except ValueError:
-        raise BadCell(f"{cell!r} is not a date and time like 2025-05-10T18:30:00Z") from None
+        raise BadCell(
+            _("{cell!r} is not a date and time like 2025-05-10T18:30:00Z").format(cell=cell)
+        ) from None
     try:
         moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     except OverflowError:
-        raise BadCell(f"{cell!r} is outside the dates that can be stored") from None
+        raise BadCell(
+            _("{cell!r} is outside the dates that can be stored").format(cell=cell)
+        ) from None
     if not EARLIEST <= moment <= LATEST:
-        raise BadCell(f"{cell!r} is outside the dates that can be stored (years 1900 to 9998)")
+        raise BadCell(
+            _("{cell!r} is outside the dates that can be stored (years 1900 to 9998)").format(
+                cell=cell
+            )
+        )
     return moment
 
 
 def _status(cell: str) -> str:
     if cell not in STATUSES:
-        raise BadCell(f"{cell!r} is not a game status; use 'active' or 'ended'")
+        raise BadCell(_("{cell!r} is not a game status; use 'active' or 'ended'").format(cell=cell))
     return cell
 
 
@@ -99,17 +108,23 @@ def _rules(cell: str) -> HouseRules:
     if not cell:
         return HouseRules()
     if len(cell) > RULES_LENGTH:
-        raise BadCell(f"the house rules are {len(cell):,} characters; at most {RULES_LENGTH:,}")
+        raise BadCell(
+            _("the house rules are {length} characters; at most {most}").format(
+                length=format_number(len(cell)), most=format_number(RULES_LENGTH)
+            )
+        )
     try:
         settings = json.loads(cell)
     except (ValueError, RecursionError):  # bad JSON, a number too long, nesting too deep
-        raise BadCell(f"{_short(cell)} is not house rules written as JSON") from None
+        raise BadCell(
+            _("{short} is not house rules written as JSON").format(short=_short(cell))
+        ) from None
     if not isinstance(settings, dict):
-        raise BadCell(f"{_short(cell)} is not house rules written as JSON")
+        raise BadCell(_("{short} is not house rules written as JSON").format(short=_short(cell)))
     try:
         return HouseRules.from_dict(settings)
     except DutchError as error:
-        raise BadCell(str(error)) from None
+        raise BadCell(error_text(error)) from None
 
 
 def _short(cell: str, longest: int = 60) -> str:
@@ -124,7 +139,7 @@ NameCheck = Callable[[str], "str | None"]
 def _name(check: NameCheck | None) -> Callable[[str], str]:
     def name(cell: str) -> str:
         if not cell.strip():
-            raise BadCell("a player needs a name")
+            raise BadCell(_("a player needs a name"))
         wrong = check(cell) if check is not None else None
         if wrong:
             raise BadCell(wrong)
@@ -146,7 +161,7 @@ def _choice(kind: type[CallType] | type[Outcome], what: str) -> Callable[[str], 
             return kind(cell)
         except ValueError:
             allowed = ", ".join(repr(member.value) for member in kind)
-            raise BadCell(f"{cell!r} is not {what}; use {allowed} or leave it empty") from None
+            raise BadCell(_(what).format(cell=cell, allowed=allowed)) from None
 
     return convert
 
@@ -175,8 +190,12 @@ def _converters(check_name: NameCheck | None) -> dict[str, Callable[[str], objec
         "player": _cached(_name(check_name)),
         "hand_total": _whole(),
         "caller": _cached(_optional(_name(check_name))),
-        "call_type": _optional(_choice(CallType, "a call type")),
-        "outcome": _optional(_choice(Outcome, "an outcome")),
+        "call_type": _optional(
+            _choice(CallType, N_("{cell!r} is not a call type; use {allowed} or leave it empty"))
+        ),
+        "outcome": _optional(
+            _choice(Outcome, N_("{cell!r} is not an outcome; use {allowed} or leave it empty"))
+        ),
         "penalty_cards_due": _whole(),
         "penalty_points": _whole(),
         "round_score": _whole(),
@@ -200,7 +219,7 @@ def _hand_reader(
             try:
                 known[text] = kind.parse(text, player)
             except DutchError as error:
-                raise BadCell(str(error)) from None
+                raise BadCell(error_text(error)) from None
         return known[text]
 
     return read
@@ -239,19 +258,21 @@ def _typed_row(
 def _text(data: bytes, max_bytes: int) -> str:
     if len(data) > max_bytes:
         size, limit = math.ceil(len(data) / 2**20 * 10) / 10, max_bytes / 2**20
-        message = (
-            f"the file is {size:.1f} MB; files up to {limit:g} MB can be imported "
+        message = _(
+            "the file is {size} MB; files up to {limit} MB can be imported "
             "(export a shorter date range)"
-        )
+        ).format(size=format_number(size, digits=1), limit=format_number(limit))
         raise CsvImportError([CsvProblem(None, None, message)])
     if not data.strip():
-        raise CsvImportError([CsvProblem(None, None, "the file is empty")])
+        raise CsvImportError([CsvProblem(None, None, _("the file is empty"))])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         byte = data[error.start : error.start + 1]
-        message = f"the file is not UTF-8 text (byte {byte!r}); save it as 'CSV UTF-8'"
+        message = _("the file is not UTF-8 text (byte {byte!r}); save it as 'CSV UTF-8'").format(
+            byte=byte
+        )
         raise CsvImportError([CsvProblem(line, None, message)]) from None
 
 
@@ -265,7 +286,9 @@ def _records(text: str) -> Iterator[tuple[int, list[str]]]:
                 yield line, cells
             line = reader.line_num + 1
     except csv.Error as error:
-        problem = CsvProblem(reader.line_num, None, f"unreadable CSV: {error}")
+        problem = CsvProblem(
+            reader.line_num, None, _("unreadable CSV: {error}").format(error=error)
+        )
         raise CsvImportError([problem]) from None
 
 
@@ -276,14 +299,22 @@ def _check_header(cells: list[str]) -> list[str]:
     extra = [column for column in header if column not in ROUND_COLUMNS]
     twice = sorted({column for column in header if header.count(column) > 1})
     if missing:
-        problems.append(f"missing column(s): {', '.join(map(repr, missing))}")
+        problems.append(
+            _("missing column(s): {columns}").format(columns=", ".join(map(repr, missing)))
+        )
     if extra:
-        problems.append(f"unexpected column(s): {', '.join(map(repr, extra))}")
+        problems.append(
+            _("unexpected column(s): {columns}").format(columns=", ".join(map(repr, extra)))
+        )
     if twice:
-        problems.append(f"column(s) given twice: {', '.join(map(repr, twice))}")
+        problems.append(
+            _("column(s) given twice: {columns}").format(columns=", ".join(map(repr, twice)))
+        )
     if problems:
         expected = ",".join(ROUND_COLUMNS)
-        problems.append(f"the header must name these columns: {expected}")
+        problems.append(
+            _("the header must name these columns: {expected}").format(expected=expected)
+        )
         raise CsvImportError([CsvProblem(1, None, message) for message in problems])
     return header
 
@@ -334,7 +365,7 @@ def read_round_rows(
     records = _records(_text(data, max_bytes))
     first = next(records, None)
     if first is None:
-        raise CsvImportError([CsvProblem(None, None, "the file is empty")])
+        raise CsvImportError([CsvProblem(None, None, _("the file is empty"))])
     header = _check_header(first[1])
     readers = (_converters(check_name), _hand_readers())
     rows: list[RoundRow] = []
@@ -342,10 +373,14 @@ def read_round_rows(
     bad_rounds: set[tuple[int, int | None]] = set()
     for count, (line, cells) in enumerate(records, start=1):
         if count > max_rows:
-            message = f"the file has more than {max_rows:,} rows; export a shorter date range"
+            message = _(
+                "the file has more than {max_rows} rows; export a shorter date range"
+            ).format(max_rows=format_number(max_rows))
             raise CsvImportError([CsvProblem(line, None, message)])
         if len(cells) != len(header):
-            message = f"{len(cells)} cells, but the header names {len(header)} columns"
+            message = _("{cells} cells, but the header names {columns} columns").format(
+                cells=len(cells), columns=len(header)
+            )
             problems.add(CsvProblem(line, None, message))
             _note_place(bad_rounds, cells, header)
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import Forbidden, NotFound
 from dutch_app.services.views import Role
@@ -37,7 +38,7 @@ def owner_membership(session: Session, user_id: object, group_id: object) -> Mem
     """The membership of the group's owner; Forbidden for any other member."""
     found = membership(session, user_id, group_id)
     if found.role != Role.OWNER:
-        raise Forbidden("Only the group's owner can do that.")
+        raise Forbidden(_("Only the group's owner can do that."))
     return found
 
 

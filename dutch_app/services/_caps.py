@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app import throttle
 from dutch_app.config import limits
+from dutch_app.i18n import _
 from dutch_app.services.errors import LimitReached
 from dutch_app.storage.models import Group, Membership, Player, User, utcnow
 
@@ -32,8 +33,10 @@ def check_room_for_a_group(session: Session, user_id: int) -> None:
     )
     if held >= most:
         raise LimitReached(
-            f"You are in {held} groups, the most one person can be in. "
-            "Leave a group before you create or join another."
+            _(
+                "You are in {held} groups, the most one person can be in. Leave a "
+                "group before you create or join another."
+            ).format(held=held)
         )
 
 
@@ -47,8 +50,10 @@ def check_room_for_players(session: Session, group_id: int, adding: int = 1) -> 
     )
     if held + adding > most:
         raise LimitReached(
-            f"A group can have at most {most} players (merged players count too); "
-            f"this one has {held}.",
+            _(
+                "A group can have at most {most} players (merged players count too); "
+                "this one has {held}."
+            ).format(most=most, held=held),
             "name",
         )
 
@@ -60,6 +65,7 @@ def count_demo_group(session: Session, user_id: int) -> None:
     refusal = throttle.admit(session, (throttle.Key(rule, str(user_id)),), utcnow())
     if refusal is not None:
         raise LimitReached(
-            f"You can load {allowed} demo groups a day. "
-            f"Try again in {throttle.spell_wait(refusal.seconds)}."
+            _("You can load {allowed} demo groups a day. Try again in {wait}.").format(
+                allowed=allowed, wait=throttle.spell_wait(refusal.seconds)
+            )
         )

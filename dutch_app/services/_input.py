@@ -7,6 +7,7 @@ import unicodedata
 from datetime import UTC, date, datetime, time, timedelta
 from typing import overload
 
+from dutch_app.i18n import N_, _
 from dutch_app.services.errors import ValidationError
 from dutch_app.text_input import text_problem
 
@@ -51,9 +52,18 @@ def clean_text(field: str, value: object, longest: int, *, lines: bool = False) 
     text = value.strip()
     problem = text_problem(text, longest, lines=lines)
     if problem is not None:
-        label = field.replace("_", " ").capitalize()
-        raise ValidationError(field, f"{label}: {problem}.")
+        label = _field_label(field)
+        raise ValidationError(field, f"{label[:1].upper()}{label[1:]}: {problem}.")
     return unicodedata.normalize("NFC", text)
+
+
+FIELD_LABELS = {"name": N_("name"), "player": N_("player"), "notes": N_("notes")}
+"""How messages name the text fields they are about (translate with ``_``)."""
+
+
+def _field_label(field: str) -> str:
+    label = FIELD_LABELS.get(field)
+    return _(label) if label else field.replace("_", " ")
 
 
 def clean_name(field: str, value: object, longest: int) -> str:
@@ -67,10 +77,17 @@ def clean_name(field: str, value: object, longest: int) -> str:
         raise ValidationError(field, f"{field} must be text, not {value!r}.")
     name = " ".join(value.split())
     if not name:
-        raise ValidationError(field, f"The {field} cannot be empty.")
+        raise ValidationError(
+            field, _("The {field} cannot be empty.").format(field=_field_label(field))
+        )
     if len(name) > longest:
         shown = name if len(name) <= 2 * longest else name[:longest] + "…"
-        raise ValidationError(field, f"The {field} {shown!r} is longer than {longest} characters.")
+        raise ValidationError(
+            field,
+            _("The {field} {name!r} is longer than {most} characters.").format(
+                field=_field_label(field), name=shown, most=longest
+            ),
+        )
     return clean_text(field, name, longest)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
+from dutch_app.i18n import _
 from dutch_app.services._input import check_id
 from dutch_app.services._stored_games import Table
 from dutch_app.services.errors import ValidationError
@@ -19,7 +20,9 @@ def check_hand_ids(table: Table, hands: object) -> None:
     seated = {player.id for player in table.players}
     for player_id in hands:
         if check_id("hands", player_id) not in seated:
-            raise ValidationError("hands", f"Player id {player_id!r} is not playing this game.")
+            raise ValidationError(
+                "hands", _("Player id {ident!r} is not playing this game.").format(ident=player_id)
+            )
 
 
 def caller_name(table: Table, caller_id: object) -> str | None:
@@ -28,7 +31,9 @@ def caller_name(table: Table, caller_id: object) -> str | None:
         return None
     caller = table.name_of(check_id("caller_id", caller_id))
     if caller is None:
-        raise ValidationError("caller_id", f"Player id {caller_id!r} is not playing this game.")
+        raise ValidationError(
+            "caller_id", _("Player id {ident!r} is not playing this game.").format(ident=caller_id)
+        )
     return caller
 
 
@@ -45,16 +50,22 @@ def requested_input(
     typed: dict[str, Hand | str | int] = {}
     for player in table.players:
         if player.id not in hands:
-            raise ValidationError("hands", f"{player.name}: no hand was entered.")
+            raise ValidationError(
+                "hands", _("{name}: no hand was entered.").format(name=player.name)
+            )
         text = hands[player.id]
         if isinstance(text, bool) or not isinstance(text, (str, int, Hand)):
-            raise ValidationError("hands", f"{player.name}: {text!r} is not a hand.")
+            raise ValidationError(
+                "hands", _("{name}: {text!r} is not a hand.").format(name=player.name, text=text)
+            )
         typed[player.name] = text
     caller = caller_name(table, caller_id)
     if penalty_text is not None and (
         isinstance(penalty_text, bool) or not isinstance(penalty_text, (str, int))
     ):
-        raise ValidationError("penalty_text", f"{penalty_text!r} is not a penalty.")
+        raise ValidationError(
+            "penalty_text", _("{text!r} is not a penalty.").format(text=penalty_text)
+        )
     if isinstance(penalty_text, str) and not penalty_text.strip():
         penalty_text = None
     call = cast("CallType | str | None", call_type)  # the core refuses anything else

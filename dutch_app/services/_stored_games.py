@@ -132,7 +132,9 @@ def store_totals(table: Table, stored_rounds, game: CoreGame, first: int = 1) ->
     """Set each stored hand's game total, from round ``first`` on, to the core's."""
     ids = {player.name: player.id for player in table.players}
     running = game.running_totals()
-    for (_, hands), totals in zip(stored_rounds[first - 1 :], running[first - 1 :], strict=True):
+    for (_number, hands), totals in zip(
+        stored_rounds[first - 1 :], running[first - 1 :], strict=True
+    ):
         by_id = {ids[name]: total for name, total in totals.items()}
         for hand in hands:
             if hand.game_total != by_id[hand.player_id]:

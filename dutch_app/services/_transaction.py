@@ -21,6 +21,7 @@ from typing import ParamSpec, TypeVar
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services.errors import Conflict
 from dutch_app.storage.db import WRITE
 
@@ -84,7 +85,7 @@ def writing(service: Callable[P, T]) -> Callable[P, T]:
                 session.rollback()
                 raise
         raise Conflict(
-            "Others changed the same data at the same moment; please try again."
+            _("Others changed the same data at the same moment; please try again.")
         ) from clash
 
     return run

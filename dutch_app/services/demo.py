@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services._access import acting_user, bump_group, owner_membership
 from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services._caps import check_room_for_a_group, count_demo_group
@@ -239,7 +240,7 @@ def remove_demo_group(session: Session, user_id: int, group_id: int) -> str:
     mine = owner_membership(session, user_id, group_id)
     group = session.get_one(Group, mine.group_id)
     if not group.is_demo:
-        raise Conflict(f"{group.name!r} is not a demo group; leave it instead.")
+        raise Conflict(_("{name!r} is not a demo group; leave it instead.").format(name=group.name))
     name = group.name
     # Games first: their hands and seats point at players, which go with the group.
     session.execute(delete(Game).where(Game.group_id == group.id))

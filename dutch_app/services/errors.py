@@ -6,6 +6,19 @@ through services unchanged: they already name the player and the bad token.
 
 from __future__ import annotations
 
+from dutch_app.i18n import N_, _
+
+NOT_FOUND = {
+    ("game", "id"): N_("No game with id {ident!r}."),
+    ("group", "id"): N_("No group with id {ident!r}."),
+    ("group", "invite code"): N_("No group with invite code {ident!r}."),
+    ("member", "id"): N_("No member with id {ident!r}."),
+    ("player", "id"): N_("No player with id {ident!r}."),
+    ("round", "id"): N_("No round with id {ident!r}."),
+    ("user", "id"): N_("No user with id {ident!r}."),
+}
+"""What a person reads when something is not there (or not theirs), by kind and key."""
+
 
 class ServiceError(Exception):
     """Base of every error a service raises for a request it cannot carry out."""
@@ -23,7 +36,12 @@ class NotFound(ServiceError, LookupError):
     def __init__(self, kind: str, ident: object, key: str = "id") -> None:
         self.kind = kind
         self.ident = ident
-        super().__init__(f"No {kind} with {key} {ident!r}.")
+        template = NOT_FOUND.get((kind, key))
+        if template is None:
+            message = f"No {kind} with {key} {ident!r}."
+        else:
+            message = _(template).format(ident=ident)
+        super().__init__(message)
 
 
 class Conflict(ServiceError):

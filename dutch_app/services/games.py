@@ -8,6 +8,7 @@ from datetime import date, datetime
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, game_for, membership, player_for
 from dutch_app.services._filters import started_between, with_status
 from dutch_app.services._input import as_utc, check_id, clean_text, moment
@@ -51,7 +52,9 @@ def _seated_players(session: Session, group_id: int, player_ids: object) -> list
         if player_id not in found:
             raise NotFound("player", player_id)
         if found[player_id] in seated:
-            raise ValidationError("player_ids", f"{found[player_id].name} is seated twice.")
+            raise ValidationError(
+                "player_ids", _("{name} is seated twice.").format(name=found[player_id].name)
+            )
         seated.append(found[player_id])
     return seated
 
@@ -176,7 +179,7 @@ def delete_game(session: Session, user_id: int, game_id: int) -> None:
     game = game_for(session, user_id, game_id, lock=True)
     mine = membership(session, user_id, game.group_id)
     if mine.role != Role.OWNER and game.created_by != user_id:
-        raise Forbidden("Only the group's owner or whoever started the game can delete it.")
+        raise Forbidden(_("Only the group's owner or whoever started the game can delete it."))
     group_id = game.group_id
     session.execute(delete(Game).where(Game.id == game.id))
     session.expunge(game)

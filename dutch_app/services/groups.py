@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from dutch_app import throttle
+from dutch_app.i18n import _
 from dutch_app.services._access import (
     acting_user,
     bump_group,
@@ -135,7 +136,9 @@ def _count_invite_try(session: Session, user_id: int, keys: list[Key]) -> None:
     refusal = throttle.admit(session, keys, utcnow())
     if refusal is not None:
         raise LimitReached(
-            f"Too many wrong invite codes. Try again in {throttle.spell_wait(refusal.seconds)}.",
+            _("Too many wrong invite codes. Try again in {wait}.").format(
+                wait=throttle.spell_wait(refusal.seconds)
+            ),
             "invite_code",
         )
 
@@ -180,8 +183,10 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
         raise NotFound("member", member_id)
     if theirs.role == Role.OWNER and _owners(session, mine.group_id) < 2:
         raise Conflict(
-            "You are the group's only owner, so you cannot remove yourself; leave the group "
-            "instead, which passes ownership to the longest-standing member."
+            _(
+                "You are the group's only owner, so you cannot remove yourself; leave the group "
+                "instead, which passes ownership to the longest-standing member."
+            )
         )
     end_membership(session, theirs)
     group = session.get_one(Group, mine.group_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services import _members
 from dutch_app.services._access import acting_user, bump_group, membership, player_for
 from dutch_app.services._caps import check_room_for_players
@@ -40,7 +41,7 @@ def my_player_offer(session: Session, user_id: int, group_id: int) -> PlayerOffe
 def _check_no_player_yet(session: Session, group_id: int, user_id: int) -> None:
     mine = _members.linked_player(session, group_id, user_id)
     if mine is not None:
-        raise Conflict(f"You already play as {mine.name!r} in this group.")
+        raise Conflict(_("You already play as {name!r} in this group.").format(name=mine.name))
 
 
 @writing
@@ -49,7 +50,10 @@ def claim_player(session: Session, user_id: int, player_id: int) -> PlayerView:
     player = player_for(session, user_id, player_id)
     _check_no_player_yet(session, player.group_id, user_id)
     if player.user_id is not None:
-        raise ValidationError("player_id", f"{player.name!r} is already another member's player.")
+        raise ValidationError(
+            "player_id",
+            _("{name!r} is already another member's player.").format(name=player.name),
+        )
     player.user_id = user_id
     session.flush()
     bump_group(session, player.group_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
+from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, membership, player_for
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import check_id, clean_name, name_key
@@ -22,7 +23,9 @@ def _check_name_free(session: Session, group_id: int, name: str, keep: int | Non
         select(Player).where(Player.group_id == group_id, Player.name_key == name_key(name))
     ).one_or_none()
     if taken is not None and taken.id != keep:
-        raise ValidationError("name", f"The group already has a player called {taken.name!r}.")
+        raise ValidationError(
+            "name", _("The group already has a player called {name!r}.").format(name=taken.name)
+        )
 
 
 def _check_link(session: Session, group_id: int, link_user_id: object, keep: int | None) -> None:
@@ -33,7 +36,9 @@ def _check_link(session: Session, group_id: int, link_user_id: object, keep: int
         select(Player).where(Player.group_id == group_id, Player.user_id == link_user_id)
     ).one_or_none()
     if linked is not None and linked.id != keep:
-        raise ValidationError("link_user_id", f"That member is already linked to {linked.name!r}.")
+        raise ValidationError(
+            "link_user_id", _("That member is already linked to {name!r}.").format(name=linked.name)
+        )
 
 
 @writing
@@ -111,7 +116,9 @@ def merge_players(
     if target.group_id != group_id:
         raise NotFound("player", target_id)
     if source.id == target.id:
-        raise ValidationError("target_id", f"{source.name!r} cannot be merged into itself.")
+        raise ValidationError(
+            "target_id", _("{name!r} cannot be merged into itself.").format(name=source.name)
+        )
     _check_never_together(session, source, target)
     game_ids = select(GamePlayer.game_id).where(GamePlayer.player_id == source.id)
     session.execute(
@@ -153,6 +160,8 @@ def _check_never_together(session: Session, source: Player, target: Player) -> N
     if shared:
         raise ValidationError(
             "source_id",
-            f"{source.name!r} and {target.name!r} played {shared} game(s) together, "
-            "so they are different people and cannot be merged.",
+            _(
+                "{name!r} and {other!r} played {shared} game(s) together, so they are "
+                "different people and cannot be merged."
+            ).format(name=source.name, other=target.name, shared=shared),
         )

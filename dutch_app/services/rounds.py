@@ -29,6 +29,7 @@ from datetime import datetime
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, game_for, round_for
 from dutch_app.services._input import check_id, moment
 from dutch_app.services._present import round_view
@@ -83,13 +84,21 @@ def _entered_by(session: Session, game_id: int, number: int) -> str | None:
 def _refuse_ended(totals: dict[str, int]) -> None:
     """Refuse a round for an ended game, saying who won (by its latest stored totals)."""
     if not totals:
-        raise GameEnded("This game has ended; reopen it to add a round.", winners=(), total=None)
+        raise GameEnded(_("This game has ended; reopen it to add a round."), winners=(), total=None)
     winners = lowest_totals(totals)
     total = totals[winners[0]]
-    verb = "share the win" if len(winners) > 1 else "won"
+    if len(winners) > 1:
+        template = _(
+            "This game has ended: {names} share the win with {total} points. Nothing was "
+            "saved; reopen it to add this round."
+        )
+    else:
+        template = _(
+            "This game has ended: {names} won with {total} points. Nothing was saved; "
+            "reopen it to add this round."
+        )
     raise GameEnded(
-        f"This game has ended: {' and '.join(winners)} {verb} with {total} points. "
-        "Nothing was saved; reopen it to add this round.",
+        template.format(names=_(" and ").join(winners), total=total),
         winners=winners,
         total=total,
     )
@@ -128,16 +137,22 @@ def _check_round_number(session: Session, game: Game, for_round: object, latest:
         return wanted
     if wanted <= latest:
         by = _entered_by(session, game.id, wanted)
-        message = (
-            f"Round {wanted} was already saved{f' by {by}' if by else ''} on another phone, "
-            f"so nothing was saved. The next round is round {latest + 1}."
-        )
+        if by:
+            message = _(
+                "Round {number} was already saved by {name} on another phone, so nothing "
+                "was saved. The next round is round {next}."
+            ).format(number=wanted, name=by, next=latest + 1)
+        else:
+            message = _(
+                "Round {number} was already saved on another phone, so nothing was saved. "
+                "The next round is round {next}."
+            ).format(number=wanted, next=latest + 1)
     else:
         by = _entered_by(session, game.id, latest) if latest else None
-        message = (
-            f"Round {latest + 1} was taken back on another phone, so the next round is "
-            f"round {latest + 1}, not {wanted}; nothing was saved."
-        )
+        message = _(
+            "Round {next} was taken back on another phone, so the next round is "
+            "round {next}, not {wanted}; nothing was saved."
+        ).format(next=latest + 1, wanted=wanted)
     raise StaleRound(message, next_number=latest + 1, latest=latest, latest_by=by)
 
 
@@ -177,7 +192,7 @@ def add_round(
         return repeat
     number = _check_round_number(session, game, for_round, last)
     if end_reached(rules, last, before):
-        raise GameError(f"the game ended after round {last}; start a new game")
+        raise GameError(_("the game ended after round {last}; start a new game").format(last=last))
     result = score_round(round_input, rules)
     totals = totals_after(rules, before, result.as_dict())
     stored = Round(
@@ -203,12 +218,16 @@ def _locked_round(session: Session, user_id: int, round_id: object, expected_ver
     game = game_for(session, user_id, round_for(session, user_id, round_id).game_id, lock=True)
     stored = session.get(Round, round_id, populate_existing=True)
     if stored is None:
-        raise Conflict("Someone else deleted this round in the meantime; reload the game.")
+        raise Conflict(_("Someone else deleted this round in the meantime; reload the game."))
     if stored.version != expected_version:
         raise Conflict(
-            f"Round {stored.number} was changed by someone else since you loaded it "
-            f"(version {stored.version}, you had {expected_version}); nothing was saved. "
-            "Reload the game and enter your correction again."
+            _(
+                "Round {number} was changed by someone else since you loaded it "
+                "(version {version}, you had {expected_version}); nothing was saved. "
+                "Reload the game and enter your correction again."
+            ).format(
+                number=stored.number, version=stored.version, expected_version=expected_version
+            )
         )
     return game, stored
 
@@ -288,20 +307,31 @@ def undo_round(
     game = game_for(session, user_id, game_id, lock=True)
     stored = session.get(Round, round_id, populate_existing=True)
     if stored is None or stored.game_id != game.id:
-        raise Conflict("That round was already taken back on another phone; nothing was undone.")
+        raise Conflict(_("That round was already taken back on another phone; nothing was undone."))
     if stored.version != expected_version:
         raise Conflict(
-            f"Round {stored.number} was corrected on another phone since you saw it, so it "
-            "was not taken back. Check it in the rounds below and undo again if need be."
+            _(
+                "Round {number} was corrected on another phone since you saw it, so it "
+                "was not taken back. Check it in the rounds below and undo again if "
+                "need be."
+            ).format(number=stored.number)
         )
-    latest, _ = latest_totals(session, game.id)
+    latest, _totals = latest_totals(session, game.id)
     if stored.number != latest:
         by = _entered_by(session, game.id, latest)
-        raise Conflict(
-            f"Round {stored.number} is no longer the latest round: round {latest} was saved "
-            f"since{f' by {by}' if by else ''}, so nothing was undone. Only the latest round "
-            "can be taken back here; correct older rounds on the History page."
-        )
+        if by:
+            template = _(
+                "Round {number} is no longer the latest round: round {latest} was saved since "
+                "by {name}, so nothing was undone. Only the latest round can be taken back "
+                "here; correct older rounds on the History page."
+            )
+        else:
+            template = _(
+                "Round {number} is no longer the latest round: round {latest} was saved since, "
+                "so nothing was undone. Only the latest round can be taken back here; correct "
+                "older rounds on the History page."
+            )
+        raise Conflict(template.format(number=stored.number, latest=latest, name=by))
     number = stored.number
     session.execute(delete(Round).where(Round.id == stored.id))
     session.expunge(stored)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dutch_app.i18n import _
 from dutch_app.services import games, players
 from dutch_app.services._access import membership
 from dutch_app.services._input import name_key
@@ -35,7 +36,7 @@ def _check_seats(seats: object) -> list[int | str]:
         checked.append(seat)
     new_names = [name_key(seat) for seat in checked if isinstance(seat, str)]
     if len(set(new_names)) != len(new_names):
-        raise ValidationError("players", "A new player's name appears twice.")
+        raise ValidationError("players", _("A new player's name appears twice."))
     return checked
 
 

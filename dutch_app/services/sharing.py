@@ -20,6 +20,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from dutch_app import throttle
+from dutch_app.i18n import N_, _
 from dutch_app.services._access import game_for
 from dutch_app.services._input import as_utc
 from dutch_app.services._present import game_view
@@ -38,7 +39,7 @@ LINK_TRIES_FROM = Rule(
 """Tries of unknown links from one network: 30 free, then waits doubling up to 15 minutes."""
 
 
-LINK_INVALID = (
+LINK_INVALID = N_(
     "This link to a game does not work: it may have been mistyped, or the group ended it. "
     "Ask whoever sent it for a new one."
 )
@@ -48,7 +49,7 @@ class ShareLinkInvalid(ServiceError, LookupError):
     """The link is unknown, mistyped or ended: one answer for all three."""
 
     def __init__(self) -> None:
-        super().__init__(LINK_INVALID)
+        super().__init__(_(LINK_INVALID))
 
 
 @dataclass(frozen=True)
@@ -164,8 +165,9 @@ def _count_try(session: Session, keys: list[Key]) -> None:
     refusal = throttle.admit(session, keys, utcnow())
     if refusal is not None:
         raise LimitReached(
-            "Too many tries of links to games from your network. "
-            f"Try again in {throttle.spell_wait(refusal.seconds)}."
+            _("Too many tries of links to games from your network. Try again in {wait}.").format(
+                wait=throttle.spell_wait(refusal.seconds)
+            )
         )
 
 

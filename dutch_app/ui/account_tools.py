@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from dutch_app.accounts.export import export_user_data
+from dutch_app.i18n import _
 from dutch_app.services.views import PlayerRename
 from dutch_app.ui.context import resources
 from dutch_app.ui.text import md
@@ -36,10 +37,10 @@ def confirms_email(typed: str, email: str) -> bool:
 
 def deleted_text(email: str) -> str:
     """What the sign-in page says after an account was deleted (Markdown, address escaped)."""
-    return (
-        f"The account {md(email)} was deleted, with its sign-in details and the groups only "
+    return _(
+        "The account {email} was deleted, with its sign-in details and the groups only "
         "it belonged to. Shared groups keep their games."
-    )
+    ).format(email=md(email))
 
 
 def rename_offer_text(offered: Sequence[PlayerRename]) -> str:
@@ -50,14 +51,18 @@ def rename_offer_text(offered: Sequence[PlayerRename]) -> str:
     You play as **Olivia** in Friday club. Rename your player to **Liv**, your display name?
     """
     free = [rename for rename in offered if rename.renamed]
-    where = "; ".join(f"as **{md(r.old_name)}** in {md(r.group_name)}" for r in free)
-    text = f"You play {where}. Rename your player to **{md(free[0].new_name)}**, your display name?"
+    where = "; ".join(
+        _("as **{name}** in {group}").format(name=md(r.old_name), group=md(r.group_name))
+        for r in free
+    )
+    text = _("You play {where}. Rename your player to **{name}**, your display name?").format(
+        where=where, name=md(free[0].new_name)
+    )
     taken = [md(rename.group_name) for rename in offered if not rename.renamed]
     if taken:
-        text += (
-            f" (In {', '.join(taken)} another player is called {md(free[0].new_name)}: "
-            "rename yours there on the Group page.)"
-        )
+        text += " " + _(
+            "(In {groups} another player is called {name}: rename yours there on the Group page.)"
+        ).format(groups=", ".join(taken), name=md(free[0].new_name))
     return text
 
 
@@ -65,5 +70,7 @@ def renamed_text(done: Sequence[PlayerRename]) -> str:
     """What renaming the players did (Markdown)."""
     renamed = [md(r.group_name) for r in done if r.renamed]
     if not renamed:
-        return "Nothing was renamed: another player already has that name."
-    return f"Your player is now called {md(done[0].new_name)} in {', '.join(renamed)}."
+        return _("Nothing was renamed: another player already has that name.")
+    return _("Your player is now called {name} in {groups}.").format(
+        name=md(done[0].new_name), groups=", ".join(renamed)
+    )

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from dutch_app.i18n import N_, _
 from dutch_app.ui.text import md
 from dutch_core.rules import HouseRules
 
@@ -24,8 +25,8 @@ CARD_KEYS = (
     *((str(n), str(n)) for n in range(2, 11)),
     ("J", "J"),
     ("Q", "Q"),
-    ("RK", "Red K"),
-    ("BK", "Black K"),
+    ("RK", N_("Red K")),
+    ("BK", N_("Black K")),
 )
 _WHOLE = re.compile(r"-?[0-9]*")  # a total, or the start of one
 
@@ -143,7 +144,7 @@ def card_pad(
 
     def label(target: int) -> str:
         if target == PENALTY_TARGET:
-            return f"Penalty ({penalty_due})"
+            return _("Penalty ({due})").format(due=penalty_due)
         return md(players[target])
 
     with st.container(border=True, key=f"{key}_pad"):
@@ -151,7 +152,7 @@ def card_pad(
         # tap after it can never bring back the previous player as a stale choice would.
         current = st.session_state[f"{key}_pad_for"]
         with st.container(horizontal=True, gap="small", key=f"{key}_pad_targets"):
-            st.caption("Cards for")
+            st.caption(_("Cards for"))
             for target in targets:
                 name = "penalty" if target == PENALTY_TARGET else str(target)
                 st.button(
@@ -163,9 +164,9 @@ def card_pad(
                 )
         total_mode = (
             st.segmented_control(
-                "Enter",
+                _("Enter"),
                 ["cards", "total"],
-                format_func=str.capitalize,
+                format_func=lambda mode: _("Cards") if mode == "cards" else _("Total"),
                 key=f"{key}_pad_mode",
                 default="cards",
                 required=True,
@@ -185,20 +186,20 @@ def card_pad(
             else:
                 keys = list(CARD_KEYS)
                 if rules.jokers:
-                    keys.append(("JK", "Joker"))
+                    keys.append(("JK", N_("Joker")))
                 for token, name in keys:
                     st.button(
-                        name, key=f"{key}_pad_card_{token}", on_click=add_card, args=(key, token)
+                        _(name), key=f"{key}_pad_card_{token}", on_click=add_card, args=(key, token)
                     )
             st.button(
-                "Remove last",
+                _("Remove last"),
                 key=f"{key}_pad_remove",
                 icon=":material/backspace:",
                 on_click=remove_last,
                 args=(key, total_mode),
             )
             st.button(
-                "Next",
+                _("Next"),
                 key=f"{key}_pad_next",
                 icon=":material/arrow_forward:",
                 on_click=next_target,

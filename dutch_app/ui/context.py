@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
 from dutch_app.config import ConfigError, Settings, load_settings
+from dutch_app.i18n import N_, _
 from dutch_app.services import groups
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
@@ -39,7 +40,7 @@ TOKEN_KEY = "session_token"  # noqa: S105 - a session-state key, not a secret
 GROUP_KEY = "active_group_id"
 CHECKED_KEY = "session_checked_this_run"
 NOTICE_KEY = "signed_out_notice"
-ENDED_ELSEWHERE = (
+ENDED_ELSEWHERE = N_(
     "You were signed out, because this account signed out, changed its password or was "
     "deleted somewhere else. Nothing more was changed from this tab. Sign in again to go on."
 )
@@ -73,7 +74,9 @@ def settings_problem() -> str | None:
         resources()
     except ConfigError as error:
         _log.error("Dutch Scorer cannot start: %s", error)
-        return f"Dutch Scorer cannot start until its settings are fixed: {error}"
+        return _("Dutch Scorer cannot start until its settings are fixed: {error}").format(
+            error=error
+        )
     return None
 
 
@@ -106,7 +109,7 @@ def call(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         checked = check_session()
         if checked is None:
             st.rerun()  # the router shows the sign-in page with the notice
-            raise AuthFailed(ENDED_ELSEWHERE)  # where a rerun cannot start (a callback)
+            raise AuthFailed(_(ENDED_ELSEWHERE))  # where a rerun cannot start (a callback)
         account = checked
     with resources().sessions() as session:
         return service(session, account.user_id, *args, **kwargs)
@@ -270,9 +273,17 @@ def show_lost_group() -> None:
     """Say once that the group this tab was working in is no longer the person's."""
     name = st.session_state.pop(LOST_GROUP_KEY, None)
     if name is not None:
-        group = f"the group {md(name)}" if name else "that group"
+        if name:
+            message = _(
+                "You are no longer a member of the group {name}, so its games are no longer "
+                "shown here. Ask its owner for an invite code to join again."
+            ).format(name=md(name))
+        else:
+            message = _(
+                "You are no longer a member of that group, so its games are no longer shown "
+                "here. Ask its owner for an invite code to join again."
+            )
         st.warning(
-            f"You are no longer a member of {group}, so its games are no longer shown here. "
-            "Ask its owner for an invite code to join again.",
+            message,
             icon=":material/group_off:",
         )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from dutch_app.i18n import N_, _, error_text, localized
 from dutch_app.services.views import GameDefaults, PlayerView
 from dutch_app.ui.text import md
 from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
@@ -14,13 +15,13 @@ from dutch_core.errors import RulesError
 from dutch_core.rules import JOKER_VALUES, KING_VALUES, MAX_JOKERS, PRESET_LABELS, PRESETS
 
 END_LABELS = {
-    EndKind.SCORE_LIMIT: "At a score limit",
-    EndKind.ROUNDS: "After a number of rounds",
-    EndKind.OPEN: "When we say so",
+    EndKind.SCORE_LIMIT: N_("At a score limit"),
+    EndKind.ROUNDS: N_("After a number of rounds"),
+    EndKind.OPEN: N_("When we say so"),
 }
 PENALTY_LABELS = {
-    PenaltyMode.CARDS: "Penalty cards (1 per tie, 2 per lower hand)",
-    PenaltyMode.POINTS: "A fixed number of points",
+    PenaltyMode.CARDS: N_("Penalty cards (1 per tie, 2 per lower hand)"),
+    PenaltyMode.POINTS: N_("A fixed number of points"),
 }
 
 
@@ -44,21 +45,22 @@ def split_names(text: str) -> list[str]:
 
 def _end_condition(key: str, base: EndCondition) -> EndCondition:
     kinds = list(END_LABELS)
+    end_labels = {kind: _(label) for kind, label in END_LABELS.items()}
     kind = st.radio(
-        "The game ends",
+        _("The game ends"),
         kinds,
         index=kinds.index(base.kind),
-        format_func=END_LABELS.__getitem__,
+        format_func=end_labels.__getitem__,
         horizontal=True,
         key=f"{key}_end_kind",
     )
     if kind is EndKind.ROUNDS:
-        rounds = st.number_input("Rounds", 1, 1000, base.rounds or 10, key=f"{key}_end_rounds")
+        rounds = st.number_input(_("Rounds"), 1, 1000, base.rounds or 10, key=f"{key}_end_rounds")
         return EndCondition.after_rounds(int(rounds))
     if kind is EndKind.SCORE_LIMIT:
-        limit = st.number_input("Score limit", 1, 10_000, base.limit or 100, key=f"{key}_limit")
+        limit = st.number_input(_("Score limit"), 1, 10_000, base.limit or 100, key=f"{key}_limit")
         halves = st.checkbox(
-            "Hitting the limit exactly halves your total",
+            _("Hitting the limit exactly halves your total"),
             value=base.exact_limit_halves,
             key=f"{key}_halves",
         )
@@ -67,8 +69,8 @@ def _end_condition(key: str, base: EndCondition) -> EndCondition:
 
 
 REMEMBERED = "last_used"
-REMEMBERED_LABEL = "The rules of my last game"
-LAST_GAME_LABEL = "The last game's rules"
+REMEMBERED_LABEL = N_("The rules of my last game")
+LAST_GAME_LABEL = N_("The last game's rules")
 
 
 def house_rules_picker(
@@ -81,46 +83,51 @@ def house_rules_picker(
     with, when given.
     """
     presets = dict(PRESETS) if remembered is None else {REMEMBERED: remembered, **PRESETS}
-    labels = {**PRESET_LABELS, REMEMBERED: label}
+    # Labels worked out now, in this run's language (a widget may format its options later).
+    labels = {name: localized(text) for name, text in PRESET_LABELS.items()}
+    labels[REMEMBERED] = _(label)
     preset = st.selectbox(
-        "House rules", list(presets), format_func=labels.__getitem__, key=f"{key}_preset"
+        _("House rules"),
+        list(presets),
+        format_func=labels.__getitem__,
+        key=f"{key}_preset",
     )
     base = presets[preset]
     k = f"{key}_{preset}"  # a fresh set of widgets per preset, so each starts at its values
-    with st.expander("Adjust these rules"):
+    with st.expander(_("Adjust these rules")):
         red_king = st.number_input(
-            "A red King counts", *KING_VALUES, base.red_king_value, key=f"{k}_rk"
+            _("A red King counts"), *KING_VALUES, base.red_king_value, key=f"{k}_rk"
         )
         black_king = st.number_input(
-            "A black King counts", *KING_VALUES, base.black_king_value, key=f"{k}_bk"
+            _("A black King counts"), *KING_VALUES, base.black_king_value, key=f"{k}_bk"
         )
         jokers = st.number_input(
-            "Jokers in the deck", 0, MAX_JOKERS, base.jokers, key=f"{k}_jokers"
+            _("Jokers in the deck"), 0, MAX_JOKERS, base.jokers, key=f"{k}_jokers"
         )
         joker_value = st.number_input(
-            "A Joker counts",
+            _("A Joker counts"),
             *JOKER_VALUES,
             base.joker_value,
             key=f"{k}_jv",
-            help="Many groups play Jokers below zero, at -1 or -2.",
+            help=_("Many groups play Jokers below zero, at -1 or -2."),
         )
         modes = list(PENALTY_LABELS)
         mode = st.radio(
-            "A caller who is not lowest pays with",
+            _("A caller who is not lowest pays with"),
             modes,
             index=modes.index(base.penalty_mode),
-            format_func=PENALTY_LABELS.__getitem__,
+            format_func={m: _(label) for m, label in PENALTY_LABELS.items()}.__getitem__,
             key=f"{k}_mode",
         )
         failed = base.failed_call_points
         bonus = base.success_bonus
         if mode is PenaltyMode.POINTS:
-            failed = st.number_input("Points for a failed call", 0, 100, failed, key=f"{k}_fail")
+            failed = st.number_input(_("Points for a failed call"), 0, 100, failed, key=f"{k}_fail")
             bonus = st.number_input(
-                "Points taken off for a successful call", 0, 100, bonus, key=f"{k}_bonus"
+                _("Points taken off for a successful call"), 0, 100, bonus, key=f"{k}_bonus"
             )
         no_caller = st.checkbox(
-            "A round may end without a caller (the deck ran out)",
+            _("A round may end without a caller (the deck ran out)"),
             value=base.allow_no_caller,
             key=f"{k}_nocaller",
         )
@@ -138,7 +145,7 @@ def house_rules_picker(
             end=end,
         )
     except RulesError as error:
-        st.error(f"House rules: {md(error)}")
+        st.error(_("House rules: {error}").format(error=md(error_text(error))))
         return None
 
 
@@ -163,24 +170,24 @@ def game_setup_form(
         st.session_state[f"{key}_players"] = preset
         st.session_state[f"{key}_players_for"] = made_for
     chosen = st.multiselect(
-        "Players, in seat order (pick them clockwise from the dealer)",
+        _("Players, in seat order (pick them clockwise from the dealer)"),
         list(names),
         format_func=names.__getitem__,
         key=f"{key}_players",
-        placeholder="Choose the group's players",
+        placeholder=_("Choose the group's players"),
     )
     new_names = st.text_input(
-        "New players (comma-separated)",
+        _("New players (comma-separated)"),
         key=f"{key}_new_players",
-        placeholder="e.g. Eve, Finn",
-        help="New players join the group and sit after the chosen players.",
+        placeholder=_("e.g. Eve, Finn"),
+        help=_("New players join the group and sit after the chosen players."),
     )
     if defaults is not None and defaults.rules is not None:
         rules = house_rules_picker(f"{key}_rules", defaults.rules, LAST_GAME_LABEL)
     else:
         rules = house_rules_picker(f"{key}_rules", remembered)
-    notes = st.text_input("Notes (optional)", key=f"{key}_notes", max_chars=500)
-    if not st.button("Start the game", type="primary", key=f"{key}_start"):
+    notes = st.text_input(_("Notes (optional)"), key=f"{key}_notes", max_chars=500)
+    if not st.button(_("Start the game"), type="primary", key=f"{key}_start"):
         return None
     if rules is None:
         return None

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import pandas as pd
 
+from dutch_app.i18n import _
 from dutch_app.services.views import GameView
-from dutch_app.ui.labels import CALL_TYPE_LABELS
+from dutch_app.ui.labels import label
 
 
 def standings_frame(game: GameView) -> pd.DataFrame:
     """Rank, player and game total, lowest total first (shared ranks on ties)."""
     return pd.DataFrame(
         {
-            "Rank": [s.rank for s in game.standings],
-            "Player": [s.player for s in game.standings],
-            "Total": [s.game_total for s in game.standings],
+            _("Rank"): [s.rank for s in game.standings],
+            _("Player"): [s.player for s in game.standings],
+            _("Total"): [s.game_total for s in game.standings],
         }
     )
 
@@ -51,16 +52,17 @@ def running_totals_frame(game: GameView) -> pd.DataFrame:
 def rounds_frame(game: GameView) -> pd.DataFrame:
     """One row per round: its number, each player's round score, and who called how."""
     players = [player.name for player in game.players]
+    round_, ended_by = _("Round"), _("Ended by")
     records = []
     for stored in game.rounds:
         scores = {hand.player: hand.round_score for hand in stored.hands}
-        call = "No caller" if stored.call_type is None else CALL_TYPE_LABELS[stored.call_type]
-        outcome = f" ({stored.outcome})" if stored.outcome else ""
+        call = _("No caller") if stored.call_type is None else label(stored.call_type)
+        outcome = f" ({label(stored.outcome)})" if stored.outcome else ""
         records.append(
             {
-                "Round": stored.number,
+                round_: stored.number,
                 **{name: scores.get(name) for name in players},
-                "Ended by": f"{stored.caller}: {call}{outcome}" if stored.caller else call,
+                ended_by: f"{stored.caller}: {call}{outcome}" if stored.caller else call,
             }
         )
-    return pd.DataFrame(records, columns=["Round", *players, "Ended by"])
+    return pd.DataFrame(records, columns=[round_, *players, ended_by])

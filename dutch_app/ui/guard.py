@@ -16,6 +16,7 @@ from contextlib import contextmanager
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from dutch_app.i18n import _, error_text
 from dutch_app.ui.text import md
 from dutch_core.errors import DutchError
 
@@ -45,8 +46,10 @@ def report_unexpected(error: BaseException, where: DeltaGenerator | None = None)
     error_id = uuid.uuid4().hex[:8]
     log.error("unexpected error %s", error_id, exc_info=error)
     (where or st).error(
-        f"Something went wrong on our side (error id {error_id}). Nothing was saved by the step "
-        "that failed. Please try again; if it keeps happening, report the error id."
+        _(
+            "Something went wrong on our side (error id {error_id}). Nothing was saved by the "
+            "step that failed. Please try again; if it keeps happening, report the error id."
+        ).format(error_id=error_id)
     )
     return error_id
 
@@ -57,6 +60,6 @@ def guarded(where: DeltaGenerator | None = None) -> Iterator[None]:
     try:
         yield
     except user_error_types() as error:
-        (where or st).error(md(str(error)))
+        (where or st).error(md(error_text(error)))
     except Exception as error:
         report_unexpected(error, where)

@@ -17,10 +17,11 @@ import pandas as pd
 import streamlit as st
 
 from dutch_app.csv_io import CsvImportError, export_games_csv, export_rounds_csv
+from dutch_app.i18n import _, format_number, ngettext
 from dutch_app.services import csv_export, history
 from dutch_app.services.csv_import import ImportReport
 from dutch_app.ui.context import resources
-from dutch_app.ui.history_view import Filters, rounds_word
+from dutch_app.ui.history_view import Filters, games_word, rounds_word
 from dutch_app.ui.text import md
 
 ROUNDS, GAMES = "rounds", "games"
@@ -97,41 +98,57 @@ def game_file_name(started_at: datetime, tz: tzinfo = UTC) -> str:
 
 def import_summary(report: ImportReport) -> str:
     """What an import did, as Markdown (new player names escaped)."""
-    games = "1 game" if report.games_imported == 1 else f"{report.games_imported} games"
-    parts = [f"Imported {games} with {rounds_word(report.rounds_imported)}."]
+    parts = [
+        _("Imported {games} with {rounds}.").format(
+            games=games_word(report.games_imported), rounds=rounds_word(report.rounds_imported)
+        )
+    ]
     if report.games_skipped:
-        skipped = "1 game" if report.games_skipped == 1 else f"{report.games_skipped} games"
-        parts.append(f"Skipped {skipped} already stored in this group.")
+        parts.append(
+            _("Skipped {games} already stored in this group.").format(
+                games=games_word(report.games_skipped)
+            )
+        )
     if report.players_created:
         names = ", ".join(md(name) for name in report.players_created)
-        parts.append(f"New players: {names}.")
+        parts.append(_("New players: {names}.").format(names=names))
     return " ".join(parts)
 
 
 def refusal(error: CsvImportError) -> str:
     """The one-line message over the list of a refused file's problems."""
     count = error.count
-    found = "1 problem" if count == 1 else f"{count:,} problems"
-    listed = (
-        "listed below"
-        if count == len(error.problems)
-        else f"the first {len(error.problems)} listed below"
-    )
-    return f"The file was not imported: {found} found ({listed}). Nothing was saved."
+    if count == len(error.problems):
+        template = ngettext(
+            "The file was not imported: {count} problem found (listed below). Nothing was saved.",
+            "The file was not imported: {count} problems found (listed below). Nothing was saved.",
+            count,
+        )
+    else:
+        template = _(
+            "The file was not imported: {count} problems found (the first {listed} listed "
+            "below). Nothing was saved."
+        )
+    return template.format(count=format_number(count), listed=len(error.problems))
 
 
 def problems_frame(error: CsvImportError) -> pd.DataFrame:
     """The problems of a refused file with their line and column, for a table; a last row
     says how many more there are when the file has more than were kept."""
     problems = list(error.problems)
+    line = _("Line")
     frame = pd.DataFrame(
         {
-            "Line": [problem.line for problem in problems],
-            "Column": [problem.column or "" for problem in problems],
-            "Problem": [problem.message for problem in problems],
+            line: [problem.line for problem in problems],
+            _("Column"): [problem.column or "" for problem in problems],
+            _("Problem"): [problem.message for problem in problems],
         }
     )
     more = error.count - len(problems)
     if more:
-        frame.loc[len(frame)] = [None, "", f"… and {more:,} more"]
-    return frame.astype({"Line": "Int64"})
+        frame.loc[len(frame)] = [
+            None,
+            "",
+            _("… and {count} more").format(count=format_number(more)),
+        ]
+    return frame.astype({line: "Int64"})

@@ -15,16 +15,17 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import pandas as pd
 
+from dutch_app.i18n import N_, _, format_moment, ngettext
 from dutch_app.services.views import GameSummary, GameView, RoundView
-from dutch_app.ui.labels import CALL_TYPE_LABELS, GAME_STATUS_LABELS, OUTCOME_LABELS
+from dutch_app.ui.labels import GAME_STATUS_LABELS, label
 from dutch_app.ui.round_form import RoundFields
 from dutch_core import CallType
 from dutch_core.game import GameStatus
 
 STATUS_LABELS: dict[GameStatus | None, str] = dict(
-    [(None, "All games"), *GAME_STATUS_LABELS.items()]
+    [(None, N_("All games")), *GAME_STATUS_LABELS.items()]
 )
-"""The status filter's choices."""
+"""The status filter's choices (translate with ``_`` when shown)."""
 
 
 @dataclass(frozen=True)
@@ -102,18 +103,18 @@ def zone(name: object, offset: object = None) -> tzinfo:
 
 
 def when(moment: datetime, tz: tzinfo = UTC) -> str:
-    """A start time as people read it.
+    """A start time as people read it, in their locale.
 
     >>> when(datetime(2025, 5, 10, 18, 30, tzinfo=UTC))
     '10 May 2025, 18:30'
     """
-    return f"{moment.astimezone(tz):%d %b %Y, %H:%M}"
+    return format_moment(moment.astimezone(tz))
 
 
 def game_label(game: GameSummary, tz: tzinfo = UTC) -> str:
     """One line naming a game in a chooser: when, who, how far."""
-    status = GAME_STATUS_LABELS[game.status].lower()
-    rounds = "1 round" if game.rounds_played == 1 else f"{game.rounds_played} rounds"
+    status = _("in progress") if game.status is GameStatus.ACTIVE else _("ended")
+    rounds = rounds_word(game.rounds_played)
     return f"{when(game.started_at, tz)} · {', '.join(game.players)} · {rounds}, {status}"
 
 
@@ -121,28 +122,28 @@ def games_frame(summaries: Sequence[GameSummary], tz: tzinfo = UTC) -> pd.DataFr
     """The list of games: start, status, players with their totals, rounds, leader."""
     return pd.DataFrame(
         {
-            "Started": [when(game.started_at, tz) for game in summaries],
-            "Status": [GAME_STATUS_LABELS[game.status] for game in summaries],
-            "Totals": [
+            _("Started"): [when(game.started_at, tz) for game in summaries],
+            _("Status"): [label(game.status) for game in summaries],
+            _("Totals"): [
                 " · ".join(
                     f"{name} {total}" for name, total in zip(g.players, g.totals, strict=True)
                 )
                 for g in summaries
             ],
-            "Rounds": [game.rounds_played for game in summaries],
-            "Lowest": [", ".join(game.leaders) for game in summaries],
+            _("Rounds"): [game.rounds_played for game in summaries],
+            _("Lowest"): [", ".join(game.leaders) for game in summaries],
         },
-        columns=["Started", "Status", "Totals", "Rounds", "Lowest"],
+        columns=[_("Started"), _("Status"), _("Totals"), _("Rounds"), _("Lowest")],
     )
 
 
 def _ended_by(stored: RoundView) -> tuple[str, str, str]:
     if stored.caller is None:
-        return "nobody", "", ""
+        return _("nobody"), "", ""
     return (
         stored.caller,
-        "" if stored.call_type is None else CALL_TYPE_LABELS[stored.call_type],
-        "" if stored.outcome is None else OUTCOME_LABELS[stored.outcome],
+        "" if stored.call_type is None else label(stored.call_type),
+        "" if stored.outcome is None else label(stored.outcome),
     )
 
 
@@ -153,24 +154,32 @@ def round_by_round_frame(game: GameView) -> pd.DataFrame:
     rules that halve a total included).
     """
     names = [player.name for player in game.players]
-    columns = ["Round"]
+    round_, called_by, call_, outcome_, penalty = (
+        _("Round"),
+        _("Called by"),
+        _("Call"),
+        _("Outcome"),
+        _("Penalty cards"),
+    )
+    total_of = {name: _("{name} total").format(name=name) for name in names}
+    columns = [round_]
     for name in names:
-        columns += [name, f"{name} total"]
-    columns += ["Called by", "Call", "Outcome", "Penalty cards"]
+        columns += [name, total_of[name]]
+    columns += [called_by, call_, outcome_, penalty]
     records = []
     for stored, totals in zip(game.rounds, game.running_totals(), strict=True):
         scores = {hand.player: hand.round_score for hand in stored.hands}
         caller, call, outcome = _ended_by(stored)
-        record: dict[str, object] = {"Round": stored.number}
+        record: dict[str, object] = {round_: stored.number}
         for name in names:
             record[name] = scores[name]
-            record[f"{name} total"] = totals[name]
+            record[total_of[name]] = totals[name]
         record.update(
             {
-                "Called by": caller,
-                "Call": call,
-                "Outcome": outcome,
-                "Penalty cards": stored.penalty_cards_due,
+                called_by: caller,
+                call_: call,
+                outcome_: outcome,
+                penalty: stored.penalty_cards_due,
             }
         )
         records.append(record)
@@ -198,13 +207,22 @@ def service_input(
     return hands, caller_id, fields.call_type, fields.penalty_text.strip() or None
 
 
+def games_word(count: int) -> str:
+    """``'1 game'`` or ``'3 games'``.
+
+    >>> games_word(1), games_word(2)
+    ('1 game', '2 games')
+    """
+    return ngettext("{count} game", "{count} games", count).format(count=count)
+
+
 def rounds_word(count: int) -> str:
     """``'1 round'`` or ``'3 rounds'``.
 
     >>> rounds_word(1), rounds_word(0)
     ('1 round', '0 rounds')
     """
-    return "1 round" if count == 1 else f"{count} rounds"
+    return ngettext("{count} round", "{count} rounds", count).format(count=count)
 
 
 def in_progress_label(game: GameSummary) -> str:
@@ -218,5 +236,8 @@ def in_progress_label(game: GameSummary) -> str:
     ('Ann, Bo — not started yet', 'Ann, Bo — 3 rounds played')
     """
     played = game.rounds_played
-    progress = f"{rounds_word(played)} played" if played else "not started yet"
+    if played:
+        progress = _("{rounds} played").format(rounds=rounds_word(played))
+    else:
+        progress = _("not started yet")
     return f"{', '.join(game.players)} — {progress}"

@@ -15,6 +15,7 @@ import segno
 import streamlit as st
 
 from dutch_app.config import DEFAULT_BASE_URL
+from dutch_app.i18n import N_, _, error_text
 from dutch_app.services import groups
 from dutch_app.services.errors import NotFound, ServiceError
 from dutch_app.services.views import GroupView
@@ -25,11 +26,11 @@ from dutch_app.ui.text import md
 QUERY_PARAMETER = "join"
 PENDING_KEY = "invite_code_from_link"
 OUTCOME_KEY = "invite_link_outcome"
-LINK_REFUSED = (
+LINK_REFUSED = N_(
     "This invite link no longer works: the group's owner has made a new invite code since "
     "it was sent (or the link was cut short). Ask them for the new link or code."
 )
-WAITING = (
+WAITING = N_(
     "You were invited to join a group. Sign in, or create an account and then sign in, "
     "and you will join it straight away."
 )
@@ -65,10 +66,10 @@ def qr_png(text: str) -> bytes:
 def show_invite(group: GroupView) -> None:
     """The owner's invite: the link, its QR code and the code itself."""
     link = invite_link(group.invite_code or "", app_address())
-    st.caption("Send this link, or let them scan the code: it opens the app ready to join.")
+    st.caption(_("Send this link, or let them scan the code: it opens the app ready to join."))
     st.code(link, language=None)
-    st.image(qr_png(link), caption="Scan to join", width=220)
-    st.caption("Or tell them the invite code:")
+    st.image(qr_png(link), caption=_("Scan to join"), width=220)
+    st.caption(_("Or tell them the invite code:"))
     st.code(group.invite_code, language=None)
 
 
@@ -97,15 +98,17 @@ def join_from_link() -> None:
     try:
         group = call(groups.join_group, code, client=client_address())
     except NotFound:
-        st.session_state[OUTCOME_KEY] = ("error", LINK_REFUSED)
+        st.session_state[OUTCOME_KEY] = ("error", _(LINK_REFUSED))
         return
     except ServiceError as error:  # too many wrong codes, or in too many groups already
-        st.session_state[OUTCOME_KEY] = ("error", md(str(error)))
+        st.session_state[OUTCOME_KEY] = ("error", md(error_text(error)))
         return
     set_active_group(group.id)
     st.session_state[OUTCOME_KEY] = (
         "success",
-        f"You joined {md(group.name)} with the invite link; it is now your active group.",
+        _("You joined {name} with the invite link; it is now your active group.").format(
+            name=md(group.name)
+        ),
     )
 
 

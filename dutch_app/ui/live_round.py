@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from dutch_app.i18n import _, error_text
 from dutch_app.services import games, rounds
 from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.views import GroupView
@@ -102,7 +103,7 @@ def save_entry(game, basis: int) -> None:
         refuse(game.id, error, fields)
         return
     except (ServiceError, DutchError) as error:
-        st.session_state[f"{FORM}_errors"] = {ROUND: str(error)}
+        st.session_state[f"{FORM}_errors"] = {ROUND: error_text(error)}
         return
     st.session_state[ECHO_KEY] = (dict(fields.hand_texts), time.monotonic())
     saved(game.id, stored, check.result)
@@ -112,7 +113,8 @@ def saved(game_id: int, stored, result=None) -> None:
     """After a round was stored: note it in one line, empty the form and make it the next
     round's, whose first field the next run brings into view."""
     summary = f" {md(call_summary(result))}" if result is not None else ""
-    st.session_state[LAST_KEY] = (game_id, stored.number, f"Round {stored.number} saved.{summary}")
+    message = _("Round {number} saved.").format(number=stored.number) + summary
+    st.session_state[LAST_KEY] = (game_id, stored.number, message)
     st.session_state[JUST_KEY] = (game_id, stored.number)
     set_basis(game_id, stored.number + 1, clear=True)
 
@@ -143,7 +145,7 @@ def store_round(game_id: int, fields: RoundFields, number: int, reopen: bool = F
         refuse(game_id, error, fields)
         return
     except (ServiceError, DutchError) as error:
-        st.session_state[REFUSED_KEY] = Refused(game_id, "error", str(error), fields, None)
+        st.session_state[REFUSED_KEY] = Refused(game_id, "error", error_text(error), fields, None)
         return
     saved(game_id, stored)
 
@@ -152,7 +154,7 @@ def refuse(game_id: int, error: ServiceError, fields: RoundFields) -> None:
     """Keep a refused entry with what happened, to show with the choices it leaves."""
     kind = "ended" if isinstance(error, GameEnded) else "stale"
     number = error.next_number if isinstance(error, StaleRound) else None
-    st.session_state[REFUSED_KEY] = Refused(game_id, kind, str(error), fields, number)
+    st.session_state[REFUSED_KEY] = Refused(game_id, kind, error_text(error), fields, number)
 
 
 def keep_for(game_id: int, number: int) -> None:
@@ -169,11 +171,17 @@ def moved_on(game, group: GroupView, basis: int) -> str:
     """What other phones did since the form's entry was begun, in one sentence."""
     following = game.rounds_played + 1
     if basis > following:
-        return f"Round {following} was just taken back on another phone."
+        return _("Round {number} was just taken back on another phone.").format(number=following)
     if following - basis > 1:
-        return f"Rounds {basis} to {following - 1} were just saved on other phones."
+        return _("Rounds {first} to {last} were just saved on other phones.").format(
+            first=basis, last=following - 1
+        )
     by = member_name(group, game.rounds[basis - 1].entered_by)
-    return f"Round {basis} was just saved{f' by {md(by)}' if by else ''} on another phone."
+    if by:
+        return _("Round {number} was just saved by {name} on another phone.").format(
+            number=basis, name=md(by)
+        )
+    return _("Round {number} was just saved on another phone.").format(number=basis)
 
 
 def round_notice(game, group: GroupView, basis: int) -> None:
@@ -184,25 +192,25 @@ def round_notice(game, group: GroupView, basis: int) -> None:
         refused = None
     if refused is None and basis == following:
         return
-    kept = "Anything you typed is still in the form."
+    kept = _("Anything you typed is still in the form.")
     if refused is None:
         st.warning(f"{moved_on(game, group, basis)} {kept}", icon=":material/sync:")
         keep, drop = st.columns(2)
         keep.button(
-            f"Keep it for round {following}",
+            _("Keep it for round {number}").format(number=following),
             key=f"play_keep_entry_{following}",  # a stale tap never keeps it for another
             on_click=keep_for,
             args=(game.id, following),
         )
         drop.button(
-            "Discard it", key="play_discard_entry", on_click=discard, args=(game.id, following)
+            _("Discard it"), key="play_discard_entry", on_click=discard, args=(game.id, following)
         )
         return
     st.warning(f"{md(refused.message)} {kept}", icon=":material/sync_problem:")
     again, drop = st.columns(2)
     if refused.kind == "ended" and game.status is GameStatus.ENDED:
         again.button(
-            "Reopen the game and save this round",
+            _("Reopen the game and save this round"),
             key="play_reopen_and_save",
             type="primary",
             on_click=store_round,
@@ -210,13 +218,15 @@ def round_notice(game, group: GroupView, basis: int) -> None:
         )
     elif game.status is not GameStatus.ENDED and not game.is_over:
         again.button(
-            f"Save it as round {following}",
+            _("Save it as round {number}").format(number=following),
             key=f"play_save_as_next_{following}",
             type="primary",
             on_click=store_round,
             args=(game.id, refused.fields, following),
         )
-    drop.button("Discard it", key="play_discard_entry", on_click=discard, args=(game.id, following))
+    drop.button(
+        _("Discard it"), key="play_discard_entry", on_click=discard, args=(game.id, following)
+    )
 
 
 def undo(game_id: int, round_id: int, version: int, number: int) -> None:
@@ -224,9 +234,9 @@ def undo(game_id: int, round_id: int, version: int, number: int) -> None:
     try:
         call(rounds.undo_round, game_id, round_id, version)
     except ServiceError as error:
-        st.session_state[UNDO_KEY] = (game_id, str(error))
+        st.session_state[UNDO_KEY] = (game_id, error_text(error))
         return
-    st.session_state[SAVED_KEY] = f"Round {number} was taken back."
+    st.session_state[SAVED_KEY] = _("Round {number} was taken back.").format(number=number)
     basis = st.session_state.get(BASIS_KEY)
     if basis == (game_id, number + 1):
         st.session_state[BASIS_KEY] = (game_id, number)
@@ -242,7 +252,10 @@ def undo_last_round(game, group: GroupView) -> None:
         return
     latest = game.rounds[-1]
     by = member_name(group, latest.entered_by)
-    label = f"Undo round {latest.number}" + (f" (saved by {md(by)})" if by else "")
+    if by:
+        label = _("Undo round {number} (saved by {name})").format(number=latest.number, name=md(by))
+    else:
+        label = _("Undo round {number}").format(number=latest.number)
     last = st.session_state.get(LAST_KEY)
     with st.container(horizontal=True, vertical_alignment="center", key="play_last_round"):
         if last is not None and last[:2] == (game.id, latest.number):

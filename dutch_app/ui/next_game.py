@@ -7,6 +7,7 @@ from typing import NoReturn
 
 import streamlit as st
 
+from dutch_app.i18n import _
 from dutch_app.services import setup
 from dutch_app.services.views import GameDefaults, GroupView
 from dutch_app.ui.context import call
@@ -42,4 +43,4 @@ def line_up(names: list[str]) -> str:
     >>> line_up(["Olga"])
     'Olga'
     """
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}{_(' and ')}{names[-1]}"

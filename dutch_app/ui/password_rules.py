@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dutch_app.accounts import Account, PasswordChangeRequired
+from dutch_app.i18n import _
 from dutch_app.ui.client import client_address
 from dutch_app.ui.context import accounts
 from dutch_app.ui.guard import guarded
@@ -36,11 +37,11 @@ def replacement_form() -> Account | None:
         current, new, again = password_change_fields(
             "signin_replace_current", "signin_replace_new", "signin_replace_again"
         )
-        submitted = st.form_submit_button("Set the new password and sign in", type="primary")
+        submitted = st.form_submit_button(_("Set the new password and sign in"), type="primary")
     if not submitted:
         return None
     if new != again:
-        st.error("The two new passwords differ; nothing was changed.")
+        st.error(_("The two new passwords differ; nothing was changed."))
         return None
     with guarded():
         email = st.session_state.get("signin_email", "")

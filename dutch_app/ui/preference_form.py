@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dutch_app.i18n import N_, _
 from dutch_app.services.preferences import THEMES
 from dutch_app.ui.flash import flash, show_flash
 from dutch_app.ui.guard import guarded
@@ -14,42 +15,42 @@ from dutch_app.ui.preferences import (
     save_my_preferences,
 )
 
-FOLLOW_BROWSER = "Like my browser"
+FOLLOW_BROWSER = N_("Like my browser")
 
 
 def preferences_section() -> None:
     """A form with the person's preferences, kept with the account on every device."""
-    st.subheader("Preferences")
+    st.subheader(_("Preferences"))
     show_flash("account_preferences")
-    st.caption("Kept with your account, so every phone and computer you sign in on uses them.")
+    st.caption(_("Kept with your account, so every phone and computer you sign in on uses them."))
     current = my_preferences()
     names = language_names()
     languages: list[str | None] = [None, *names]
     with st.form("account_preferences_form"):
         language = st.selectbox(
-            "Language",
+            _("Language"),
             languages,
             index=languages.index(current.language) if current.language in languages else 0,
-            format_func=lambda code: FOLLOW_BROWSER if code is None else names[code],
+            format_func=lambda code: _(FOLLOW_BROWSER) if code is None else names[code],
             key="account_language",
         )
         theme = st.radio(
-            "Theme",
+            _("Theme"),
             list(THEMES),
             index=THEMES.index(current.theme),
-            format_func=THEME_LABELS.__getitem__,
+            format_func={t: _(label) for t, label in THEME_LABELS.items()}.__getitem__,
             horizontal=True,
             key="account_theme",
         )
         keep_awake = st.toggle(
-            "Keep the screen on while a game is open",
+            _("Keep the screen on while a game is open"),
             value=current.keep_awake,
             key="account_keep_awake",
         )
-        submitted = st.form_submit_button("Save the preferences")
+        submitted = st.form_submit_button(_("Save the preferences"))
     if current.last_rules is not None:
-        st.caption("Your last game's house rules are offered first when you start a new game.")
+        st.caption(_("Your last game's house rules are offered first when you start a new game."))
     if submitted:
         with guarded():
             save_my_preferences(language=language, theme=theme, keep_awake=keep_awake)
-            flash("Your preferences are saved.", "account_preferences")
+            flash(_("Your preferences are saved."), "account_preferences")

@@ -7,13 +7,14 @@ from html import escape
 
 import streamlit as st
 
+from dutch_app.i18n import N_
 from dutch_app.services import preferences
 from dutch_app.services.preferences import DEFAULTS, Preferences
 from dutch_app.ui.context import call, current_account
 from dutch_app.web.assets import HEAD_SCRIPT, asset_path
 
 PREFERENCES_KEY = "my_preferences"
-THEME_LABELS = {"auto": "Like my device", "light": "Light", "dark": "Dark"}
+THEME_LABELS = {"auto": N_("Like my device"), "light": N_("Light"), "dark": N_("Dark")}
 # What Streamlit's own theme menu calls each choice (see dutch_app/web/static/app-head.js).
 STREAMLIT_THEME_NAMES = {"auto": "System", "light": "Light", "dark": "Dark"}
 LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français"}

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from dutch_app.i18n import N_, _, localized, ngettext
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
 from dutch_app.ui.labels import CALL_TYPE_LABELS
@@ -30,16 +31,16 @@ from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
 from dutch_core.scoring import penalty_cards_text
 
-NOBODY = "Nobody (the deck ran out)"
+NOBODY = N_("Nobody (the deck ran out)")
 # The caller choice for "nobody called": no player's name can hold a control character,
 # so a player who happens to be called "Nobody (the deck ran out)" is still a caller.
 NO_CALLER = "\x00no caller"
 CALL_LABELS = {
     CallType.DUTCH: CALL_TYPE_LABELS[CallType.DUTCH],
-    CallType.AUTO_DUTCH: f"{CALL_TYPE_LABELS[CallType.AUTO_DUTCH]} (no cards left)",
+    CallType.AUTO_DUTCH: N_("Auto Dutch (no cards left)"),
 }
-"""The call choices of the form (Auto Dutch with what it means)."""
-HAND_HINT = "cards like 7 KH Q, or a total like 23"
+"""The call choices of the form (Auto Dutch with what it means; translate with ``_``)."""
+HAND_HINT = N_("cards like 7 KH Q, or a total like 23")
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,9 @@ def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
 
 def _no_caller_label(players: Sequence[str]) -> str:
     """How "nobody called" is shown: never the same as a player's name."""
-    label = NOBODY
+    label = _(NOBODY)
     while label in players:
-        label = f"{label} (no caller)"
+        label = _("{label} (no caller)").format(label=label)
     return label
 
 
@@ -133,9 +134,13 @@ def check_round_form(
 def _choice_errors(caller_choice: str | None, call_choice: CallType | None) -> dict[str, str]:
     """Save is refused until the caller and the kind of call were chosen for this round."""
     if caller_choice is None:
-        return {CALLER: "Choose who ended the round."}
+        return {CALLER: _("Choose who ended the round.")}
     if caller_choice != NO_CALLER and call_choice is None:
-        return {CALLER: f"Choose how {caller_choice} ended the round: Dutch or Auto Dutch."}
+        return {
+            CALLER: _("Choose how {caller} ended the round: Dutch or Auto Dutch.").format(
+                caller=caller_choice
+            )
+        }
     return {}
 
 
@@ -219,20 +224,20 @@ def _hand_fields(
                 st.text_input(
                     md(player),
                     key=f"{key}_hand_{seat}",
-                    placeholder=HAND_HINT,
+                    placeholder=_(HAND_HINT),
                     autocomplete="off",
                     live=live,
                 )
                 message = errors.get(player) or problems.get(player)
                 if message:
-                    st.error(md(message))
+                    st.error(md(localized(message)))
 
 
 def round_form(
     key: str,
     players: Sequence[str],
     rules: HouseRules,
-    submit_label: str = "Score the round",
+    submit_label: str | None = None,
     initial: RoundFields | None = None,
     totals: Mapping[str, int] | None = None,
     live: bool = True,
@@ -250,6 +255,7 @@ def round_form(
     fragment, so that a save reruns the page once): its callback calls :func:`tap_save`
     and :func:`check_round_form`.
     """
+    submit_label = submit_label or _("Score the round")
     options = _caller_options(players, rules)
     cleared = _prepare(key, players, options, initial)
     settle_fields(key)
@@ -279,38 +285,48 @@ def round_form(
     preview = preview_round(players, hand_texts, caller, call_type, rules)
     _show_penalty(key, bool(preview.penalty_cards_due))
     _hand_fields(key, players, errors, preview.problems, live)
-    if st.toggle("Card pad", key=f"{key}_pad_on", help="Tap the cards instead of typing them."):
+    if st.toggle(
+        _("Card pad"), key=f"{key}_pad_on", help=_("Tap the cards instead of typing them.")
+    ):
         card_pad(key, players, rules, preview.penalty_cards_due or 0, caller)
     nobody = _no_caller_label(players)
     caller_choice = st.pills(
-        "Who ended the round?",
+        _("Who ended the round?"),
         options,
         format_func=lambda option: nobody if option == NO_CALLER else md(option),
         key=f"{key}_caller",
     )
     if caller_choice != NO_CALLER:
         st.segmented_control(
-            "How?", list(CALL_LABELS), format_func=CALL_LABELS.__getitem__, key=f"{key}_call_type"
+            _("How?"),
+            list(CALL_LABELS),
+            format_func=lambda call: _(CALL_LABELS[call]),
+            key=f"{key}_call_type",
         )
     if CALLER in errors:
-        st.error(md(errors[CALLER]))
+        st.error(md(localized(errors[CALLER])))
     show_preview(preview, players, caller, call_type, rules, totals, key)
     due = preview.penalty_cards_due or 0
     if due:
         st.text_input(
-            f"{md(caller)} draws {penalty_cards_text(due)}: enter them",
+            _("{caller} draws {cards}: enter them").format(
+                caller=md(caller), cards=localized(penalty_cards_text(due))
+            ),
             key=f"{key}_penalty",
-            placeholder="cards like 4S KD, or their total",
+            placeholder=_("cards like 4S KD, or their total"),
             autocomplete="off",
             live=live,
         )
         st.session_state[f"{key}_penalty_shown"] = True  # drawn with its text: it is its own
         st.session_state.pop(f"{key}_penalty_start", None)  # hidden and shown again: empty
     if PENALTY in errors:
-        st.error(md(errors[PENALTY]))
+        st.error(md(localized(errors[PENALTY])))
     if errors:
-        lines = "\n".join(f"- {md(message)}" for message in errors.values())
-        st.error(f"The round was not saved. Fix {_problems(len(errors))} first:\n\n{lines}")
+        lines = "\n".join(f"- {md(localized(message))}" for message in errors.values())
+        heading = _("The round was not saved. Fix {problems} first:").format(
+            problems=_problems(len(errors))
+        )
+        st.error(f"{heading}\n\n{lines}")
     if draw_save:
         st.button(submit_label, type="primary", key=f"{key}_save", on_click=tap_save, args=(key,))
     if tapped and errors:
@@ -321,7 +337,7 @@ def round_form(
 
 
 def _problems(count: int) -> str:
-    return "this problem" if count == 1 else f"these {count} problems"
+    return ngettext("this problem", "these {count} problems", count).format(count=count)
 
 
 def set_round_errors(key: str, errors: dict[str, str]) -> None:

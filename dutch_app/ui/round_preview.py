@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from dutch_app.ui.labels import CALL_TYPE_LABELS
+from dutch_app.i18n import _, localized, ngettext
+from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 from dutch_core.entry import RoundPreview, check_entry
 from dutch_core.game import totals_after
@@ -22,7 +23,7 @@ from dutch_core.scoring import Outcome, RoundResult, penalty_cards_text
 
 
 def _players(count: int) -> str:
-    return "1 player" if count == 1 else f"{count} players"
+    return ngettext("{count} player", "{count} players", count).format(count=count)
 
 
 def call_sentence(
@@ -31,22 +32,32 @@ def call_sentence(
     """How the call goes, in one sentence of Markdown (empty while not known)."""
     if preview.outcome is None or call_type is None:
         return ""
-    call, who = CALL_TYPE_LABELS[call_type], md(caller)
+    call, who = label(call_type), md(caller)
     points = rules.penalty_mode is PenaltyMode.POINTS
     if preview.outcome is Outcome.LOWEST:
-        bonus = f", {rules.success_bonus} points off" if points and rules.success_bonus else ""
-        return f"{who} called {call} and is lowest: no penalty{bonus}."
+        if points and rules.success_bonus:
+            return _("{who} called {call} and is lowest: no penalty, {points} points off.").format(
+                who=who, call=call, points=rules.success_bonus
+            )
+        return _("{who} called {call} and is lowest: no penalty.").format(who=who, call=call)
     parts = []
     if preview.lower:
-        parts.append(f"{_players(preview.lower)} lower")
+        parts.append(_("{players} lower").format(players=_players(preview.lower)))
     if preview.tied:
-        parts.append(f"{_players(preview.tied)} tied")
-    word = "beaten" if preview.outcome is Outcome.BEATEN else "tied"
+        parts.append(_("{players} tied").format(players=_players(preview.tied)))
     if points:
-        cost = f"scores {rules.failed_call_points} penalty points"
+        cost = _("{who} scores {points} penalty points").format(
+            who=who, points=rules.failed_call_points
+        )
     else:
-        cost = f"draws {penalty_cards_text(preview.penalty_cards_due or 0)}"
-    return f"{who} called {call} and is {word} ({', '.join(parts)}): {who} {cost}."
+        cost = _("{who} draws {cards}").format(
+            who=who, cards=localized(penalty_cards_text(preview.penalty_cards_due or 0))
+        )
+    if preview.outcome is Outcome.BEATEN:
+        template = _("{who} called {call} and is beaten ({how}): {cost}.")
+    else:
+        template = _("{who} called {call} and is tied ({how}): {cost}.")
+    return template.format(who=who, call=call, how=", ".join(parts), cost=cost)
 
 
 def _result(key: str, players, preview, caller, call_type, rules) -> RoundResult | None:
@@ -67,7 +78,9 @@ def _round_cell(player: str, hand: int | None, caller, preview, scores) -> tuple
         return "–", None
     if player != caller:
         return str(hand), hand
-    return (f"{hand} + penalty", None) if preview.penalty_cards_due else ("–", None)
+    if preview.penalty_cards_due:
+        return _("{hand} + penalty").format(hand=hand), None
+    return "–", None
 
 
 def show_preview(
@@ -88,16 +101,16 @@ def show_preview(
     sentence = []
     if preview.lowest:
         least = preview.hand_totals[preview.lowest[0]]
-        names = " and ".join(md(player) for player in preview.lowest)
-        sentence.append(f"Lowest: {names} ({least}).")
+        names = _(" and ").join(md(player) for player in preview.lowest)
+        sentence.append(_("Lowest: {names} ({least}).").format(names=names, least=least))
     if call := call_sentence(preview, caller, call_type, rules):
         sentence.append(call)
-    columns = ["Player", "Hand", "Round", *(["Game"] if totals is not None else [])]
+    columns = [_("Player"), _("Hand"), _("Round"), *([_("Game")] if totals is not None else [])]
     rows = ["| " + " | ".join(columns) + " |", "|:--" + "|--:" * (len(columns) - 1) + "|"]
     for player in players:
         hand = preview.hand_totals.get(player)
         shown, score = _round_cell(player, hand, caller, preview, scores)
-        name = md(player) + (" (called)" if player == caller else "")
+        name = _("{name} (called)").format(name=md(player)) if player == caller else md(player)
         cells = [name, "–" if hand is None else str(hand), shown]
         if totals is not None:
             after = None if score is None else totals_after(rules, totals, {player: score})[player]

@@ -5,42 +5,53 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dutch_app.i18n import _, ngettext
 from dutch_app.services.views import RoundView
-from dutch_app.ui.labels import CALL_TYPE_LABELS
+from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 from dutch_core.scoring import Outcome, RoundResult
 
 
 def _players(count: int) -> str:
-    return "1 player" if count == 1 else f"{count} players"
+    return ngettext("{count} player", "{count} players", count).format(count=count)
 
 
 def call_summary(result: RoundResult) -> str:
     """One sentence saying how the caller fared and what it cost (plain text: pass it
     through :func:`~dutch_app.ui.text.md` to show it as Markdown)."""
     if result.caller is None or result.call_type is None:
-        return "Nobody called: every player scores their hand."
-    call = CALL_TYPE_LABELS[result.call_type]
+        return _("Nobody called: every player scores their hand.")
+    call = label(result.call_type)
     if result.outcome is Outcome.LOWEST:
         caller_score = next(s for s in result.scores if s.is_caller)
         if caller_score.penalty_points < 0:  # fixed-points rules with a bonus for success
             bonus = -caller_score.penalty_points
-            taken = f"{bonus} point{'' if bonus == 1 else 's'} taken off"
-            return f"{result.caller} called {call} and had the lowest hand: {taken}."
-        return f"{result.caller} called {call} and had the lowest hand: no penalty."
+            taken = ngettext("{count} point taken off", "{count} points taken off", bonus).format(
+                count=bonus
+            )
+            return _("{caller} called {call} and had the lowest hand: {taken}.").format(
+                caller=result.caller, call=call, taken=taken
+            )
+        return _("{caller} called {call} and had the lowest hand: no penalty.").format(
+            caller=result.caller, call=call
+        )
     parts = []
     if result.lower:
-        parts.append(f"beaten by {_players(result.lower)}")
+        parts.append(_("beaten by {players}").format(players=_players(result.lower)))
     if result.tied:
-        parts.append(f"tied with {_players(result.tied)}")
+        parts.append(_("tied with {players}").format(players=_players(result.tied)))
     caller_score = next(s for s in result.scores if s.is_caller)
-    cost = (
-        f"drew {result.penalty_cards_due} penalty card"
-        f"{'' if result.penalty_cards_due == 1 else 's'} worth {caller_score.penalty_points}"
-        if result.penalty_cards_due
-        else f"took {caller_score.penalty_points} penalty points"
+    if result.penalty_cards_due:
+        cost = ngettext(
+            "drew {cards} penalty card worth {points}",
+            "drew {cards} penalty cards worth {points}",
+            result.penalty_cards_due,
+        ).format(cards=result.penalty_cards_due, points=caller_score.penalty_points)
+    else:
+        cost = _("took {points} penalty points").format(points=caller_score.penalty_points)
+    return _("{caller} called {call}, was {how}, and {cost}.").format(
+        caller=result.caller, call=call, how=_(" and ").join(parts), cost=cost
     )
-    return f"{result.caller} called {call}, was {' and '.join(parts)}, and {cost}."
 
 
 def correction_summary(before: RoundView, after: RoundView) -> str:
@@ -69,25 +80,31 @@ def correction_summary(before: RoundView, after: RoundView) -> str:
     ]
     parts = []
     if before.caller != after.caller:
-        parts.append(f"the caller {before.caller or 'nobody'} → {after.caller or 'nobody'}")
+        parts.append(
+            _("the caller {before} → {after}").format(
+                before=before.caller or _("nobody"), after=after.caller or _("nobody")
+            )
+        )
     if moved:
         parts.append(", ".join(moved))
     elif parts:
-        parts.append("no score changed")
+        parts.append(_("no score changed"))
     else:
-        return f"Round {after.number} corrected; no score changed."
-    return f"Round {after.number} corrected: {'; '.join(parts)}."
+        return _("Round {number} corrected; no score changed.").format(number=after.number)
+    return _("Round {number} corrected: {changes}.").format(
+        number=after.number, changes="; ".join(parts)
+    )
 
 
 def round_scores_frame(result: RoundResult) -> pd.DataFrame:
     """The round as a table: one row per player in seat order."""
     return pd.DataFrame(
         {
-            "Player": [s.player for s in result.scores],
-            "Hand": [s.hand_total for s in result.scores],
-            "Penalty": [s.penalty_points for s in result.scores],
-            "Round score": [s.round_score for s in result.scores],
-            "Called": ["yes" if s.is_caller else "" for s in result.scores],
+            _("Player"): [s.player for s in result.scores],
+            _("Hand"): [s.hand_total for s in result.scores],
+            _("Penalty"): [s.penalty_points for s in result.scores],
+            _("Round score"): [s.round_score for s in result.scores],
+            _("Called"): [_("yes") if s.is_caller else "" for s in result.scores],
         }
     )
 

@@ -8,6 +8,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from dutch_app.i18n import _, format_moment
 from dutch_app.services import games, sharing
 from dutch_app.services.sharing import SharedGameView
 from dutch_app.services.views import GameView
@@ -46,10 +47,10 @@ def picture_maker(game: GameView, colours: Mapping[str, str]) -> Callable[[], by
 
 def share_result(game: GameView, colours: Mapping[str, str]) -> None:
     """The end of a game: the result as a picture, and a read-only link if the group wants."""
-    st.markdown("#### Share the result")
+    st.markdown(_("#### Share the result"))
     day = (game.ended_at or game.started_at).date().isoformat()
     st.download_button(
-        "Download the result (PNG)",
+        _("Download the result (PNG)"),
         picture_maker(game, colours),
         file_name=f"dutch-result-{day}.png",
         mime="image/png",
@@ -66,29 +67,33 @@ def read_only_link(game: GameView) -> None:
     state = call(sharing.share_link_state, game.id)
     fresh = st.session_state.get(FRESH_LINK_KEY)
     st.caption(
-        "A read-only link shows this game's names, totals and rounds to anyone who has it, "
-        "without an account; nothing else of the group. Any member can end it."
+        _(
+            "A read-only link shows this game's names, totals and rounds to anyone who has "
+            "it, without an account; nothing else of the group. Any member can end it."
+        )
     )
     if state.exists and fresh is not None and fresh[0] == game.id:
         st.code(shared_link(fresh[1], app_address()), language=None)
-    elif state.exists:
+    elif state.made_at is not None:
         st.caption(
-            f"This game has a read-only link since {state.made_at:%d %B %Y, %H:%M} UTC. "
-            "Make a new one to see a link again (the old one then stops working)."
+            _(
+                "This game has a read-only link since {when} UTC. Make a new one to see a "
+                "link again (the old one then stops working)."
+            ).format(when=format_moment(state.made_at))
         )
     make, end = st.columns(2)
-    label = "Make a new read-only link" if state.exists else "Make a read-only link"
+    label = _("Make a new read-only link") if state.exists else _("Make a read-only link")
     if make.button(label, key="play_share_make", icon=":material/link:"):
         token = call(sharing.make_share_link, game.id)
         st.session_state[FRESH_LINK_KEY] = (game.id, token)
         st.rerun()
     ended = state.exists and end.button(
-        "End the link", key="play_share_end", icon=":material/link_off:"
+        _("End the link"), key="play_share_end", icon=":material/link_off:"
     )
     if ended:
         call(sharing.end_share_link, game.id)
         st.session_state.pop(FRESH_LINK_KEY, None)
-        st.toast("The read-only link no longer works.")
+        st.toast(_("The read-only link no longer works."))
         st.rerun()
 
 
@@ -118,9 +123,9 @@ def standings_table(view: SharedGameView) -> pd.DataFrame:
     """Rank, player and total, best first."""
     return pd.DataFrame(
         {
-            "Rank": [s.rank for s in view.standings],
-            "Player": [s.player for s in view.standings],
-            "Total": [s.game_total for s in view.standings],
+            _("Rank"): [s.rank for s in view.standings],
+            _("Player"): [s.player for s in view.standings],
+            _("Total"): [s.game_total for s in view.standings],
         }
     )
 
@@ -129,8 +134,8 @@ def rounds_table(view: SharedGameView) -> pd.DataFrame:
     """One row per round: each player's round score."""
     return pd.DataFrame(
         [
-            {"Round": played.number, **dict(zip(view.players, played.scores, strict=True))}
+            {_("Round"): played.number, **dict(zip(view.players, played.scores, strict=True))}
             for played in view.rounds
         ],
-        columns=["Round", *view.players],
+        columns=[_("Round"), *view.players],
     )

@@ -27,6 +27,7 @@ import streamlit as st
 
 from dutch_app import charts
 from dutch_app.charts import ChartSpec
+from dutch_app.i18n import active_language
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
 from dutch_app.stats_view import (
@@ -50,7 +51,8 @@ def _bundle(
         frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
         return compute_bundle(frame, filters.player_ids, windows)
 
-    key = ("bundle", group_id, version, filters, tuple(windows))
+    # The charts' titles and labels are in the run's language: one bundle per language.
+    key = ("bundle", group_id, version, filters, tuple(windows), active_language())
     return shared_memory().get_or_compute(key, compute)
 
 
@@ -67,9 +69,9 @@ def stats_bundle(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game_totals(
-    user_id: int, group_id: int, version: str, filters: StatsFilters, game_id: int
+    user_id: int, group_id: int, version: str, filters: StatsFilters, game_id: int, language: str
 ) -> tuple[pd.DataFrame, ChartSpec]:
-    del user_id, version  # part of the cache key only
+    del user_id, version, language  # part of the cache key only
     frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
     totals = stats.cumulative_totals(frame, game_id)
     return totals, charts.CUMULATIVE_TOTALS.spec(totals)
@@ -81,7 +83,9 @@ def game_totals(
     """The game totals after each round of one game of the view (``group`` as above), and
     their chart."""
     account = require_account()
-    return _game_totals(account.user_id, group.id, group.cache_stamp, filters, game_id)
+    return _game_totals(
+        account.user_id, group.id, group.cache_stamp, filters, game_id, active_language()
+    )
 
 
 def _export(service, user_id: int, group_id: int, filters: StatsFilters) -> bytes:

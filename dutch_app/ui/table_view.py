@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from html import escape
 
+from dutch_app.i18n import N_, _
 from dutch_app.services.views import GameView
-from dutch_app.ui.labels import CALL_TYPE_LABELS
+from dutch_app.ui.labels import label
 
-OUTCOMES = {"lowest": "and was lowest", "tied": "and tied", "beaten": "and was beaten"}
+OUTCOMES = {
+    "lowest": N_("{caller} called {call} and was lowest"),
+    "tied": N_("{caller} called {call} and tied"),
+    "beaten": N_("{caller} called {call} and was beaten"),
+}
 
 
 def table_css() -> str:
@@ -35,17 +40,21 @@ def standings_html(game: GameView) -> str:
         f"<td class='total'>{s.game_total}</td></tr>"
         for s in game.standings
     )
-    return f"<table class='dutch-table-standings' aria-label='Standings'>{rows}</table>"
+    caption = escape(_("Standings"))
+    return f"<table class='dutch-table-standings' aria-label='{caption}'>{rows}</table>"
 
 
 def last_round_lines(game: GameView) -> list[str]:
     """Two lines about the latest round: who called how, and everyone's round score."""
     latest = game.rounds[-1]
     if latest.caller:
-        call = "" if latest.call_type is None else CALL_TYPE_LABELS[latest.call_type]
-        outcome = OUTCOMES.get(latest.outcome or "", "")
-        said = f"{escape(latest.caller)} called {call} {outcome}".strip()
+        call = "" if latest.call_type is None else label(latest.call_type)
+        template = OUTCOMES.get(latest.outcome or "", N_("{caller} called {call}"))
+        said = _(template).format(caller=escape(latest.caller), call=call).strip()
     else:
-        said = "Nobody called: the deck ran out"
+        said = _("Nobody called: the deck ran out")
     scores = " · ".join(f"{escape(hand.player)} {hand.round_score}" for hand in latest.hands)
-    return [f"Last round ({latest.number}): {said}.", f"Round scores: {scores}"]
+    return [
+        _("Last round ({number}): {said}.").format(number=latest.number, said=said),
+        _("Round scores: {scores}").format(scores=scores),
+    ]

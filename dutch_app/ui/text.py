@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from dutch_app.i18n import format_percent
+
 _ALWAYS = frozenset("\\`*_[]<>~$|&{}#@")
 """Characters escaped and fenced wherever they are."""
 _LINE_START = frozenset("+-=")
@@ -50,7 +52,7 @@ def percent(share: float) -> str:
     >>> percent(5 / 6), percent(0.5), percent(float("nan"))
     ('83%', '50%', '-')
     """
-    return "-" if share != share else format(share, PERCENT_FORMAT)
+    return "-" if share != share else format_percent(share)
 
 
 def md(text: object) -> str:

@@ -13,6 +13,8 @@ from typing import Any
 
 import streamlit as st
 
+from dutch_app.i18n import N_, _
+
 PENDING_KEY = "widget_values_for_next_run"
 
 
@@ -27,19 +29,21 @@ def apply_pending_resets() -> None:
         st.session_state[key] = value
 
 
-NEW_PASSWORD_FIELD = "New password (at least 10 characters, mixing letters with digits or symbols)"  # noqa: S105 - a label
+NEW_PASSWORD_FIELD = N_(
+    "New password (at least 10 characters, mixing letters with digits or symbols)"
+)
 
 
 def password_change_fields(current_key: str, new_key: str, again_key: str) -> tuple[str, str, str]:
     """The current password, a new one and the new one again, as password fields (inside
     the caller's form); what was typed into each."""
     current = st.text_input(
-        "Current password", type="password", key=current_key, autocomplete="current-password"
+        _("Current password"), type="password", key=current_key, autocomplete="current-password"
     )
     new = st.text_input(
-        NEW_PASSWORD_FIELD, type="password", key=new_key, autocomplete="new-password"
+        _(NEW_PASSWORD_FIELD), type="password", key=new_key, autocomplete="new-password"
     )
     again = st.text_input(
-        "New password again", type="password", key=again_key, autocomplete="new-password"
+        _("New password again"), type="password", key=again_key, autocomplete="new-password"
     )
     return current, new, again

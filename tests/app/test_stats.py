@@ -180,7 +180,7 @@ def test_trends_follow_each_player_and_one_chosen_game(history):
     calls = table_with(at, "success_rate")
     assert calls.loc[calls["player"] == "Cleo", "success_rate"].tolist() == [100.0, 50.0]
     picker = at.selectbox(key="stats_game")
-    assert picker.options[0].startswith("2025-02-10")  # the newest game first
+    assert picker.options[0].startswith("10 Feb 2025")  # the newest game first, in the locale
     totals = table_with(at, "game_total")
     assert totals.loc[totals["player"] == "Cleo", "game_total"].tolist() == [40, 46]
     picker.select_index(1)

@@ -1,0 +1,347 @@
+"""The app's languages: translated text, and numbers and dates in the person's locale.
+
+Text is translated with gettext catalogues kept in ``dutch_app/locale/<code>/LC_MESSAGES/``
+(``messages.po`` in the repository, ``messages.mo`` compiled from it by
+``python -m dutch_app.catalogues compile``). English is the source language: its
+text is the message id itself.
+
+Each script run picks its language once, at its start, with :func:`use_language`:
+the person's own choice when they made one, otherwise the browser's language
+(``st.context.locale``), otherwise English. Everything shown in that run then goes
+through :func:`_` / :func:`ngettext`, and numbers and dates through the ``format_*``
+helpers, which use the browser's full locale (``nl-BE``, ``de-AT``) when it speaks
+the chosen language.
+
+The scoring core raises its errors in English with their parameters kept apart
+(:class:`dutch_core.errors.DutchError`); :func:`error_text` translates them.
+CSV files are never translated: their columns and dates stay as documented.
+
+>>> use_language("nl")
+'nl'
+>>> _("Round")
+'Ronde'
+>>> format_number(1234.5)
+'1.234,5'
+>>> use_language("en")
+'en'
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import logging
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel import dates as babel_dates
+from babel import numbers as babel_numbers
+
+logger = logging.getLogger(__name__)
+
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "nl": "Nederlands",
+    "de": "Deutsch",
+    "fr": "Français",
+}
+"""The languages the app speaks, each by its code and its own name."""
+
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_LOCALES = {"en": "en_GB"}
+"""The locale a language's numbers and dates follow when the browser names no region."""
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "messages"
+SESSION_KEY = "i18n_language"
+"""Where a run's language is kept in the session, for callbacks that run before the script."""
+CHOICE_KEY = "i18n_choice"
+"""The language a person picked in this session (until it is stored with their account)."""
+
+
+@dataclass(frozen=True)
+class _Active:
+    language: str
+    locale: str
+
+
+_active: ContextVar[_Active | None] = ContextVar("dutch_language", default=None)
+
+
+def _in_script_run() -> bool:
+    """Whether this thread runs a page's script (so has a session and a browser)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    return get_script_run_ctx(suppress_warning=True) is not None
+
+
+def language_of(tag: str | None) -> str | None:
+    """The app's language for a browser language tag, or None when the app does not speak it.
+
+    >>> language_of("nl-BE"), language_of("de_AT"), language_of("FR"), language_of("sv-SE")
+    ('nl', 'de', 'fr', None)
+    """
+    if not tag:
+        return None
+    code = tag.replace("_", "-").split("-")[0].strip().lower()
+    return code if code in LANGUAGES else None
+
+
+def _formatting_locale(language: str, browser: str | None) -> str:
+    """The browser's own locale when it speaks ``language``, else the language's default."""
+    if browser and language_of(browser) == language:
+        try:
+            return str(Locale.parse(browser.replace("-", "_")))
+        except (ValueError, UnknownLocaleError):
+            pass
+    return LANGUAGE_LOCALES.get(language, language)
+
+
+def browser_locale() -> str | None:
+    """The browser's language tag (``navigator.language``), or None outside a page view."""
+    if not _in_script_run():
+        return None
+    import streamlit as st
+
+    return st.context.locale
+
+
+def chosen_language() -> str | None:
+    """The language the person picked in this session, or None to follow the browser."""
+    if not _in_script_run():
+        return None
+    import streamlit as st
+
+    choice = st.session_state.get(CHOICE_KEY)
+    return choice if choice in LANGUAGES else None
+
+
+def choose_language(code: str | None) -> None:
+    """Keep ``code`` as this session's language (None: follow the browser again)."""
+    import streamlit as st
+
+    if code is not None and code not in LANGUAGES:
+        raise ValueError(f"unknown language {code!r}")
+    st.session_state[CHOICE_KEY] = code
+
+
+def use_language(code: str | None = None) -> str:
+    """Speak ``code`` for the rest of this run; None: the browser's language, else English.
+
+    Returns the language now in use.
+    """
+    browser = browser_locale()
+    language = code if code in LANGUAGES else (language_of(browser) or DEFAULT_LANGUAGE)
+    _active.set(_Active(language, _formatting_locale(language, browser)))
+    if _in_script_run():
+        import streamlit as st
+
+        st.session_state[SESSION_KEY] = language
+    return language
+
+
+def _current() -> _Active:
+    active = _active.get()
+    if active is not None:
+        return active
+    # A callback runs before the script has picked the run's language: take the last run's.
+    language = None
+    if _in_script_run():
+        import streamlit as st
+
+        language = st.session_state.get(SESSION_KEY)
+    if language not in LANGUAGES:
+        language = DEFAULT_LANGUAGE
+    return _Active(language, _formatting_locale(language, None))
+
+
+def active_language() -> str:
+    """The code of the language this run speaks."""
+    return _current().language
+
+
+def active_locale() -> str:
+    """The locale numbers and dates are written in (``nl_BE``, ``de``, ...)."""
+    return _current().locale
+
+
+def _catalogue_bytes(language: str) -> bytes | None:
+    """The compiled catalogue of ``language``; compiled in memory when the ``.mo`` is stale."""
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        return mo.read_bytes()
+    if not po.exists():
+        return None
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    logger.info("compiling %s in memory (run python -m dutch_app.catalogues compile)", po)
+    with po.open("rb") as file:
+        catalogue = read_po(file, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogue)
+    return buffer.getvalue()
+
+
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The gettext translations of ``language`` (English: the text as written)."""
+    if language == DEFAULT_LANGUAGE:
+        return gettext.NullTranslations()
+    data = _catalogue_bytes(language)
+    if data is None:
+        logger.warning("no catalogue for %r: showing English", language)
+        return gettext.NullTranslations()
+    return gettext.GNUTranslations(io.BytesIO(data))
+
+
+def _(message: str) -> str:
+    """``message`` in this run's language."""
+    return translations(active_language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n``, in this run's language (format ``n`` yourself)."""
+    return translations(active_language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in this run's language, told apart from the same words elsewhere by
+    ``context``."""
+    return translations(active_language()).pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined; translate it with ``_`` when shown.
+
+    >>> N_("Round")
+    'Round'
+    """
+    return message
+
+
+def localized(text: object) -> str:
+    """A text of the core (an error, a :class:`dutch_core.phrases.Phrase`) in this run's
+    language.
+
+    The core keeps each message's English template and its parameters apart; they are
+    translated here. Anything else is shown as it is: the shell's own errors were
+    written in the run's language when they were raised.
+    """
+    template = getattr(text, "template", None)
+    params = getattr(text, "params", None)
+    if isinstance(template, str) and isinstance(params, dict):
+        translated = _(template)
+        # Parameters that are themselves texts of the core (a noun, a reason) translate too.
+        params = {
+            name: localized(value) if hasattr(value, "template") else value
+            for name, value in params.items()
+        }
+        try:
+            message = translated.format(**params) if params else translated
+        except (KeyError, IndexError, ValueError):
+            logger.warning("translation of %r does not fit its parameters", template)
+            return str(text)
+        player = getattr(text, "player", None)
+        return f"{player}: {message}" if player else message
+    return str(text)
+
+
+error_text = localized
+"""An error's message in this run's language (see :func:`localized`)."""
+
+
+DOCS_DIR = Path(__file__).parent.parent / "docs"
+DOCUMENTS = ("rules", "privacy")
+"""The pages written as whole documents: ``docs/<name>.md`` in English, and a translation
+of each in ``dutch_app/locale/<code>/<name>.md``."""
+
+
+def document(name: str) -> str:
+    """A page's document (``rules``, ``privacy``) in this run's language; English when the
+    language has none."""
+    if name not in DOCUMENTS:
+        raise ValueError(f"unknown document {name!r}")
+    translated = LOCALE_DIR / active_language() / f"{name}.md"
+    if active_language() != DEFAULT_LANGUAGE and translated.exists():
+        return translated.read_text(encoding="utf-8")
+    return (DOCS_DIR / f"{name}.md").read_text(encoding="utf-8")
+
+
+def format_number(value: float | int, digits: int | None = None) -> str:
+    """A number as the person's locale writes it; ``digits`` fixes the decimals.
+
+    >>> use_language("de")
+    'de'
+    >>> format_number(12345), format_number(0.5, digits=2)
+    ('12.345', '0,50')
+    >>> use_language("en")
+    'en'
+    """
+    if digits is None:
+        return babel_numbers.format_decimal(value, locale=active_locale())
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return babel_numbers.format_decimal(value, format=pattern, locale=active_locale())
+
+
+def format_percent(share: float, digits: int = 0) -> str:
+    """A share (0.25) as a percentage in the person's locale ("25%", "25 %").
+
+    >>> use_language("fr")
+    'fr'
+    >>> format_percent(0.255, digits=1).replace("\\u202f", " ").replace("\\xa0", " ")
+    '25,5 %'
+    >>> use_language("en")
+    'en'
+    """
+    pattern = None
+    if digits > 0:
+        base = Locale.parse(active_locale()).percent_formats[None].pattern
+        pattern = base.replace("0", "0." + "0" * digits, 1) if "." not in base else base
+    return babel_numbers.format_percent(share, format=pattern, locale=active_locale())
+
+
+def format_date(value: date | datetime, width: str = "medium") -> str:
+    """A date in the person's locale (``width``: short, medium, long or full).
+
+    >>> use_language("nl")
+    'nl'
+    >>> format_date(date(2025, 5, 10))
+    '10 mei 2025'
+    >>> use_language("en")
+    'en'
+    """
+    return babel_dates.format_date(value, format=width, locale=active_locale())
+
+
+def format_datetime(value: datetime, width: str = "medium") -> str:
+    """A moment in the person's locale, date and time (``width`` as for :func:`format_date`)."""
+    return babel_dates.format_datetime(value, format=width, locale=active_locale())
+
+
+def format_moment(value: datetime) -> str:
+    """A date with its time of day to the minute, as the person's locale writes them.
+
+    >>> use_language("de")
+    'de'
+    >>> format_moment(datetime(2025, 5, 10, 18, 30))
+    '10. Mai 2025, 18:30'
+    >>> use_language("en")
+    'en'
+    >>> format_moment(datetime(2025, 5, 10, 18, 30))
+    '10 May 2025, 18:30'
+    """
+    locale = Locale.parse(active_locale())
+    pattern = str(locale.datetime_formats["medium"]).format(
+        locale.datetime_skeletons["Hm"].pattern, locale.datetime_skeletons["yMMMd"].pattern
+    )
+    return babel_dates.format_datetime(value, format=pattern, locale=locale)
+
+
+def format_time(value: datetime, width: str = "short") -> str:
+    """A time of day in the person's locale."""
+    return babel_dates.format_time(value, format=width, locale=active_locale())
