@@ -28,6 +28,10 @@ COPY .streamlit/config.toml .streamlit/config.toml
 COPY pages pages
 COPY dutch_core dutch_core
 COPY dutch_app dutch_app
+# The Rules and Privacy pages read their English text from docs/ (translations are in
+# dutch_app/locale/); the message catalogues are compiled here, as `make run` does.
+COPY docs/rules.md docs/privacy.md docs/
+RUN python -m dutch_app.catalogues compile
 
 # Nothing runs as root; data/ (the SQLite file and local key, for a one-machine set-up)
 # belongs to the app's own user and nobody else.
