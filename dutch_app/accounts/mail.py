@@ -7,23 +7,27 @@ import ssl
 from email.message import EmailMessage
 
 from dutch_app.config import SmtpSettings
+from dutch_app.i18n import _
 
 TIMEOUT_SECONDS = 20
 
 
 def reset_message(smtp: SmtpSettings, to: str, link: str, minutes: int) -> EmailMessage:
-    """The email carrying a reset link (plain text: nothing in it is rendered)."""
+    """The email carrying a reset link (plain text: nothing in it is rendered), in the
+    language of the page it was asked for on (the message is made there)."""
     message = EmailMessage()
-    message["Subject"] = "Choose a new Dutch Scorer password"
+    message["Subject"] = _("Choose a new Dutch Scorer password")
     message["From"] = smtp.sender
     message["To"] = to
     message.set_content(
-        "Someone, hopefully you, asked to choose a new password for the Dutch Scorer\n"
-        f"account of {to}.\n\n"
-        f"Open this link within {minutes} minutes to choose it (it works once):\n\n"
-        f"{link}\n\n"
-        "Choosing a new password signs the account out on every device.\n"
-        "If you did not ask for this, ignore this email: your password stays as it is.\n"
+        _(
+            "Someone, hopefully you, asked to choose a new password for the Dutch Scorer\n"
+            "account of {address}.\n\n"
+            "Open this link within {minutes} minutes to choose it (it works once):\n\n"
+            "{link}\n\n"
+            "Choosing a new password signs the account out on every device.\n"
+            "If you did not ask for this, ignore this email: your password stays as it is.\n"
+        ).format(address=to, minutes=minutes, link=link)
     )
     return message
 
@@ -31,14 +35,16 @@ def reset_message(smtp: SmtpSettings, to: str, link: str, minutes: int) -> Email
 def changed_message(smtp: SmtpSettings, to: str, base_url: str) -> EmailMessage:
     """The notice that a reset link was used, so a person who did not ask can act."""
     message = EmailMessage()
-    message["Subject"] = "Your Dutch Scorer password was changed"
+    message["Subject"] = _("Your Dutch Scorer password was changed")
     message["From"] = smtp.sender
     message["To"] = to
     message.set_content(
-        f"The password of the Dutch Scorer account of {to} was just changed with a\n"
-        "password-reset link, and the account was signed out on every device.\n\n"
-        "If that was you, there is nothing to do. If not, ask for a new link on the\n"
-        f"sign-in page at {base_url} and choose another password at once.\n"
+        _(
+            "The password of the Dutch Scorer account of {address} was just changed with a\n"
+            "password-reset link, and the account was signed out on every device.\n\n"
+            "If that was you, there is nothing to do. If not, ask for a new link on the\n"
+            "sign-in page at {address_of_app} and choose another password at once.\n"
+        ).format(address=to, address_of_app=base_url)
     )
     return message
 
