@@ -26,6 +26,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -169,10 +170,27 @@ def _create_database(server: URL) -> URL:
 
 
 def _drop_database(server: URL, name: str) -> None:
+    """Drop the database, ending what is still connected to it.
+
+    FORCE ends the test's own leftover connections, but it is refused when an autovacuum
+    worker happens to be in the database (a process of no role the test role may end);
+    a plain DROP then stops that worker itself, so it is tried next, a few times.
+    """
+    drop = sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name))
     with psycopg.connect(_libpq_url(server), autocommit=True, connect_timeout=10) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
+        try:
+            conn.execute(drop + sql.SQL(" WITH (FORCE)"))
+            return
+        except psycopg.errors.InsufficientPrivilege:
+            pass
+        for attempt in range(5):
+            try:
+                conn.execute(drop)
+                return
+            except psycopg.errors.ObjectInUse:
+                if attempt == 4:
+                    raise
+                time.sleep(1)
 
 
 @pytest.fixture(scope="session")
