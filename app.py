@@ -127,13 +127,14 @@ def signed_in_pages(public: dict[str, st.Page]) -> dict[str, list]:
     }
 
 
+# The pages of the page bar, by address, with their short names (translate with ``_``).
+# A comment, not a string: Streamlit would show a bare string of the script on the page.
 TABLE_LABELS = {
     "": N_("Play"),
     "table": N_("Table"),
     "history": N_("History"),
     "stats": N_("Stats"),
 }
-"""The pages of the page bar, by address, with their short names (translate with ``_``)."""
 
 
 def page_bar(pages: dict[str, list], page) -> None:

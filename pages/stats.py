@@ -402,12 +402,12 @@ def remember_window(what: str) -> None:
     st.session_state[WINDOW_KEY] = rolling_windows()._replace(**{what: chosen})
 
 
+# The rolling windows' sliders, by trend (translate with ``_``).
 WINDOW_LABELS = {
     "rounds": N_("Rolling average over each player's latest rounds"),
     "games": N_("Rolling average over each player's latest games"),
     "calls": N_("Rolling average over each player's latest calls"),
 }
-"""The rolling windows' sliders, by trend (translate with ``_``)."""
 
 
 def window_slider(what: str) -> None:
