@@ -7,8 +7,9 @@ from dutch_app.i18n import _, error_text
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.sharing import QUERY_PARAMETER
 from dutch_app.ui.chart_view import show_chart
+from dutch_app.ui.game_tables import standings_frame
 from dutch_app.ui.routing import ensure_routed
-from dutch_app.ui.share_result import chart_frame, open_shared, rounds_table, standings_table
+from dutch_app.ui.share_result import chart_frame, open_shared, rounds_table
 from dutch_app.ui.text import md
 
 ensure_routed()
@@ -36,7 +37,7 @@ elif view.rounds:
     )
 else:
     st.info(_("This game has no rounds yet."))
-st.dataframe(standings_table(view), hide_index=True, width="stretch")
+st.dataframe(standings_frame(view), hide_index=True, width="stretch")
 if view.rounds:
     colours = player_colours(enumerate(view.players))
     show_chart(CUMULATIVE_TOTALS.spec(chart_frame(view)), colours)

@@ -9,12 +9,14 @@ from __future__ import annotations
 import pandas as pd
 
 from dutch_app.i18n import _
+from dutch_app.services.sharing import SharedGameView
 from dutch_app.services.views import GameView
 from dutch_app.ui.labels import label
 
 
-def standings_frame(game: GameView) -> pd.DataFrame:
-    """Rank, player and game total, lowest total first (shared ranks on ties)."""
+def standings_frame(game: GameView | SharedGameView) -> pd.DataFrame:
+    """Rank, player and game total, lowest total first (shared ranks on ties); for a game
+    of the group or a shared one alike."""
     return pd.DataFrame(
         {
             _("Rank"): [s.rank for s in game.standings],

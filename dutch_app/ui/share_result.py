@@ -119,17 +119,6 @@ def chart_frame(view: SharedGameView) -> pd.DataFrame:
     return frame
 
 
-def standings_table(view: SharedGameView) -> pd.DataFrame:
-    """Rank, player and total, best first."""
-    return pd.DataFrame(
-        {
-            _("Rank"): [s.rank for s in view.standings],
-            _("Player"): [s.player for s in view.standings],
-            _("Total"): [s.game_total for s in view.standings],
-        }
-    )
-
-
 def rounds_table(view: SharedGameView) -> pd.DataFrame:
     """One row per round: each player's round score."""
     return pd.DataFrame(
