@@ -45,16 +45,19 @@ if (($# > 0)); then
     section "pytest $*"
     .venv/bin/pytest "$@" || failed+=("pytest (exit $?)")
 else
-    # Everything but the browser tests on both cores (each worker has its own SQLite
-    # files and PostgreSQL database), then the tests of the one shared Auth emulator and
-    # the browser journeys one at a time, so that the journeys' deadlines (a live update
-    # within 3 s) are measured on a machine they do not share.
+    # Three phases. First everything but the browser tests on both cores (each worker has
+    # its own SQLite files and PostgreSQL database). Then the browser journeys without a
+    # deadline, also on both cores, each test file on one worker with a server of its own.
+    # Last, one at a time: the tests of the one shared Auth emulator, and the browser tests
+    # whose promises are deadlines (a live update within 3 s, two servers behind nginx,
+    # the load protocol), so that they are measured on a machine they do not share.
     section "pytest: all but the browser and Auth emulator tests, on two workers"
     .venv/bin/pytest -m "not e2e and not serial" -n 2 || failed+=("pytest parallel (exit $?)")
-    section "pytest: the tests of the Auth emulator, one at a time"
-    .venv/bin/pytest -m "serial and not e2e" || failed+=("pytest serial (exit $?)")
-    section "pytest: the browser tests (Chromium), one at a time"
-    .venv/bin/pytest -m e2e || failed+=("pytest e2e (exit $?)")
+    section "pytest: the browser tests without a deadline (Chromium), on two workers"
+    .venv/bin/pytest -m "e2e and not deadline and not serial" -n 2 --dist loadfile \
+        || failed+=("pytest e2e parallel (exit $?)")
+    section "pytest: the Auth emulator and deadline-bound browser tests, one at a time"
+    .venv/bin/pytest -m "serial or deadline" || failed+=("pytest serial (exit $?)")
 fi
 
 if ((${#failed[@]} > 0)); then

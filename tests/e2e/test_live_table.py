@@ -35,6 +35,9 @@ from tests.e2e.streamlit_ui import (
     widget,
 )
 
+# Their promises are deadlines, measured on a machine no other browser test shares.
+pytestmark = pytest.mark.deadline
+
 NAMES = ("Ann", "Ben", "Cleo")
 LIVE_PROMISE_MS = 3_000  # a change shows on every open Play page within 3 s
 LIVE = "/_dutch/live?"  # the route open pages wait on

@@ -8,7 +8,12 @@ every round is stored exactly once.
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.load_test import SECRET_KEY, run_level
+
+# Many clients at once: it needs the machine to itself.
+pytestmark = pytest.mark.deadline
 
 
 def test_tables_saving_at_once_store_every_round_exactly_once(

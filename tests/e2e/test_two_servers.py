@@ -39,6 +39,9 @@ from tests.e2e.streamlit_ui import (
 )
 from tests.servers import Balancer, start_balancer, stop_process_group, wait_until
 
+# A live update through nginx has a deadline; the servers share one PostgreSQL database.
+pytestmark = pytest.mark.deadline
+
 SECRET_KEY = "two-servers-secret-key-shared-by-every-server"
 NAMES = ("Ann", "Ben", "Cleo")
 
