@@ -13,8 +13,10 @@ from streamlit import config
 from dutch_app import web
 from dutch_app.ui.context import resources
 
+live = web.LiveRoute(resources)
 app = st.App(
     "app.py",
-    routes=web.routes(config.get_option("server.baseUrlPath"), resources),
+    routes=web.routes(config.get_option("server.baseUrlPath"), live),
     middleware=web.middleware(),
+    lifespan=web.lifespan(live),
 )

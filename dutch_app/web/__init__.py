@@ -5,12 +5,11 @@ middleware without changing Streamlit. The app adds the route that sets the sess
 cookie (:mod:`dutch_app.web.cookie`), its own files (the page-head script, the web manifest
 and the icons, :mod:`dutch_app.web.assets`), the route open pages wait on for a change of
 their game (:mod:`dutch_app.web.live`) and the security headers of every answer
-(:mod:`dutch_app.web.headers`).
+(:mod:`dutch_app.web.headers`); its lifespan (:mod:`dutch_app.web.lifespan`) ends the live
+route's waits when the server stops.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from starlette.middleware import Middleware
 from starlette.routing import Route
@@ -18,14 +17,15 @@ from starlette.routing import Route
 from dutch_app.web.assets import asset_routes
 from dutch_app.web.cookie import cookie_routes
 from dutch_app.web.headers import SecurityHeaders
-from dutch_app.web.live import LiveResources, live_routes
+from dutch_app.web.lifespan import lifespan
+from dutch_app.web.live import LiveRoute
+
+__all__ = ["LiveRoute", "lifespan", "middleware", "routes"]
 
 
-def routes(
-    base_url_path: str = "", resources: Callable[[], LiveResources] | None = None
-) -> list[Route]:
-    """The routes the app adds to Streamlit's own (the live route needs ``resources``)."""
-    extra = [] if resources is None else live_routes(resources, base_url_path)
+def routes(base_url_path: str = "", live: LiveRoute | None = None) -> list[Route]:
+    """The routes the app adds to Streamlit's own (and ``live``'s, when given)."""
+    extra = [] if live is None else live.routes(base_url_path)
     return [*cookie_routes(base_url_path), *asset_routes(base_url_path), *extra]
 
 

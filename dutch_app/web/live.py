@@ -18,6 +18,12 @@ versions of everything waited on, in one indexed query per kind every
 :data:`WATCH_EVERY` seconds, however many pages are open. Versions live in the
 database, so any server behind the balancer answers correctly, whichever of
 them stored the change.
+
+A waiting request ends early in two cases, so that nothing holds a server up: when the
+page that asked has gone (its tab closed, the connection dropped), and when the server is
+told to stop (SIGTERM or SIGINT, see :func:`dutch_app.web.lifespan`): every waiting page
+then gets 503 at once and asks again, through the balancer, of a server that is running.
+Without this a stopping server would wait up to :data:`WAIT_SECONDS` for the last page.
 """
 
 from __future__ import annotations
@@ -76,6 +82,10 @@ def live_route_path(base_url_path: str = "") -> str:
     return f"/{base}/{LIVE_ROUTE}" if base else f"/{LIVE_ROUTE}"
 
 
+class Stopping(Exception):
+    """The server is stopping: the request should be asked again of a running one."""
+
+
 class VersionWatcher:
     """Tells waiting requests when the version they wait on changes.
 
@@ -91,6 +101,7 @@ class VersionWatcher:
         self._every = every
         self._waiting: dict[Key, dict[asyncio.Future[int | None], int]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self.reads = 0  # how many times the versions were read (for tests and benchmarks)
 
     @property
@@ -98,9 +109,24 @@ class VersionWatcher:
         """How many requests wait now."""
         return sum(len(futures) for futures in self._waiting.values())
 
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`stop` was called: no request waits any more."""
+        return self._stopping
+
+    def stop(self) -> None:
+        """End every wait with :class:`Stopping`, now and from now on (the server stops)."""
+        self._stopping = True
+        for futures in self._waiting.values():
+            for future in futures:
+                if not future.done():
+                    future.set_exception(Stopping())
+
     async def wait(self, key: Key, since: int, timeout: float) -> int | None:
         """The version of ``key`` once it is no longer ``since`` (None: gone), or ``since``
-        after ``timeout`` seconds."""
+        after ``timeout`` seconds; raises :class:`Stopping` once the server stops."""
+        if self._stopping:
+            raise Stopping
         future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, {})[future] = since
         if self._task is None:
@@ -167,6 +193,12 @@ def _refusal(status_code: int) -> Response:
     return Response(status_code=status_code, headers={"Cache-Control": "no-store"})
 
 
+async def _gone(request: Request) -> None:
+    """Return once the client that sent ``request`` has gone (the connection dropped)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass  # the (empty) body of the GET: what follows it is the disconnect
+
+
 def _answer(version: int | None) -> Response:
     return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
 
@@ -183,6 +215,14 @@ class LiveRoute:
         self._resources = resources
         self.wait_seconds = wait_seconds
         self.watcher = VersionWatcher(self._read_versions, watch_every)
+
+    def routes(self, base_url_path: str = "") -> list[Route]:
+        """The route itself, under Streamlit's ``server.baseUrlPath``."""
+        return [Route(live_route_path(base_url_path), self.respond, methods=["GET"])]
+
+    def stop(self) -> None:
+        """The server is stopping: answer every waiting page now (503), and every later one."""
+        self.watcher.stop()
 
     def _read_versions(self, keys: Iterable[Key]) -> dict[Key, int]:
         with self._resources().sessions() as session:
@@ -222,11 +262,27 @@ class LiveRoute:
             return _refusal(404)
         if version != asked.since:
             return _answer(version)
-        if self.watcher.waiting >= MAX_WAITING:
+        if self.watcher.waiting >= MAX_WAITING or self.watcher.stopping:
             return _refusal(503)
-        return _answer(
-            await self.watcher.wait((asked.kind, asked.ident), version, self.wait_seconds)
-        )
+        return await self._answer_when_moved(request, (asked.kind, asked.ident), version)
+
+    async def _answer_when_moved(self, request: Request, key: Key, version: int) -> Response:
+        """Wait for ``key`` to move on from ``version``, unless the page goes first."""
+        waiting = asyncio.ensure_future(self.watcher.wait(key, version, self.wait_seconds))
+        gone = asyncio.ensure_future(_gone(request))
+        try:
+            await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not waiting.done():  # the page has gone: stop waiting for it
+                waiting.cancel()
+                await asyncio.wait({waiting})
+        if waiting.cancelled():
+            return _refusal(503)  # nobody is left to read it
+        try:
+            return _answer(waiting.result())
+        except Stopping:
+            return _refusal(503)
 
 
 def live_routes(
@@ -237,5 +293,4 @@ def live_routes(
     watch_every: float = WATCH_EVERY,
 ) -> list[Route]:
     """The route open pages wait on for a change of their game (see the module's text)."""
-    route = LiveRoute(resources, wait_seconds, watch_every)
-    return [Route(live_route_path(base_url_path), route.respond, methods=["GET"])]
+    return LiveRoute(resources, wait_seconds, watch_every).routes(base_url_path)

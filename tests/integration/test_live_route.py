@@ -23,7 +23,7 @@ from dutch_app import web
 from dutch_app.accounts.local import LocalBackend
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.live import Watched, versions
-from dutch_app.web.live import VersionWatcher, live_route_path, live_routes
+from dutch_app.web.live import LiveRoute, VersionWatcher, live_route_path
 from dutch_core import PRESETS
 
 KEY = b"a-test-key-for-the-live-route-0123456789"
@@ -38,6 +38,7 @@ class Table:
     sessions: sessionmaker[Session]
     accounts: LocalBackend
     app: Starlette
+    live: LiveRoute
     owner: int
     group_id: int
     game_id: int
@@ -68,10 +69,10 @@ def table(sessions) -> Table:
         groups.join_group(session, people["finn"].user_id, group.invite_code)
         game = games.start_game(session, owner, group.id, seats, PRESETS["classic"])
     resources = SimpleNamespace(sessions=sessions, accounts=accounts)
-    live = live_routes(lambda: resources, wait_seconds=WAIT, watch_every=EVERY)
-    app = Starlette(routes=[*web.routes(""), *live], middleware=web.middleware())
+    live = LiveRoute(lambda: resources, wait_seconds=WAIT, watch_every=EVERY)
+    app = Starlette(routes=web.routes("", live), middleware=web.middleware())
     tokens = {name: accounts.issue_token(person.user_id) for name, person in people.items()}
-    return Table(sessions, accounts, app, owner, group.id, game.id, seats, tokens)
+    return Table(sessions, accounts, app, live, owner, group.id, game.id, seats, tokens)
 
 
 NAMES = ("ann", "finn", "sam")
@@ -194,6 +195,82 @@ def test_a_request_waits_in_vain_at_most_its_time_and_gets_the_same_version(tabl
     answer = ask(table, "ann", game=table.game_id, since=shown)
     assert WAIT <= time.monotonic() - started < WAIT + 1.0
     assert answer.json() == {"version": shown}
+
+
+def test_a_stopping_server_answers_every_waiting_page_503_at_once_and_later_ones_too(table):
+    """Stopping (see dutch_app/web/lifespan.py) must not wait for the slowest page."""
+    table.live.wait_seconds = 30.0  # the wait would outlast the test by far
+    shown = table.version()
+    params = {"game": table.game_id, "since": shown}
+
+    async def stop_while_waiting() -> tuple[list[httpx.Response], float, httpx.Response]:
+        async with client(table, "finn") as http:
+            waiting = [asyncio.create_task(http.get(ROUTE, params=params)) for _ in range(3)]
+            await asyncio.sleep(0.3)
+            assert not any(task.done() for task in waiting) and table.live.watcher.waiting == 3
+            stopped = time.monotonic()
+            table.live.stop()
+            answers = await asyncio.gather(*waiting)
+            return answers, time.monotonic() - stopped, await http.get(ROUTE, params=params)
+
+    answers, delay, later = run(stop_while_waiting())
+    assert [answer.status_code for answer in answers] == [503, 503, 503]
+    assert delay < 1.0
+    assert later.status_code == 503
+    assert table.live.watcher.waiting == 0
+
+
+def test_a_page_that_goes_away_stops_waiting_at_once(table):
+    """A closed tab's request is not kept until its wait runs out (it would hold a place
+    among the requests a process serves, and hold a stopping server up)."""
+    table.live.wait_seconds = 30.0
+    shown = table.version()
+    cookie = f"dutch_session={table.tokens['finn']}".encode()
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": ROUTE,
+        "raw_path": ROUTE.encode(),
+        "query_string": f"game={table.game_id}&since={shown}".encode(),
+        "headers": [(b"host", b"app"), (b"cookie", cookie)],
+        "server": ("app", 80),
+        "client": ("127.0.0.1", 5000),
+        "root_path": "",
+    }
+
+    async def leave_while_waiting() -> tuple[int, float, list[dict]]:
+        left = asyncio.Event()
+        sent: list[dict] = []
+        first = True
+
+        async def receive() -> dict:
+            nonlocal first
+            if first:
+                first = False
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await left.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        handling = asyncio.create_task(table.app(scope, receive, send))
+        await asyncio.sleep(0.3)
+        waiting = table.live.watcher.waiting
+        assert not handling.done()
+        gone = time.monotonic()
+        left.set()
+        await asyncio.wait_for(handling, 5)
+        return waiting, time.monotonic() - gone, sent
+
+    waiting, delay, sent = run(leave_while_waiting())
+    assert waiting == 1
+    assert delay < 1.0
+    assert table.live.watcher.waiting == 0
+    assert sent[0]["status"] == 503  # said to nobody; nothing was held for the page
 
 
 def test_a_deleted_game_is_reported_as_gone(table):

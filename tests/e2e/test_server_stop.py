@@ -1,0 +1,74 @@
+"""A real ``streamlit run serve.py`` stops at once, even with pages waiting on the live route.
+
+Open Play pages hold a request to the live route for up to 40 s. A host restarting a
+server (SIGTERM) must not wait for them: the server answers them 503, so that they ask
+a server that is running, and exits.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+import requests
+
+from dutch_app.accounts import make_backend
+from dutch_app.config import load_settings
+from dutch_app.services import games, groups, players
+from dutch_app.storage.db import get_engine, make_session_factory
+from dutch_core import PRESETS
+from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
+from tests.servers import start_streamlit, stop_process_group
+
+STOPPED_WITHIN = 5.0  # seconds; before, the longest wait of a page (40 s)
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+def test_a_server_with_pages_waiting_on_it_stops_at_once(stop_signal, tmp_path):
+    url = f"sqlite:///{tmp_path / 'dutch.db'}"
+    env = {
+        "DUTCH_DATABASE_URL": url,
+        "DUTCH_SECRET_KEY": "a-test-key-for-the-server-stop-0123456789",
+        "DUTCH_AUTH_BACKEND": "local",
+    }
+    engine = get_engine(url)
+    sessions = make_session_factory(engine)
+    accounts = make_backend(sessions, load_settings(secrets={}, environ=env))
+    ann = accounts.sign_up("ann@example.com", PASSWORD, "Ann")
+    with sessions() as session:
+        group = groups.create_group(session, ann.user_id, "Card night")
+        players.add_player(session, ann.user_id, group.id, "Ben")
+        seats = [p.id for p in players.list_players(session, ann.user_id, group.id)]
+        game = games.start_game(session, ann.user_id, group.id, seats, PRESETS["classic"])
+        version = games.game_version(session, ann.user_id, game.id)
+    engine.dispose()
+    run = start_streamlit("serve.py", {**os.environ, **env}, tmp_path)
+    cookies = {SESSION_COOKIE: accounts.issue_token(ann.user_id)}
+    live = f"{run.url}/_dutch/live?game={game.id}&since={version}"
+    answers: list[int] = []
+
+    def wait_like_a_page() -> None:
+        answers.append(requests.get(live, cookies=cookies, timeout=60).status_code)
+
+    pages = [threading.Thread(target=wait_like_a_page) for _ in range(3)]
+    try:
+        for page in pages:
+            page.start()
+        time.sleep(1.0)  # the requests are in and waiting (nothing moves in this game)
+        assert answers == []
+        stopping = time.monotonic()
+        os.killpg(run.process.pid, stop_signal)
+        try:
+            run.process.wait(timeout=STOPPED_WITHIN)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the server still ran {STOPPED_WITHIN} s after {stop_signal.name}")
+        assert time.monotonic() - stopping < STOPPED_WITHIN
+        for page in pages:
+            page.join(timeout=5)
+        assert answers == [503, 503, 503]
+    finally:
+        stop_process_group(run.process)
