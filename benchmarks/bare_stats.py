@@ -12,11 +12,12 @@ Keep it in step with ``show_players`` in pages/stats.py.
 import streamlit as st
 
 from dutch_app import charts
+from dutch_app.stats_columns import SUMMARY
 from dutch_app.ui import stats_tables as tables
 
 bundle = st.session_state["bench_bundle"]
 st.title("Stats")
 st.subheader("Per player")
-tables.show_table(bundle.summary, tables.SUMMARY)
-st.altair_chart(charts.WIN_RATE.chart(bundle.summary), theme=None, width="stretch")
-st.altair_chart(charts.ROUND_SCORES.chart(bundle.summary), theme=None, width="stretch")
+tables.show_table(bundle.table("summary"), SUMMARY)
+st.altair_chart(charts.WIN_RATE.chart(bundle.table("summary")), theme=None, width="stretch")
+st.altair_chart(charts.ROUND_SCORES.chart(bundle.table("summary")), theme=None, width="stretch")

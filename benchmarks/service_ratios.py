@@ -88,9 +88,9 @@ def every_statistic_and_chart(frame: pd.DataFrame) -> list[dict]:
     chart (of the newest game) is drawn from its own table.
     """
     bundle = compute_bundle(frame, None)
-    specs = bundle.charts.all_specs()
-    if not bundle.games.empty:
-        newest = int(bundle.games["game_id"].iloc[0])
+    specs = bundle.all_specs()
+    if not bundle.table("games").empty:
+        newest = int(bundle.table("games")["game_id"].iloc[0])
         specs.append(charts.CUMULATIVE_TOTALS.spec(stats.cumulative_totals(frame, newest)))
     return specs
 

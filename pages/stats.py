@@ -5,15 +5,18 @@ one cached call per view (:mod:`dutch_app.ui.stats_cache`). The sections are
 tabs, so a phone shows one section at a time, each chart with its table under it.
 """
 
+from collections.abc import Callable
 from functools import partial
 from typing import cast
 
 import streamlit as st
 
-from dutch_app.charts import WIN_CHANCES, ChartSpec
+from dutch_app import stats_columns as columns
+from dutch_app.charts import ROUND_SCORES, WIN_CHANCES, WIN_RATE, ChartSpec
 from dutch_app.i18n import N_, _, format_moment, format_number
 from dutch_app.services.views import GroupView
-from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, TrendWindows
+from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section
+from dutch_app.stats_view import StatsBundle, StatsFilters, TrendWindows
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
@@ -27,15 +30,6 @@ from dutch_core import stats
 
 ensure_routed()
 
-SECTIONS = (
-    _("Players"),
-    _("Ratings"),
-    _("Dutch calls"),
-    _("Head to head"),
-    _("Records"),
-    _("Trends"),
-    _("One player"),
-)
 WINDOWS = (3, 5, 10, 20, 50, 100)
 WINDOW_KEY = "stats_rolling"  # outlives the slider while the Trends tab is closed
 PICKABLE_GAMES = 300  # the newest games offered by the one-game picker
@@ -89,6 +83,11 @@ def explain_empty(filters: StatsFilters) -> None:
     st.page_link("pages/group.py", label=_("Load a demo group"), icon=":material/group:")
 
 
+def said(text: str | None) -> str:
+    """A section's sentence (marked with ``N_``) in this run's language."""
+    return _(text) if text else ""
+
+
 COLOURS: dict[str, str] = {}  # the group's player colours for this run, set by show_stats
 
 
@@ -99,50 +98,51 @@ def chart(spec: ChartSpec) -> None:
 
 def show_players(bundle: StatsBundle) -> None:
     """Games, wins and scores per player."""
-    st.subheader(_("Per player"))
-    tables.show_table(bundle.summary, tables.SUMMARY)
-    st.caption(_("Lower is better. Wins, win rate and game totals count ended games only."))
-    if bundle.summary["games_ended"].sum() > 0:
-        chart(bundle.charts.win_rate)
+    section = BY_KEY["summary"]
+    summary = bundle.table("summary")
+    st.subheader(said(section.title))
+    tables.show_table(summary, section.columns)
+    st.caption(said(section.caption))
+    specs = bundle.charts["summary"]
+    if summary["games_ended"].sum() > 0:
+        chart(specs[WIN_RATE])
     else:
         st.info(_("No game in this view has ended yet, so there are no wins to show."))
-    chart(bundle.charts.round_scores)
+    chart(specs[ROUND_SCORES])
 
 
 def show_calls(bundle: StatsBundle) -> None:
-    """Dutch calls: how often, how they turn out, and how low a hand needs to be."""
-    st.subheader(_("Dutch calls"))
-    callers = bundle.calls.loc[bundle.calls["calls"] > 0]
-    if callers.empty:
-        st.info(_("Nobody in this view has called Dutch yet."))
-    else:
-        chart(bundle.charts.call_outcomes)
-        tables.show_table(callers, tables.CALLS)
-        st.caption(
-            _(
-                "A call succeeds when the caller's hand is the lowest; tied and beaten calls draw "
-                "penalty cards. Auto Dutch calls are counted among the calls."
-            )
-        )
-    never = bundle.calls.loc[bundle.calls["calls"] == 0, "player"].tolist()
+    """Dutch calls: how often, how they turn out, and whose hand beat the call."""
+    show_section(BY_KEY["calls"], bundle)
+    calls = bundle.table("calls")
+    never = calls.loc[calls["calls"] == 0, "player"].tolist()
     if never:
         st.caption(_("Never called in this view: ") + md(", ".join(never)))
-    st.subheader(_("How low do you need to be?"))
-    if bundle.by_hand_total.empty:
-        st.info(_("No calls yet, so no success rates by hand total."))
+
+
+def show_by_hand_total(bundle: StatsBundle) -> None:
+    """How low a hand needs to be, with the chances for a chosen number of players."""
+    section = BY_KEY["by_hand_total"]
+    by_hand_total = bundle.table("by_hand_total")
+    st.subheader(said(section.title))
+    if by_hand_total.empty:
+        st.info(said(section.empty))
     else:
         show_should_i_call(bundle)
-        chart(bundle.charts.by_hand_total)
-        tables.show_table(bundle.by_hand_total, tables.BY_HAND_TOTAL)
+        for spec in bundle.charts["by_hand_total"].values():
+            chart(spec)
+        tables.show_table(by_hand_total, section.columns)
     st.subheader(_("Beating someone else's call"))
-    tables.show_table(bundle.calls, tables.AGAINST_CALLS)
+    tables.show_table(bundle.table("calls"), columns.AGAINST_CALLS)
     st.caption(_("How often this player's hand was strictly lower than the caller's."))
 
 
 def show_should_i_call(bundle: StatsBundle) -> None:
     """The chance a call succeeds at each hand total, for a chosen number of players."""
-    counts = sorted(bundle.charts.call_chances)
-    by_players = bundle.call_chances.groupby("players")["calls"].sum()
+    specs = bundle.charts["call_chances"]
+    call_chances = bundle.table("call_chances")
+    counts = sorted(specs)
+    by_players = call_chances.groupby("players")["calls"].sum()
     common = int(cast(int, by_players.idxmax()))  # a player count: the index holds ints
     players = st.selectbox(
         _("Players at the table"),
@@ -151,9 +151,9 @@ def show_should_i_call(bundle: StatsBundle) -> None:
         key="stats_call_players",
         help=_("The chances depend on how many hands the caller must beat."),
     )
-    chart(bundle.charts.call_chances[players])
-    rows = bundle.call_chances.loc[bundle.call_chances["players"] == players]
-    tables.show_table(rows, tables.CALL_CHANCES)
+    chart(specs[players])
+    rows = call_chances.loc[call_chances["players"] == players]
+    tables.show_table(rows, BY_KEY["call_chances"].columns)
     st.caption(
         _(
             "Points: this group's calls (bigger points rest on more calls). Solid line: a "
@@ -164,11 +164,11 @@ def show_should_i_call(bundle: StatsBundle) -> None:
             "cards. Expected score = hand total + 6.5 points per expected penalty card."
         )
     )
-    profiles = bundle.caller_profiles
+    profiles = bundle.table("caller_profiles")
     lines = [caller_sentence(row) for row in tables.records(profiles) if row.calls > 0]
     if lines:
         st.markdown("\n".join(f"- {line}" for line in lines))
-        tables.show_table(profiles, tables.CALLER_PROFILES)
+        tables.show_table(profiles, BY_KEY["caller_profiles"].columns)
 
 
 def caller_sentence(row) -> str:
@@ -205,8 +205,9 @@ def rating_label(rating: float, provisional: bool, games: int) -> str:
 
 def show_ratings(bundle: StatsBundle) -> None:
     """Skill ratings, their history, and win chances for a chosen line-up."""
-    st.subheader(_("Skill ratings"))
-    ratings = bundle.ratings
+    section = BY_KEY["ratings"]
+    st.subheader(said(section.title))
+    ratings = bundle.table("ratings")
     if ratings["rated_games"].sum() == 0:
         st.info(_("Ratings start with the first ended game of two or more players."))
         return
@@ -214,7 +215,7 @@ def show_ratings(bundle: StatsBundle) -> None:
         rating_label(row.rating, row.provisional, row.rated_games)
         for row in tables.records(ratings)
     ]
-    tables.show_table(ratings.assign(rating_text=labels), tables.RATINGS)
+    tables.show_table(ratings.assign(rating_text=labels), section.columns)
     st.caption(
         _(
             "The rating weighs who you beat: every ended game moves each player's skill "
@@ -223,17 +224,7 @@ def show_ratings(bundle: StatsBundle) -> None:
             "times its uncertainty, so it grows as a player's record gets longer."
         )
     )
-    trend(
-        _("Rating over time"),
-        bundle.rating_trend,
-        bundle.charts.rating_trend,
-        tables.RATING_TREND,
-        N_("No rated games in this view yet."),
-        N_(
-            "Showing 1 in every {stride} of each player's rated games ({events} in all) "
-            "and each player's latest; the averages use them all."
-        ),
-    )
+    show_section(BY_KEY["rating_trend"], bundle)
     st.subheader(_("Who wins the next game?"))
     names = ratings["player"].tolist()
     lineup = st.multiselect(
@@ -248,7 +239,7 @@ def show_ratings(bundle: StatsBundle) -> None:
         return
     chances = stats.win_chances(ratings, lineup)
     chart(WIN_CHANCES.spec(chances))
-    tables.show_table(chances, tables.WIN_CHANCES)
+    tables.show_table(chances, columns.WIN_CHANCES)
 
 
 def rival(head_to_head, column: str) -> str | None:
@@ -267,8 +258,9 @@ def show_one_player(bundle: StatsBundle) -> None:
     if player is None:
         return
     st.subheader(md(player))
-    rating = bundle.ratings.loc[bundle.ratings["player"] == player]
-    summary = bundle.summary.loc[bundle.summary["player"] == player]
+    ratings, summary = bundle.table("ratings"), bundle.table("summary")
+    rating = ratings.loc[ratings["player"] == player]
+    summary = summary.loc[summary["player"] == player]
     left, middle, right = st.columns(3)
     if not rating.empty:
         row = rating.iloc[0]
@@ -282,7 +274,8 @@ def show_one_player(bundle: StatsBundle) -> None:
         )
         rate = row["win_rate"]
         right.metric(_("Win rate"), percent(rate))
-    mine = bundle.head_to_head.loc[bundle.head_to_head["player"] == player]
+    head_to_head = bundle.table("head_to_head")
+    mine = head_to_head.loc[head_to_head["player"] == player]
     beats = rival(mine, "lower")
     beaten_by = rival(mine, "higher")
     nobody = _("nobody yet")
@@ -293,80 +286,64 @@ def show_one_player(bundle: StatsBundle) -> None:
         + _("Beaten most often by: {rival}").format(rival=beaten_by or nobody)
     )
     st.subheader(_("Calls against random hands"))
-    calls = bundle.calls_by_player.loc[bundle.calls_by_player["player"] == player]
-    profile = bundle.caller_profiles.loc[bundle.caller_profiles["player"] == player]
+    calls = bundle.table("calls_by_player")
+    calls = calls.loc[calls["player"] == player]
+    profiles = bundle.table("caller_profiles")
+    profile = profiles.loc[profiles["player"] == player]
     if calls.empty:
         st.info(_("No calls in this view."))
     else:
         st.markdown(caller_sentence(next(profile.itertuples())))
-        tables.show_table(calls, tables.PLAYER_CALLS)
+        tables.show_table(calls, BY_KEY["calls_by_player"].columns)
     st.subheader(_("Best and worst games"))
-    games = bundle.ended_games.loc[bundle.ended_games["player"] == player]
+    ended_games = bundle.table("ended_games")
+    games = ended_games.loc[ended_games["player"] == player]
     if games.empty:
         st.info(_("No ended games in this view."))
         return
-    sizes = bundle.ended_games.groupby("game_id")["player"].size()
+    sizes = ended_games.groupby("game_id")["player"].size()
     games = games.assign(players=games["game_id"].map(sizes).to_numpy())
     order = ["game_total", "game_started_at"]
     best, worst = st.columns(2)
     with best:
         st.caption(_("Best (lowest totals)"))
-        tables.show_table(games.sort_values(order).head(3), tables.PLAYER_GAMES)
+        tables.show_table(games.sort_values(order).head(3), BY_KEY["ended_games"].columns)
     with worst:
         st.caption(_("Worst (highest totals)"))
         worst_games = games.sort_values(order, ascending=[False, True]).head(3)
-        tables.show_table(worst_games, tables.PLAYER_GAMES)
+        tables.show_table(worst_games, BY_KEY["ended_games"].columns)
 
 
-def show_head_to_head(bundle: StatsBundle) -> None:
-    """For each pair: in the ended games both played, who finished lower."""
-    st.subheader(_("Head to head"))
-    if bundle.head_to_head.empty:
-        st.info(_("Head to head counts ended games with at least two of these players; none yet."))
+def show_section(section: Section, bundle: StatsBundle) -> None:
+    """A section as every section is shown: its title, charts and table (or why there
+    is nothing to show), its caption, and for a trend how much of it is shown."""
+    if section.window is not None:
+        window_slider(section.window)
+    if section.title is not None:
+        st.subheader(_(section.title))
+    rows = section.shown_rows(bundle.table(section.key))
+    if rows.empty and section.empty is not None:
+        st.info(_(section.empty))
         return
-    chart(bundle.charts.head_to_head)
-    tables.show_table(bundle.head_to_head, tables.HEAD_TO_HEAD)
-    st.caption(_("Each row compares the player's final total with the opponent's."))
-
-
-def show_records(bundle: StatsBundle) -> None:
-    """The group's records in this view, and each player's own."""
-    st.subheader(_("Records"))
-    if bundle.records.empty:
-        st.info(_("No game in this view has ended yet, so no records have been set."))
-    else:
-        tables.show_table(bundle.records, tables.RECORDS)
-        st.caption(
-            _(
-                "Records count every player of the games shown. A comeback is the most points a "
-                "winner was behind the leader at the end of a round."
+    for spec in bundle.charts.get(section.key, {}).values():
+        chart(spec)
+    tables.show_table(rows, section.columns)
+    if section.caption is not None:
+        st.caption(_(section.caption))
+    if section.trend is not None and section.thinned is not None:
+        trend = bundle.trend(section.key)
+        if trend.thinned:
+            st.caption(
+                _(section.thinned).format(stride=trend.stride, events=format_number(trend.events))
             )
-        )
-    st.subheader(_("Per player"))
-    tables.show_table(bundle.player_records, tables.PLAYER_RECORDS)
-
-
-def trend(
-    title: str, data: Trend, spec: ChartSpec, columns: dict, empty: str, thinned: str
-) -> None:
-    """A trend chart with its table under it, saying when only some events are shown.
-
-    ``empty`` and ``thinned`` (marked with ``N_``) say there is nothing to show, or that
-    only every ``{stride}``-th of ``{events}`` is shown."""
-    st.subheader(title)
-    if data.table.empty:
-        st.info(_(empty))
-        return
-    chart(spec)
-    tables.show_table(data.table, columns)
-    if data.thinned:
-        st.caption(_(thinned).format(stride=data.stride, events=format_number(data.events)))
 
 
 def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
     """The running game totals of one chosen game."""
-    st.subheader(_("One game, round by round"))
-    games = bundle.games.head(PICKABLE_GAMES)  # newest first
+    section = BY_KEY["games"]
+    st.subheader(said(section.title))
+    all_games = bundle.table("games")
+    games = all_games.head(PICKABLE_GAMES)  # newest first
     labels = distinct_labels(
         {
             row.game_id: f"{format_moment(row.game_started_at)} · {row.players} · "
@@ -377,18 +354,18 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
     game_id = st.selectbox(
         _("Game"), list(labels), format_func=labels.__getitem__, key="stats_game"
     )
-    if len(bundle.games) > PICKABLE_GAMES:
+    if len(all_games) > PICKABLE_GAMES:
         st.caption(
             _(
                 "The newest {shown} of {games} games in this view; narrow the dates above to "
                 "pick an older one."
-            ).format(shown=PICKABLE_GAMES, games=format_number(len(bundle.games)))
+            ).format(shown=PICKABLE_GAMES, games=format_number(len(all_games)))
         )
     if game_id is None:
         return
     totals, totals_chart = game_totals(group, filters, game_id)
     chart(totals_chart)
-    tables.show_table(totals, tables.GAME_TOTALS)
+    tables.show_table(totals, section.columns)
 
 
 def rolling_windows() -> TrendWindows:
@@ -420,48 +397,6 @@ def window_slider(what: str) -> None:
         on_change=remember_window,
         args=(what,),
     )
-
-
-def show_trends(group: GroupView, filters: StatsFilters, bundle: StatsBundle) -> None:
-    """Round scores, win rate and call success over time (each with its own rolling
-    window), and one game's totals."""
-    window_slider("rounds")
-    trend(
-        _("Round scores over time"),
-        bundle.round_trend,
-        bundle.charts.round_trend,
-        tables.ROUND_TREND,
-        N_("No rounds in this view yet."),
-        N_(
-            "Showing 1 in every {stride} of each player's rounds ({events} in all) "
-            "and each player's latest; the averages use them all."
-        ),
-    )
-    window_slider("games")
-    trend(
-        _("Win rate over time"),
-        bundle.win_trend,
-        bundle.charts.win_trend,
-        tables.WIN_TREND,
-        N_("No ended games in this view yet."),
-        N_(
-            "Showing 1 in every {stride} of each player's ended games ({events} in all) "
-            "and each player's latest; the averages use them all."
-        ),
-    )
-    window_slider("calls")
-    trend(
-        _("Dutch-call success over time"),
-        bundle.call_trend,
-        bundle.charts.call_trend,
-        tables.CALL_TREND,
-        N_("No calls in this view yet."),
-        N_(
-            "Showing 1 in every {stride} of each player's calls ({events} in all) "
-            "and each player's latest; the averages use them all."
-        ),
-    )
-    show_game_totals(group, filters, bundle)
 
 
 def show_downloads(group: GroupView, filters: StatsFilters) -> None:
@@ -511,20 +446,23 @@ def show_stats() -> None:
             games=games_word(bundle.games_played), rounds=rounds_word(bundle.rounds_played)
         )
     )
-    tabs = st.tabs(list(SECTIONS), key="stats_section", on_change="rerun")
-    pages = {
-        _("Players"): lambda: show_players(bundle),
-        _("Ratings"): lambda: show_ratings(bundle),
-        _("Dutch calls"): lambda: show_calls(bundle),
-        _("Head to head"): lambda: show_head_to_head(bundle),
-        _("Records"): lambda: show_records(bundle),
-        _("Trends"): lambda: show_trends(group, filters, bundle),
-        _("One player"): lambda: show_one_player(bundle),
+    # The sections the page draws in a way of their own; every other one by show_section.
+    own_drawing: dict[str, Callable[[StatsBundle], None]] = {
+        "summary": show_players,
+        "ratings": show_ratings,
+        "calls": show_calls,
+        "by_hand_total": show_by_hand_total,
+        "games": partial(show_game_totals, group, filters),
+        "ended_games": show_one_player,
     }
-    for tab, section in zip(tabs, SECTIONS, strict=True):
+    tabs = st.tabs([_(tab.title) for tab in TABS], key="stats_section", on_change="rerun")
+    for tab, shown in zip(tabs, TABS, strict=True):
         if tab.open:
             with tab, guarded(tab):
-                pages[section]()
+                for section in SECTIONS:
+                    if section.tab == shown.key:
+                        draw = own_drawing.get(section.key, partial(show_section, section))
+                        draw(bundle)
     show_downloads(group, filters)
 
 

@@ -12,10 +12,11 @@ import pytest
 from dutch_app import csv_io
 from dutch_app.csv_io.format import hand_text
 from dutch_app.services.views import GameSummary, HandView, RoundView
+from dutch_app.stats_columns import SHARE_FORMAT, SUMMARY
 from dutch_app.ui.history_files import game_file_name
 from dutch_app.ui.history_view import in_progress_label
 from dutch_app.ui.round_view import call_summary, correction_summary
-from dutch_app.ui.stats_tables import SHARE_FORMAT, SUMMARY, shown_frame
+from dutch_app.ui.stats_tables import shown_frame
 from dutch_app.ui.text import PERCENT_FORMAT, percent
 from dutch_core import PRESETS, HouseRules, PenaltyMode, RoundInput, score_round
 
