@@ -10,7 +10,7 @@ AppTest also forgets before every run that the app routes with
 ``st.navigation``, so each run first takes Streamlit's old ``pages/``-folder path
 (listing the folder, then :func:`dutch_app.ui.routing.ensure_routed` running
 ``app.py`` afresh). A server takes that path once per process, on its very first
-run. The timed runs follow the server (:func:`routed_as_on_a_server`); the runs
+run. The timed runs follow the server (:func:`dutch_app.ui.routing.routed_as_on_a_server`); the runs
 that open a page beforehand still go the AppTest way.
 """
 
@@ -24,7 +24,6 @@ from unittest import mock
 
 import streamlit as st
 from sqlalchemy.orm import Session
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
@@ -36,6 +35,7 @@ from dutch_app.services import games, groups, players, rounds
 from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.models import User
 from dutch_app.ui.context import GROUP_KEY, Resources, resources
+from dutch_app.ui.routing import routed_as_on_a_server
 from dutch_core import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,19 +76,6 @@ def app_on(database: BenchDatabase) -> Iterator[Resources]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
-
-
-@contextmanager
-def routed_as_on_a_server() -> Iterator[None]:
-    """Runs in which Streamlit already knows the app routes with ``st.navigation``."""
-    original = PagesManager.__init__
-
-    def known_router(self, *args, **kwargs) -> None:
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False  # what st.navigation left on a server
-
-    with mock.patch.object(PagesManager, "__init__", known_router):
-        yield
 
 
 def _run(at: AppTest) -> AppTest:

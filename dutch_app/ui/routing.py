@@ -12,7 +12,10 @@ click or typed value is lost), and the router then runs the page as usual.
 from __future__ import annotations
 
 import runpy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -26,3 +29,18 @@ def ensure_routed() -> None:
         PagesManager.uses_pages_directory = False
         runpy.run_path(str(APP), run_name="__main__")
         st.stop()
+
+
+@contextmanager
+def routed_as_on_a_server() -> Iterator[None]:
+    """Runs (under ``AppTest``, which decides the flag again before each run) in which
+    Streamlit already knows the app routes with ``st.navigation``, as on a server after
+    its first run: for measuring pages without the hand-over."""
+    original = PagesManager.__init__
+
+    def known_router(self, *args, **kwargs) -> None:
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False  # what st.navigation left on a server
+
+    with mock.patch.object(PagesManager, "__init__", known_router):
+        yield

@@ -15,6 +15,7 @@ import pytest
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import script_runner
+from streamlit.testing.v1 import AppTest
 
 from dutch_app.ui import routing
 
@@ -51,3 +52,21 @@ def test_ensure_routed_hands_over_to_the_router_beside_the_pages_folder():
     assert routing.APP.name == "app.py"
     assert (routing.APP.parent / "pages").is_dir()
     assert Path(routing.APP).is_file()
+
+
+def test_under_apptest_a_page_file_beside_a_pages_folder_runs_without_the_router(tmp_path):
+    """The behaviour itself, on a tiny app: without the hand-over, switching to a page runs
+    the page file alone (the router does not run), and st.navigation turned it off only
+    for the run it was in. If Streamlit changes this, ensure_routed() may be unneeded or
+    wrong; either way this test tells."""
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "one.py").write_text('import streamlit as st\nst.write("page")\n')
+    (tmp_path / "app.py").write_text(
+        "import streamlit as st\n"
+        'st.write("router")\n'
+        'st.navigation([st.Page("pages/one.py", default=True)]).run()\n'
+    )
+    at = AppTest.from_file(str(tmp_path / "app.py")).run()
+    assert [m.value for m in at.markdown] == ["router", "page"]
+    at.switch_page("pages/one.py").run()
+    assert [m.value for m in at.markdown] == ["page"]  # the router did not run
