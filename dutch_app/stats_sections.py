@@ -216,6 +216,14 @@ SECTIONS: tuple[Section, ...] = (
         empty=N_("No calls yet, so no success rates by hand total."),
     ),
     Section(
+        "against_calls",
+        lambda v: v.tables["calls"],  # the same table (a row per player), other columns
+        tab="calls",
+        title=N_("Beating someone else's call"),
+        columns=columns.AGAINST_CALLS,
+        caption=N_("How often this player's hand was strictly lower than the caller's."),
+    ),
+    Section(
         "call_chances",
         lambda v: v.call_analysis["chances"],
         columns=columns.CALL_CHANCES,

@@ -112,7 +112,7 @@ def show_players(bundle: StatsBundle) -> None:
 
 
 def show_calls(bundle: StatsBundle) -> None:
-    """Dutch calls: how often, how they turn out, and whose hand beat the call."""
+    """Dutch calls: how often and how they turn out, and who never called."""
     show_section(BY_KEY["calls"], bundle)
     calls = bundle.table("calls")
     never = calls.loc[calls["calls"] == 0, "player"].tolist()
@@ -132,9 +132,6 @@ def show_by_hand_total(bundle: StatsBundle) -> None:
         for spec in bundle.charts["by_hand_total"].values():
             chart(spec)
         tables.show_table(by_hand_total, section.columns)
-    st.subheader(_("Beating someone else's call"))
-    tables.show_table(bundle.table("calls"), columns.AGAINST_CALLS)
-    st.caption(_("How often this player's hand was strictly lower than the caller's."))
 
 
 def show_should_i_call(bundle: StatsBundle) -> None:

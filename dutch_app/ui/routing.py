@@ -7,6 +7,13 @@ router has run would execute that page file by itself: without the sign-in
 gate, the sidebar or the error guard. Each page calls :func:`ensure_routed`
 first; in that case it runs ``app.py`` in its place, within the same run (so no
 click or typed value is lost), and the router then runs the page as usual.
+
+No switch of Streamlit 1.67 does this in one place: while the flag is on, the
+script runner runs the page file instead of ``app.py``, so ``app.py`` cannot act
+first, and ``AppTest`` decides the flag again before every run, so turning it off
+once at start-up (in ``serve.py``) would not hold in tests. This module is the only
+one that reads or writes the flag; ``tests/unit/test_routing_contract.py`` checks
+the behaviour on a tiny app.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def test_ensure_routed_hands_over_to_the_router_beside_the_pages_folder():
     assert Path(routing.APP).is_file()
 
 
-def test_under_apptest_a_page_file_beside_a_pages_folder_runs_without_the_router(tmp_path):
+def test_under_apptest_a_page_file_beside_a_pages_folder_runs_without_the_router(tmp_path, flag):
     """The behaviour itself, on a tiny app: without the hand-over, switching to a page runs
     the page file alone (the router does not run), and st.navigation turned it off only
     for the run it was in. If Streamlit changes this, ensure_routed() may be unneeded or
@@ -68,5 +68,6 @@ def test_under_apptest_a_page_file_beside_a_pages_folder_runs_without_the_router
     )
     at = AppTest.from_file(str(tmp_path / "app.py")).run()
     assert [m.value for m in at.markdown] == ["router", "page"]
+    assert PagesManager.uses_pages_directory is False  # st.navigation turned it off
     at.switch_page("pages/one.py").run()
-    assert [m.value for m in at.markdown] == ["page"]  # the router did not run
+    assert [m.value for m in at.markdown] == ["page"]  # decided again: the router did not run
