@@ -35,6 +35,7 @@ from dutch_app.services import games, groups, players, rounds
 from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.models import User
 from dutch_app.ui.context import GROUP_KEY, Resources, resources
+from dutch_app.ui.history_view import rounds_word
 from dutch_app.ui.routing import routed_as_on_a_server
 from dutch_core import PRESETS
 
@@ -142,13 +143,13 @@ def stats_rerun(database: BenchDatabase, repeats: int) -> Comparison:
     with app_on(database) as res:
         app = open_page(res, database.owner_id, database.group_id, "pages/stats.py")
         shown = " ".join(caption.value for caption in app.caption)
-        if f"{bundle.rounds_played:,} rounds" not in shown:
+        if rounds_word(bundle.rounds_played) not in shown:
             raise RuntimeError(f"The Stats page does not show the history: {shown!r}")
         bare = AppTest.from_file(BARE_STATS, default_timeout=TIMEOUT)
         bare.session_state["bench_bundle"] = bundle
         _run(bare)
         with routed_as_on_a_server():
             comparison = compare(lambda: _run(app), lambda: _run(bare), repeats, warmups=2)
-        if f"{bundle.rounds_played:,} rounds" not in " ".join(c.value for c in app.caption):
+        if rounds_word(bundle.rounds_played) not in " ".join(c.value for c in app.caption):
             raise RuntimeError("The Stats page lost its history during the timed runs.")
         return comparison
