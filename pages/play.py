@@ -205,6 +205,9 @@ def ended_elsewhere(game) -> None:
 def show_game(game_id: int, group: GroupView) -> None:
     """A game in progress (or just finished), followed live."""
     game = call(games.get_game, game_id, games.PLAY_ROUNDS)
+    if game.group_id != group.id:  # chosen in another group, before the group was switched
+        st.session_state.pop(GAME_KEY, None)
+        st.rerun()
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:

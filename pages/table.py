@@ -38,6 +38,10 @@ def game_to_show(group_id: int) -> int | None:
 def show(group: GroupView, game_id: int) -> None:
     """The game in large type; an ended game keeps its result until another one starts."""
     game = call(games.get_game, game_id)
+    if game.group_id != group.id:  # shown here for another group, before the switch
+        for key in (PLAY_GAME_KEY, TABLE_GAME_KEY):
+            st.session_state.pop(key, None)
+        st.rerun()
     st.session_state[TABLE_GAME_KEY] = game.id
     ended = game.status is GameStatus.ENDED or game.is_over
     st.html(table_css())

@@ -178,6 +178,31 @@ def test_strangers_cannot_see_a_group_by_switching_ids(table):
     assert at.session_state["active_group_id"] == stranger.group_id
 
 
+def test_switching_group_shows_that_groups_game_not_the_one_shown_before(table):
+    """The game on show belongs to the group it was chosen in: after a switch to a group
+    with no game in progress, Play offers a new game there and the Table page says that
+    no game is in progress, rather than showing the other group's game."""
+    friday = _start(table)
+    at = open_app(table.account, "pages/table.py")
+    assert at.session_state["table_game_id"] == friday.id
+    at.switch_page(PLAY)
+    at.run()
+    assert at.session_state["play_game_id"] == friday.id
+    sunday = table.call(groups.create_group, "Sunday lunch")
+    at.session_state["active_group_id"] = sunday.id
+    at.run()
+    assert not at.exception
+    assert "Group: Sunday lunch" in at.caption[0].value
+    assert [heading.value for heading in at.subheader] == ["New game"]
+    assert SAVE not in [button.key for button in at.button]
+    at.switch_page("pages/table.py")
+    at.run()
+    assert not at.exception
+    assert [info.value for info in at.info] == [
+        "No game is in progress. Start one on the Play page; it will show here."
+    ]
+
+
 def test_a_player_name_with_markup_appears_literally(table):
     from dutch_app.services import players
 
