@@ -18,6 +18,25 @@ LINE_BREAKS = frozenset("\n")
 JOINERS = frozenset("\u200c\u200d")
 """Invisible characters that belong in text: the zero-width (non-)joiner of emoji
 sequences such as a family, and of Persian and Indic writing."""
+BLACK_FLAG = "\U0001f3f4"
+TAGS = range(0xE0020, 0xE007F)
+CANCEL_TAG = "\U000e007f"
+"""A black flag, tag letters and a cancel tag spell a region's flag (Scotland's is
+U+1F3F4 followed by the tags of "gbsct" and U+E007F): the only place tags belong."""
+
+
+def _flag_tags(text: str) -> set[int]:
+    """The positions (from 0) of the tag characters that spell a region's flag."""
+    found: set[int] = set()
+    start = text.find(BLACK_FLAG)
+    while start != -1:
+        end = start + 1
+        while end < len(text) and ord(text[end]) in TAGS:
+            end += 1
+        if end > start + 1 and end < len(text) and text[end] == CANCEL_TAG:
+            found.update(range(start + 1, end + 1))
+        start = text.find(BLACK_FLAG, end)
+    return found
 
 
 def text_problem(text: str, longest: int, *, lines: bool = False) -> str | None:
@@ -25,7 +44,8 @@ def text_problem(text: str, longest: int, *, lines: bool = False) -> str | None:
 
     Refused: more than ``longest`` characters, a lone surrogate, and control or
     format characters (NUL, tabs, zero-width spaces, direction overrides), except
-    the joiners of emoji and scripts, and line breaks when ``lines`` is set.
+    the joiners of emoji and scripts, the tags of a region's flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿), and line
+    breaks when ``lines`` is set.
 
     >>> text_problem("Ann", 80) is None
     True
@@ -40,7 +60,10 @@ def text_problem(text: str, longest: int, *, lines: bool = False) -> str | None:
         return _("is longer than {most} characters (this one has {length})").format(
             most=longest, length=len(text)
         )
+    flag_tags = _flag_tags(text) if BLACK_FLAG in text else set()
     for position, char in enumerate(text, start=1):
+        if position - 1 in flag_tags:
+            continue
         kind = unicodedata.category(char)
         if kind == "Cs":
             return _(

@@ -44,6 +44,28 @@ def test_notes_keep_their_line_breaks_and_emoji(session, owner, group, seated):
     assert games.get_game(session, owner, game.id).notes == notes
 
 
+EMOJI_NAMES = [
+    "Ann 👨\u200d👩\u200d👧",  # a family: three emoji joined by zero-width joiners
+    "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Sco",  # Scotland's flag
+    "Bo 🇳🇱 👍🏽 1️⃣",  # a country's flag, a skin tone, a keycap
+]
+
+
+@pytest.mark.parametrize("name", EMOJI_NAMES)
+def test_a_name_with_any_emoji_is_stored_exactly(session, owner, group, name):
+    player = players.add_player(session, owner, group.id, name)
+    assert name in [p.name for p in players.list_players(session, owner, group.id)]
+    assert player.name == name
+
+
+@pytest.mark.parametrize(
+    "name", ["Sco \U000e0067\U000e0062\U000e007f", "🏴\U000e0067\U000e0062 unfinished"]
+)
+def test_tag_characters_outside_a_regions_flag_are_refused(session, owner, group, name):
+    with pytest.raises(ValidationError, match=r"control character \(U\+E0067\)"):
+        players.add_player(session, owner, group.id, name)
+
+
 @pytest.mark.parametrize(("text", "problem"), UNSTORABLE.values(), ids=list(UNSTORABLE))
 def test_names_a_database_cannot_store_are_refused(
     session, owner, group, seated, count_rows, text, problem
