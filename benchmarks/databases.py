@@ -31,6 +31,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
 
 from dutch_app.services import demo, groups, players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import MIGRATIONS_DIR, get_engine
 from dutch_app.storage.models import Group, User
 
@@ -68,7 +69,7 @@ def _owner_and_group(session: Session) -> tuple[int, int]:
     )
     session.add(owner)
     session.commit()
-    return owner.id, groups.create_group(session, owner.id, GROUP_NAME).id
+    return owner.id, perform(session, groups.create_group, owner.id, GROUP_NAME).id
 
 
 def fill(url: str, size: int, seed: int) -> None:
@@ -81,7 +82,7 @@ def fill(url: str, size: int, seed: int) -> None:
                 demo.generate_history(session, group_id, size, seed, end=HISTORY_ENDS)
             else:
                 for name in PLAYER_NAMES:
-                    players.add_player(session, owner_id, group_id, name)
+                    perform(session, players.add_player, owner_id, group_id, name)
     finally:
         engine.dispose()
 

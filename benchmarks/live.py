@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from benchmarks.databases import BenchDatabase
 from benchmarks.memory import CHROMIUM, CHROMIUM_ARGS, RELOADS, app_server, member_tokens
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine
 from dutch_app.storage.models import User
 from dutch_app.ui.context import SESSION_COOKIE
@@ -58,10 +59,13 @@ def _table(url: str) -> tuple[BenchDatabase, int, dict[str, int]]:
             )
             session.add(owner)
             session.commit()
-            group = groups.create_group(session, owner.id, "Live table")
-            ids = {name: players.add_player(session, owner.id, group.id, name).id for name in NAMES}
+            group = perform(session, groups.create_group, owner.id, "Live table")
+            ids = {
+                name: perform(session, players.add_player, owner.id, group.id, name).id
+                for name in NAMES
+            }
             seats = [ids[name] for name in NAMES]
-            game = games.start_game(session, owner.id, group.id, seats, _open_rules())
+            game = perform(session, games.start_game, owner.id, group.id, seats, _open_rules())
         return BenchDatabase("sqlite", url, owner.id, group.id), game.id, ids
     finally:
         engine.dispose()
@@ -127,8 +131,9 @@ def _delays(url: str, database: BenchDatabase, game_id: int, ids, tokens, count:
                     time.sleep(rng.uniform(0, WATCH_EVERY))  # any moment of the watch cycle
                     hands = {ids[name]: str(rng.randint(1, 30)) for name in NAMES[1:]}
                     with Session(engine) as session:
-                        rounds.add_round(
+                        perform(
                             session,
+                            rounds.add_round,
                             database.owner_id,
                             game_id,
                             hands | {ids["Ann"]: "0"},  # Ann calls and is lowest

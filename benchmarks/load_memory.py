@@ -40,6 +40,7 @@ def _child(url: str, owner_id: int, group_id: int) -> tuple[int, int]:
     from sqlalchemy.orm import sessionmaker
 
     from dutch_app.services import history
+    from dutch_app.services.unit_of_work import perform
     from dutch_app.storage.db import make_engine
     from dutch_app.storage.models import Game
 
@@ -48,12 +49,12 @@ def _child(url: str, owner_id: int, group_id: int) -> tuple[int, int]:
         # Warm every code path on the group's first day only: a small frame, so that
         # hardly any freed memory is left for the real load to reuse.
         first = session.scalar(select(func.min(Game.started_at)).where(Game.group_id == group_id))
-        history.load_history(session, owner_id, group_id, date_to=first.date())
+        perform(session, history.load_history, owner_id, group_id, date_to=first.date())
     gc.collect()
     Path("/proc/self/clear_refs").write_text("5")
     before = _status_bytes("VmRSS")
     with sessions() as session:
-        frame = history.load_history(session, owner_id, group_id)
+        frame = perform(session, history.load_history, owner_id, group_id)
     peak = _status_bytes("VmHWM")
     return peak - before, int(frame.memory_usage(deep=True).sum())
 

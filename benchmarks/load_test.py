@@ -35,6 +35,7 @@ from benchmarks.protocol_client import StreamlitClient
 from dutch_app.accounts import make_backend
 from dutch_app.config import load_settings
 from dutch_app.services import games, groups, players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_app.storage.models import Round
 from dutch_core import PRESETS
@@ -91,9 +92,13 @@ def prepare_tables(url: str, tables: int) -> tuple[list[str], list[int]]:
     for table in range(tables):
         scorer = accounts.sign_up(f"scorer-{table}@example.com", PASSWORD, f"Scorer {table}")
         with sessions() as session:
-            group = groups.create_group(session, scorer.user_id, f"Table {table}")
-            seats = [players.add_player(session, scorer.user_id, group.id, n).id for n in NAMES]
-            game = games.start_game(session, scorer.user_id, group.id, seats, PRESETS["classic"])
+            group = perform(session, groups.create_group, scorer.user_id, f"Table {table}")
+            seats = [
+                perform(session, players.add_player, scorer.user_id, group.id, n).id for n in NAMES
+            ]
+            game = perform(
+                session, games.start_game, scorer.user_id, group.id, seats, PRESETS["classic"]
+            )
         tokens.append(accounts.issue_token(scorer.user_id))
         game_ids.append(game.id)
     engine.dispose()

@@ -37,6 +37,7 @@ from benchmarks.pages import ROOT, SECRET_KEY
 from benchmarks.timing import Comparison
 from dutch_app.accounts import issue_session_token
 from dutch_app.services import demo, groups, history
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_engine
 from dutch_app.storage.models import User
 from dutch_app.ui.context import SESSION_COOKIE
@@ -57,7 +58,9 @@ def member_tokens(database: BenchDatabase, count: int) -> list[str]:
     engine = make_engine(database.url)
     try:
         with Session(engine, expire_on_commit=False) as session:
-            invite = groups.get_group(session, database.owner_id, database.group_id).invite_code
+            invite = perform(
+                session, groups.get_group, database.owner_id, database.group_id
+            ).invite_code
             user_ids = []
             for number in range(1, count + 1):
                 email = f"bench-member-{number}@example.com"
@@ -69,7 +72,7 @@ def member_tokens(database: BenchDatabase, count: int) -> list[str]:
                 )
                 session.add(member)
                 session.commit()
-                groups.join_group(session, member.id, invite)
+                perform(session, groups.join_group, member.id, invite)
                 user_ids.append(member.id)
             key = SECRET_KEY.encode()
             return [issue_session_token(session, uid, key=key, days=1) for uid in user_ids]
@@ -184,12 +187,12 @@ def many_groups(folder: Path, count: int = GROUPS, rows: int = GROUP_ROWS, seed:
                 )  # fmt: skip
                 session.add(member)
                 session.commit()
-                group = groups.create_group(session, member.id, f"Group {number}")
+                group = perform(session, groups.create_group, member.id, f"Group {number}")
                 demo.generate_history(session, group.id, rows, seed + number)
                 key = SECRET_KEY.encode()
                 tokens.append(issue_session_token(session, member.id, key=key, days=1))
                 if number == 1:
-                    frame = history.load_history(session, member.id, group.id)
+                    frame = perform(session, history.load_history, member.id, group.id)
                     frame_bytes = int(frame.memory_usage(deep=True).sum())
                     database = BenchDatabase("sqlite", url, member.id, group.id)
     finally:

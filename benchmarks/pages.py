@@ -32,6 +32,7 @@ from benchmarks.service_ratios import HANDS, load_frame
 from benchmarks.timing import Comparison, compare
 from dutch_app.accounts.tokens import account_of
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.models import User
 from dutch_app.ui.context import GROUP_KEY, Resources, resources
@@ -104,13 +105,13 @@ def open_page(res: Resources, user_id: int, group_id: int, page: str | None) -> 
 
 def _game_in_progress(session: Session, owner: int, group_id: int) -> None:
     """End the group's games in progress and start one of four players with a few rounds."""
-    for game in games.list_games(session, owner, group_id, status="active"):
-        games.end_game(session, owner, game.id)
-    seats = [p.id for p in players.list_players(session, owner, group_id)[: len(HANDS)]]
-    game = games.start_game(session, owner, group_id, seats, PRESETS["classic_open"])
+    for game in perform(session, games.list_games, owner, group_id, status="active"):
+        perform(session, games.end_game, owner, game.id)
+    seats = [p.id for p in perform(session, players.list_players, owner, group_id)[: len(HANDS)]]
+    game = perform(session, games.start_game, owner, group_id, seats, PRESETS["classic_open"])
     hands = dict(zip(seats, HANDS, strict=True))
     for _ in range(ROUNDS_PLAYED):
-        rounds.add_round(session, owner, game.id, hands, seats[0], "dutch")
+        perform(session, rounds.add_round, owner, game.id, hands, seats[0], "dutch")
 
 
 def play_rerun(database: BenchDatabase, repeats: int) -> Comparison:
@@ -122,9 +123,9 @@ def play_rerun(database: BenchDatabase, repeats: int) -> Comparison:
     owner = database.owner_id
     with app_on(database) as res:
         with res.sessions() as session:
-            empty_group = groups.create_group(session, owner, "Benchmark newcomers").id
+            empty_group = perform(session, groups.create_group, owner, "Benchmark newcomers").id
             for name in PLAYER_NAMES:
-                players.add_player(session, owner, empty_group, name)
+                perform(session, players.add_player, owner, empty_group, name)
             for group_id in (database.group_id, empty_group):
                 _game_in_progress(session, owner, group_id)
         with_history = open_page(res, owner, database.group_id, "pages/play.py")

@@ -17,6 +17,7 @@ from benchmarks.timing import Comparison, compare
 from dutch_app import charts
 from dutch_app.csv_io import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.db import make_engine
@@ -36,7 +37,7 @@ def load_frame(database: BenchDatabase) -> pd.DataFrame:
     engine, sessions = _sessions(database)
     try:
         with sessions() as session:
-            return history.load_history(session, database.owner_id, database.group_id)
+            return perform(session, history.load_history, database.owner_id, database.group_id)
     finally:
         engine.dispose()
 
@@ -48,7 +49,7 @@ def _load_against(database: BenchDatabase, repeats: int, bare_read) -> Compariso
 
     def app() -> None:
         with sessions() as session:
-            history.load_history(session, database.owner_id, database.group_id)
+            perform(session, history.load_history, database.owner_id, database.group_id)
 
     try:
         return compare(app, bare, repeats)
@@ -102,7 +103,7 @@ def statistics_and_charts(database: BenchDatabase, repeats: int) -> Comparison:
 
     def load() -> None:
         with sessions() as session:
-            history.load_history(session, database.owner_id, database.group_id)
+            perform(session, history.load_history, database.owner_id, database.group_id)
 
     try:
         return compare(lambda: every_statistic_and_chart(frame), load, repeats)
@@ -127,7 +128,7 @@ def ratings_and_calls(database: BenchDatabase, repeats: int) -> Comparison:
 
     def load() -> None:
         with sessions() as session:
-            history.load_history(session, database.owner_id, database.group_id)
+            perform(session, history.load_history, database.owner_id, database.group_id)
 
     try:
         return compare(lambda: ratings_and_call_analysis(frame), load, repeats)
@@ -140,7 +141,7 @@ def csv_export_cost(database: BenchDatabase, repeats: int) -> Comparison:
     engine, sessions = _sessions(database)
     frame = load_frame(database)
     with sessions() as session:
-        rules = csv_export.game_rules(session, database.owner_id, database.group_id)
+        rules = perform(session, csv_export.game_rules, database.owner_id, database.group_id)
     engine.dispose()
     return compare(
         lambda: export_rounds_csv(frame, rules),
@@ -154,13 +155,15 @@ def _round_adder(database: BenchDatabase) -> tuple[Callable[[], None], Engine]:
     engine, sessions = _sessions(database)
     owner, group_id = database.owner_id, database.group_id
     with sessions() as session:
-        seats = [p.id for p in players.list_players(session, owner, group_id)[: len(HANDS)]]
-        game = games.start_game(session, owner, group_id, seats, PRESETS["classic_open"])
+        seats = [
+            p.id for p in perform(session, players.list_players, owner, group_id)[: len(HANDS)]
+        ]
+        game = perform(session, games.start_game, owner, group_id, seats, PRESETS["classic_open"])
     hands = dict(zip(seats, HANDS, strict=True))
 
     def add() -> None:
         with sessions() as session:
-            rounds.add_round(session, owner, game.id, hands, seats[0], "dutch")
+            perform(session, rounds.add_round, owner, game.id, hands, seats[0], "dutch")
 
     return add, engine
 

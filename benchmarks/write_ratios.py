@@ -29,6 +29,7 @@ from benchmarks.timing import Comparison, compare
 from dutch_app.csv_io import ROUND_COLUMNS
 from dutch_app.services import csv_import, games, groups, players, rounds
 from dutch_app.services._bulk import BulkGame, write_games
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import make_engine
 from dutch_app.storage.models import Player
 from dutch_core import PRESETS, RoundInput, score_round
@@ -60,10 +61,10 @@ def _sessions(database: BenchDatabase):
 def _game_of(session: Session, database: BenchDatabase, length: int) -> tuple[int, dict, int]:
     """A new open-ended game of four players with ``length`` rounds (written in bulk)."""
     owner, group_id = database.owner_id, database.group_id
-    listed = players.list_players(session, owner, group_id)
+    listed = perform(session, players.list_players, owner, group_id)
     while len(listed) < len(HANDS):
-        players.add_player(session, owner, group_id, f"Player {len(listed) + 1}")
-        listed = players.list_players(session, owner, group_id)
+        perform(session, players.add_player, owner, group_id, f"Player {len(listed) + 1}")
+        listed = perform(session, players.list_players, owner, group_id)
     ids = [p.id for p in listed[: len(HANDS)]]
     seated = [session.get(Player, player_id) for player_id in ids]
     rules = PRESETS["classic_open"]
@@ -97,9 +98,17 @@ def _tasks(
         def run() -> None:
             with sessions() as session:
                 if act == "add":
-                    rounds.add_round(session, database.owner_id, game_id, hands, caller, "dutch")
+                    perform(
+                        session,
+                        rounds.add_round,
+                        database.owner_id,
+                        game_id,
+                        hands,
+                        caller,
+                        "dutch",
+                    )
                 else:
-                    games.get_game(session, database.owner_id, game_id, games.PLAY_ROUNDS)
+                    perform(session, games.get_game, database.owner_id, game_id, games.PLAY_ROUNDS)
 
         return run
 
@@ -138,14 +147,14 @@ def _round_saver(database: BenchDatabase, sessions) -> Callable[[], None]:
     """A task saving one round in a group of its own (another group than the import's)."""
     owner = database.owner_id
     with sessions() as session:
-        other = groups.create_group(session, owner, "Next table")
-        ids = [players.add_player(session, owner, other.id, name).id for name in "ABCD"]
-        game = games.start_game(session, owner, other.id, ids, PRESETS["classic_open"])
+        other = perform(session, groups.create_group, owner, "Next table")
+        ids = [perform(session, players.add_player, owner, other.id, name).id for name in "ABCD"]
+        game = perform(session, games.start_game, owner, other.id, ids, PRESETS["classic_open"])
     hands = dict(zip(ids, HANDS, strict=True))
 
     def save() -> None:
         with sessions() as session:
-            rounds.add_round(session, owner, game.id, hands, ids[0], "dutch")
+            perform(session, rounds.add_round, owner, game.id, hands, ids[0], "dutch")
 
     return save
 
@@ -158,7 +167,7 @@ def _import_elsewhere(url: str, owner: int, group_id: int, data: bytes, started,
         sessions = sessionmaker(engine, expire_on_commit=False)
         started.set()
         with sessions() as session:
-            csv_import.import_rounds_csv(session, owner, group_id, data)
+            perform(session, csv_import.import_rounds_csv, owner, group_id, data)
     except BaseException as error:  # reported by the measuring process
         errors.put(f"{type(error).__name__}: {error}")
     finally:
@@ -181,7 +190,7 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
         for turn in range(repeats):
             data = import_file(seed=turn)
             with sessions() as session:
-                target = groups.create_group(session, owner, f"Imported {turn}").id
+                target = perform(session, groups.create_group, owner, f"Imported {turn}").id
             for _ in range(5):
                 began = time.perf_counter()
                 save()

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from sqlalchemy import select
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.base import (
@@ -27,6 +26,7 @@ from dutch_app.accounts.tokens import (
     resume_claims,
 )
 from dutch_app.i18n import _
+from dutch_app.services import unit_of_work
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import User
 
@@ -63,23 +63,13 @@ def writing(sessions: SessionFactory) -> Iterator[Session]:
         yield session
 
 
-# PostgreSQL's answers when it chose this transaction to give way to a concurrent one.
-GIVE_WAY = {"40P01", "40001"}  # deadlock_detected, serialization_failure
-ATTEMPTS = 5
-
-
 def write_retrying(sessions: SessionFactory, work: Callable[[Session], T]) -> T:
-    """``work(session)`` in a write transaction of its own, run again from the start when
-    the database picked it to give way to a concurrent one (as PostgreSQL may do when
-    several sign-ins lock the same throttle counters at once)."""
-    for attempt in range(ATTEMPTS):
-        try:
-            with writing(sessions) as session:
-                return work(session)
-        except DBAPIError as error:
-            if getattr(error.orig, "sqlstate", None) not in GIVE_WAY or attempt == ATTEMPTS - 1:
-                raise
-    raise AssertionError("unreachable")
+    """``work(session)`` in the services' unit of work for a write, in a session of its own:
+    run again from the start when a concurrent transaction took the same key first or the
+    database picked this one to give way (as PostgreSQL may do when several sign-ins lock
+    the same throttle counters at once)."""
+    with sessions() as session:
+        return unit_of_work.write(session, work)
 
 
 class DatabaseBackend(AccountBackend):

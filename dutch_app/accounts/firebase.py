@@ -255,7 +255,10 @@ class FirebaseBackend(DatabaseBackend):
             address = self._user(session, user_id).email
         if not password or self._password_check(address, password) is None:
             raise AuthFailed(_("Password: this is not your password."), "password")
-        with writing(self._sessions) as session:
+
+        def remove(session: Session) -> None:
+            # Firebase's user goes last, so a refusal there leaves the account whole; a
+            # retried attempt finds it gone already.
             user = self._user(session, user_id)
             uid = user.auth_subject
             remove_user(session, user)
@@ -266,6 +269,8 @@ class FirebaseBackend(DatabaseBackend):
                 log.info("Firebase user of account %s was already gone", user_id)
             except FirebaseError as error:
                 raise ServiceUnavailable() from error
+
+        write_retrying(self._sessions, remove)
         log.info("Firebase account %s deleted", user_id)
 
 

@@ -178,8 +178,9 @@ class LocalBackend(DatabaseBackend):
         ok, _account = self._checked_password(address, password or "", None)
         if not ok:
             raise AuthFailed(_("Password: this is not your password."), "password")
-        with writing(self._sessions) as session:
-            remove_user(session, self._user(session, user_id))
+        write_retrying(
+            self._sessions, lambda session: remove_user(session, self._user(session, user_id))
+        )
         log.info("local account %s deleted", user_id)
 
     # Password reset by a one-time link: see dutch_app.accounts.reset.

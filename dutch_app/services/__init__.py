@@ -2,6 +2,9 @@
 
 Every service checks that the acting user belongs to the group concerned (to
 anyone else the group, its players, games and rounds do not exist), validates
-its input fully, then writes in one transaction of its own and returns small
-frozen views (:mod:`dutch_app.services.views`), never ORM objects.
+its input fully, writes through the session it is given and returns small
+frozen views (:mod:`dutch_app.services.views`), never ORM objects. The caller
+owns the transaction: it runs the service with
+:func:`dutch_app.services.unit_of_work.perform`, which commits, rolls back or
+retries the whole call.
 """

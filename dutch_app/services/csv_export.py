@@ -10,13 +10,11 @@ from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import export_games_csv, export_rounds_csv
 from dutch_app.services._access import membership
-from dutch_app.services._transaction import reading
 from dutch_app.services.history import load_history
 from dutch_app.storage.models import Game
 from dutch_core import HouseRules
 
 
-@reading
 def game_rules(session: Session, user_id: int, group_id: int) -> dict[int, HouseRules]:
     """The house rules of every game of the group, by game id."""
     membership(session, user_id, group_id)

@@ -34,9 +34,9 @@ from dutch_app.services._bulk import (
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._stored_games import Table, core_game
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.players import PLAYER_NAME_LENGTH
+from dutch_app.services.unit_of_work import in_steps, read, write
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
 from dutch_core.game import GameStatus
 
@@ -61,7 +61,6 @@ def _name_problem(name: str) -> str | None:
     return None
 
 
-@reading
 def _check_member(session: Session, user_id: int, group_id: int) -> None:
     membership(session, user_id, group_id)
 
@@ -92,7 +91,6 @@ def _chunks(items: list) -> list[list]:
     return [items[start : start + CHUNK] for start in range(0, len(items), CHUNK)]
 
 
-@reading
 def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]:
     """Content keys of the group's games that started within the same second as one of
     the plan's (such as the games a file was exported from), read in a few queries."""
@@ -214,7 +212,6 @@ def _without(prepared: PreparedGames, keep: list[bool]) -> PreparedGames:
     )
 
 
-@writing
 def _write(
     session: Session,
     user_id: int,
@@ -249,6 +246,7 @@ def _write(
     return candidates, game_ids, created
 
 
+@in_steps
 def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes) -> ImportReport:
     """Import a rounds file into the group in one transaction, skipping games it already has.
 
@@ -256,14 +254,14 @@ def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes
     and writes nothing when any part of the file is wrong. The file is read and
     checked, and every row to insert built, before the write transaction begins.
     """
-    _check_member(session, user_id, group_id)
+    read(session, _check_member, user_id, group_id)
     if not isinstance(data, bytes):
         raise ValidationError("data", f"the file must be bytes, not {type(data).__name__}.")
     plan = parse_rounds_csv(data, check_name=_name_problem)
-    content_keys = _content_keys(session, group_id, plan)
+    content_keys = read(session, _content_keys, group_id, plan)
     candidates = [game for game in plan.games if game.import_key not in content_keys]
     prepared = _prepared(user_id, group_id, candidates)
-    stored, game_ids, created = _write(session, user_id, group_id, candidates, prepared)
+    stored, game_ids, created = write(session, _write, user_id, group_id, candidates, prepared)
     return ImportReport(
         games_imported=len(game_ids),
         rounds_imported=sum(len(game.rounds) for game in stored),

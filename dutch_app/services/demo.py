@@ -27,8 +27,8 @@ from dutch_app.services._caps import check_room_for_a_group, count_demo_group
 from dutch_app.services._input import as_utc, new_invite_code
 from dutch_app.services._present import group_view
 from dutch_app.services._simulation import full_deck, play_round
-from dutch_app.services._transaction import writing
 from dutch_app.services.errors import Conflict, NotFound, ValidationError
+from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import GroupView, Role
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import (
@@ -209,7 +209,7 @@ def generate_history(
     return summary
 
 
-@writing
+@writes
 def load_demo_group(session: Session, user_id: int) -> GroupView:
     """Create a demo group owned by the user, with a few hundred rows of history.
 
@@ -231,7 +231,7 @@ def load_demo_group(session: Session, user_id: int) -> GroupView:
     return group_view(session, group, mine)
 
 
-@writing
+@writes
 def remove_demo_group(session: Session, user_id: int, group_id: int) -> str:
     """Delete a demo group with its made-up players and games (its owner only); its name.
 

@@ -13,9 +13,9 @@ from dutch_app.services._access import bump_group, game_for, membership, player_
 from dutch_app.services._filters import started_between, with_status
 from dutch_app.services._input import as_utc, check_id, clean_text, moment
 from dutch_app.services._present import game_view
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
 from dutch_app.services.preferences import remember_rules
+from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import GameSummary, GameView, Role
 from dutch_app.storage.models import (
     Game,
@@ -59,7 +59,7 @@ def _seated_players(session: Session, group_id: int, player_ids: object) -> list
     return seated
 
 
-@writing
+@writes
 def start_game(
     session: Session,
     user_id: int,
@@ -115,8 +115,7 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
 
     What an open Play page asks every couple of seconds to notice a change made
     on another phone: one query on the game's primary key and the membership's,
-    nothing else read and nothing written. Run in a transaction of its own, ended
-    afterwards.
+    nothing else read and nothing written.
     """
     check_id("user_id", user_id)
     query = select(Game.version).where(
@@ -125,10 +124,7 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
         .where(Membership.group_id == Game.group_id, Membership.user_id == user_id)
         .exists(),
     )
-    try:
-        version = session.scalar(query)
-    finally:
-        session.rollback()
+    version = session.scalar(query)
     if version is None:
         raise NotFound("game", game_id)
     return version
@@ -138,7 +134,6 @@ PLAY_ROUNDS = 100
 """The latest rounds the Play page shows of a game (the History page shows them all)."""
 
 
-@reading
 def get_game(
     session: Session, user_id: int, game_id: int, last_rounds: int | None = None
 ) -> GameView:
@@ -161,19 +156,19 @@ def _set_status(session: Session, user_id: int, game_id: int, status: GameStatus
     return game_view(session, game)
 
 
-@writing
+@writes
 def end_game(session: Session, user_id: int, game_id: int) -> GameView:
     """Mark the game as ended (whatever its end condition says)."""
     return _set_status(session, user_id, game_id, GameStatus.ENDED)
 
 
-@writing
+@writes
 def reopen_game(session: Session, user_id: int, game_id: int) -> GameView:
     """Mark an ended game as active again."""
     return _set_status(session, user_id, game_id, GameStatus.ACTIVE)
 
 
-@writing
+@writes
 def delete_game(session: Session, user_id: int, game_id: int) -> None:
     """Delete a game and its rounds (the group's owner or whoever started it)."""
     game = game_for(session, user_id, game_id, lock=True)
@@ -186,7 +181,6 @@ def delete_game(session: Session, user_id: int, game_id: int) -> None:
     bump_group(session, group_id)
 
 
-@reading
 def list_games(
     session: Session,
     user_id: int,

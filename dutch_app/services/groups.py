@@ -25,9 +25,9 @@ from dutch_app.services._input import (
 )
 from dutch_app.services._members import seat_member
 from dutch_app.services._present import group_view, group_views
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, LimitReached, NotFound
 from dutch_app.services.leaving import end_membership
+from dutch_app.services.unit_of_work import in_steps, write, writes
 from dutch_app.services.views import GroupView, Role, stamp
 from dutch_app.storage.models import Group, Membership, utcnow
 from dutch_app.throttle import Key, Rule
@@ -36,7 +36,7 @@ GROUP_NAME_LENGTH = 80
 DAY = timedelta(days=1)
 
 
-@writing
+@writes
 def create_group(session: Session, user_id: int, name: str) -> GroupView:
     """Create a group owned by the user (refused when they are in the most groups allowed);
     the user is its first player, named by their display name and linked to them."""
@@ -57,7 +57,7 @@ def create_group(session: Session, user_id: int, name: str) -> GroupView:
     return group_view(session, group, mine)
 
 
-@writing
+@writes
 def rename_group(session: Session, user_id: int, group_id: int, name: str) -> GroupView:
     """Give the group a new name (owner only)."""
     mine = owner_membership(session, user_id, group_id)
@@ -68,7 +68,6 @@ def rename_group(session: Session, user_id: int, group_id: int, name: str) -> Gr
     return group_view(session, group, mine)
 
 
-@reading
 def list_groups(session: Session, user_id: int) -> list[GroupView]:
     """The user's groups, by name.
 
@@ -86,14 +85,13 @@ def list_groups(session: Session, user_id: int) -> list[GroupView]:
     return group_views(session, [(group, mine) for group, mine in rows])
 
 
-@reading
 def get_group(session: Session, user_id: int, group_id: int) -> GroupView:
     """One of the user's groups with its members."""
     mine = membership(session, user_id, group_id)
     return group_view(session, session.get_one(Group, group_id), mine)
 
 
-@writing
+@writes
 def rotate_invite_code(session: Session, user_id: int, group_id: int) -> GroupView:
     """Replace the invite code, so the old one no longer works (owner only)."""
     mine = owner_membership(session, user_id, group_id)
@@ -108,6 +106,7 @@ INVITE_GUESSES = Rule("invite_user", 10, timedelta(seconds=1), timedelta(minutes
 INVITE_GUESSES_FROM = Rule("invite_client", 30, timedelta(seconds=1), timedelta(minutes=15), DAY)
 
 
+@in_steps
 def join_group(
     session: Session, user_id: int, invite_code: str, *, client: str | None = None
 ) -> GroupView:
@@ -126,11 +125,10 @@ def join_group(
     keys = [Key(INVITE_GUESSES, str(check_id("user_id", user_id)))]
     if client is not None:
         keys.append(Key(INVITE_GUESSES_FROM, client))
-    _count_invite_try(session, user_id, keys)
-    return _join(session, user_id, code, invite_code, keys)
+    write(session, _count_invite_try, user_id, keys)
+    return write(session, _join, user_id, code, invite_code, keys)
 
 
-@writing
 def _count_invite_try(session: Session, user_id: int, keys: list[Key]) -> None:
     acting_user(session, user_id)
     refusal = throttle.admit(session, keys, utcnow())
@@ -143,7 +141,6 @@ def _count_invite_try(session: Session, user_id: int, keys: list[Key]) -> None:
         )
 
 
-@writing
 def _join(session: Session, user_id: int, code: str, as_typed: str, keys: list[Key]) -> GroupView:
     group = session.scalars(select(Group).where(Group.invite_code == code)).one_or_none()
     if group is None:
@@ -160,14 +157,14 @@ def _join(session: Session, user_id: int, code: str, as_typed: str, keys: list[K
     return group_view(session, group, mine)
 
 
-@writing
+@writes
 def leave_group(session: Session, user_id: int, group_id: int) -> None:
     """Leave the group. An owner's role passes to the longest-standing member; when
     the last member leaves, the group is deleted with all its games."""
     end_membership(session, membership(session, user_id, group_id))
 
 
-@writing
+@writes
 def remove_member(session: Session, user_id: int, group_id: int, member_id: int) -> GroupView:
     """Take a member out of the group (owner only); the group as the owner now sees it.
 
@@ -203,7 +200,6 @@ def _owners(session: Session, group_id: int) -> int:
     return session.scalar(owners) or 0
 
 
-@reading
 def cache_stamp(session: Session, user_id: int, group_id: int) -> str:
     """The group's cache key and data version in one string (see `GroupView.cache_stamp`);
     it changes whenever anything in the group changes and is never another group's."""
@@ -214,7 +210,6 @@ def cache_stamp(session: Session, user_id: int, group_id: int) -> str:
     return stamp(key, version)
 
 
-@reading
 def data_version(session: Session, user_id: int, group_id: int) -> int:
     """A number that changes whenever anything in the group changes (a cache key).
 

@@ -24,7 +24,6 @@ from sqlalchemy.orm import Session, aliased
 from dutch_app.services._access import membership
 from dutch_app.services._filters import started_between, with_status
 from dutch_app.services._input import check_id
-from dutch_app.services._transaction import reading
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
@@ -67,7 +66,6 @@ def history_query(group_id: int) -> Select:
     )
 
 
-@reading
 def load_history(
     session: Session,
     user_id: int,

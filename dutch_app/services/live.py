@@ -40,10 +40,7 @@ def member_version(session: Session, user_id: int, kind: Watched, ident: int) ->
     """
     if kind is Watched.GAME:
         return games.game_version(session, user_id, ident)
-    try:
-        return groups.data_version(session, user_id, ident)
-    finally:
-        session.rollback()
+    return groups.data_version(session, user_id, ident)
 
 
 def versions(session: Session, keys: Iterable[Key]) -> dict[Key, int]:
@@ -55,13 +52,10 @@ def versions(session: Session, keys: Iterable[Key]) -> dict[Key, int]:
     for kind, ident in keys:
         wanted[kind].add(ident)
     found: dict[Key, int] = {}
-    try:
-        if wanted[Watched.GAME]:
-            query = select(Game.id, Game.version).where(Game.id.in_(wanted[Watched.GAME]))
-            found.update({(Watched.GAME, ident): v for ident, v in session.execute(query)})
-        if wanted[Watched.GROUP]:
-            query = select(Group.id, Group.data_version).where(Group.id.in_(wanted[Watched.GROUP]))
-            found.update({(Watched.GROUP, ident): v for ident, v in session.execute(query)})
-    finally:
-        session.rollback()
+    if wanted[Watched.GAME]:
+        query = select(Game.id, Game.version).where(Game.id.in_(wanted[Watched.GAME]))
+        found.update({(Watched.GAME, ident): v for ident, v in session.execute(query)})
+    if wanted[Watched.GROUP]:
+        query = select(Group.id, Group.data_version).where(Group.id.in_(wanted[Watched.GROUP]))
+        found.update({(Watched.GROUP, ident): v for ident, v in session.execute(query)})
     return found

@@ -18,13 +18,12 @@ from dutch_app.services._access import acting_user, bump_group, membership, play
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import name_key
 from dutch_app.services._present import player_view
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import Conflict, ValidationError
+from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import PlayerOffer, PlayerRename, PlayerView
 from dutch_app.storage.models import Group, Membership, Player
 
 
-@reading
 def my_player_offer(session: Session, user_id: int, group_id: int) -> PlayerOffer | None:
     """What to offer the member who has no player in the group (None when they have one)."""
     membership(session, user_id, group_id)
@@ -44,7 +43,7 @@ def _check_no_player_yet(session: Session, group_id: int, user_id: int) -> None:
         raise Conflict(_("You already play as {name!r} in this group.").format(name=mine.name))
 
 
-@writing
+@writes
 def claim_player(session: Session, user_id: int, player_id: int) -> PlayerView:
     """Link a player nobody's account is linked to to the member's own account ("that's me")."""
     player = player_for(session, user_id, player_id)
@@ -60,7 +59,7 @@ def claim_player(session: Session, user_id: int, player_id: int) -> PlayerView:
     return player_view(player)
 
 
-@writing
+@writes
 def add_my_player(session: Session, user_id: int, group_id: int) -> PlayerView:
     """Add a player for the member, named by their display name ("Name 2" when taken)."""
     membership(session, user_id, group_id)
@@ -71,13 +70,12 @@ def add_my_player(session: Session, user_id: int, group_id: int) -> PlayerView:
     return player_view(player)
 
 
-@reading
 def players_to_rename(session: Session, user_id: int) -> list[PlayerRename]:
     """The person's players whose name is not their display name, by group name."""
     return _renames(session, user_id, apply=False)
 
 
-@writing
+@writes
 def rename_my_players(session: Session, user_id: int) -> list[PlayerRename]:
     """Rename the person's players after their display name, in every group where no other
     player has that name already (those are reported with ``renamed=False``)."""

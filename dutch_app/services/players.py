@@ -10,8 +10,8 @@ from dutch_app.services._access import bump_group, membership, player_for
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import check_id, clean_name, name_key
 from dutch_app.services._present import player_view
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import NotFound, ValidationError
+from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import PlayerView
 from dutch_app.storage.models import Game, GamePlayer, Membership, Player, Round, RoundHand
 
@@ -41,7 +41,7 @@ def _check_link(session: Session, group_id: int, link_user_id: object, keep: int
         )
 
 
-@writing
+@writes
 def add_player(
     session: Session, user_id: int, group_id: int, name: str, link_user_id: int | None = None
 ) -> PlayerView:
@@ -62,7 +62,7 @@ def add_player(
     return player_view(player)
 
 
-@writing
+@writes
 def rename_player(session: Session, user_id: int, player_id: int, name: str) -> PlayerView:
     """Rename a player; every game they played shows the new name."""
     player = player_for(session, user_id, player_id)
@@ -74,7 +74,7 @@ def rename_player(session: Session, user_id: int, player_id: int, name: str) -> 
     return player_view(player)
 
 
-@writing
+@writes
 def link_player(
     session: Session, user_id: int, player_id: int, link_user_id: int | None
 ) -> PlayerView:
@@ -88,7 +88,6 @@ def link_player(
     return player_view(player)
 
 
-@reading
 def list_players(session: Session, user_id: int, group_id: int) -> list[PlayerView]:
     """The group's players by name (merged players are gone)."""
     membership(session, user_id, group_id)
@@ -100,7 +99,7 @@ def list_players(session: Session, user_id: int, group_id: int) -> list[PlayerVi
     return [player_view(player) for player in players]
 
 
-@writing
+@writes
 def merge_players(
     session: Session, user_id: int, group_id: int, source_id: int, target_id: int
 ) -> PlayerView:

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from dutch_app.services._access import acting_user
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import ValidationError
+from dutch_app.services.unit_of_work import writes
 from dutch_app.storage.models import UserPreferences, utcnow
 from dutch_core import HouseRules
 from dutch_core.errors import DutchError
@@ -66,7 +66,6 @@ def _row(session: Session, user_id: int) -> UserPreferences:
     return row
 
 
-@reading
 def get_preferences(session: Session, user_id: int) -> Preferences:
     """The person's preferences (the defaults for anything never chosen)."""
     acting_user(session, user_id)
@@ -86,7 +85,7 @@ def check_choices(language: object, theme: object, keep_awake: object) -> None:
         raise ValidationError("keep_awake", f"keep_awake must be yes or no, not {keep_awake!r}.")
 
 
-@writing
+@writes
 def save_preferences(
     session: Session,
     user_id: int,

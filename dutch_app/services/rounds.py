@@ -47,8 +47,8 @@ from dutch_app.services._stored_games import (
     stored_input,
     table_of,
 )
-from dutch_app.services._transaction import writing
 from dutch_app.services.errors import Conflict, GameEnded, StaleRound, ValidationError
+from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import RoundView
 from dutch_app.storage.models import Game, Round, RoundHand, User, utcnow
 from dutch_core import (
@@ -156,7 +156,7 @@ def _check_round_number(session: Session, game: Game, for_round: object, latest:
     raise StaleRound(message, next_number=latest + 1, latest=latest, latest_by=by)
 
 
-@writing
+@writes
 def add_round(
     session: Session,
     user_id: int,
@@ -232,7 +232,7 @@ def _locked_round(session: Session, user_id: int, round_id: object, expected_ver
     return game, stored
 
 
-@writing
+@writes
 def edit_round(
     session: Session,
     user_id: int,
@@ -265,7 +265,7 @@ def edit_round(
     return round_view(table, stored, hands_stored)
 
 
-@writing
+@writes
 def delete_round(session: Session, user_id: int, round_id: int, expected_version: int) -> None:
     """Delete a round; later rounds move up one number. Refused (Conflict) if it
     changed since ``expected_version``."""
@@ -292,7 +292,7 @@ def delete_round(session: Session, user_id: int, round_id: int, expected_version
     _finish(session, game, after.is_over)
 
 
-@writing
+@writes
 def undo_round(
     session: Session, user_id: int, game_id: int, round_id: int, expected_version: int
 ) -> int:

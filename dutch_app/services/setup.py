@@ -17,8 +17,8 @@ from dutch_app.i18n import _
 from dutch_app.services import games, players
 from dutch_app.services._access import membership
 from dutch_app.services._input import name_key
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import ValidationError
+from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import GameDefaults, GameView
 from dutch_app.storage.models import Game, GamePlayer, Membership, Player
 from dutch_core import HouseRules
@@ -40,7 +40,7 @@ def _check_seats(seats: object) -> list[int | str]:
     return checked
 
 
-@writing
+@writes
 def start_game_with_players(
     session: Session,
     user_id: int,
@@ -62,7 +62,6 @@ def start_game_with_players(
     return games.start_game(session, user_id, group_id, player_ids, rules, notes)
 
 
-@reading
 def game_defaults(session: Session, user_id: int, group_id: int) -> GameDefaults:
     """What the set-up of the group's next game starts from.
 

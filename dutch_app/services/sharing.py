@@ -24,8 +24,8 @@ from dutch_app.i18n import N_, _
 from dutch_app.services._access import game_for
 from dutch_app.services._input import as_utc
 from dutch_app.services._present import game_view
-from dutch_app.services._transaction import reading, writing
 from dutch_app.services.errors import LimitReached, ServiceError
+from dutch_app.services.unit_of_work import in_steps, read, write, writes
 from dutch_app.services.views import GameView
 from dutch_app.storage.models import Game, SharedGame, utcnow
 from dutch_app.throttle import Key, Rule
@@ -117,7 +117,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@reading
 def share_link_state(session: Session, user_id: int, game_id: int) -> ShareLinkState:
     """Whether the game (of one of the user's groups) has a read-only link."""
     game = game_for(session, user_id, game_id)
@@ -125,7 +124,7 @@ def share_link_state(session: Session, user_id: int, game_id: int) -> ShareLinkS
     return ShareLinkState(game.id, as_utc(made) if made is not None else None)
 
 
-@writing
+@writes
 def make_share_link(session: Session, user_id: int, game_id: int) -> str:
     """A new read-only link's token for the game; an earlier link of the game stops working.
 
@@ -139,13 +138,14 @@ def make_share_link(session: Session, user_id: int, game_id: int) -> str:
     return token
 
 
-@writing
+@writes
 def end_share_link(session: Session, user_id: int, game_id: int) -> None:
     """End the game's read-only link (nothing happens when it has none)."""
     game = game_for(session, user_id, game_id, lock=True)
     session.execute(delete(SharedGame).where(SharedGame.game_id == game.id))
 
 
+@in_steps
 def open_shared_game(session: Session, token: object, *, client: str | None) -> SharedGameView:
     """The game a read-only link shows, for anyone holding it (no account needed).
 
@@ -154,13 +154,12 @@ def open_shared_game(session: Session, token: object, *, client: str | None) -> 
     :class:`ShareLinkInvalid`.
     """
     keys = [Key(LINK_TRIES_FROM, client or "unknown")]
-    _count_try(session, keys)
-    view = _look_up(session, token)
-    _forgive(session, keys)
+    write(session, _count_try, keys)
+    view = read(session, _look_up, token)
+    write(session, _forgive, keys)
     return view
 
 
-@writing
 def _count_try(session: Session, keys: list[Key]) -> None:
     refusal = throttle.admit(session, keys, utcnow())
     if refusal is not None:
@@ -171,7 +170,6 @@ def _count_try(session: Session, keys: list[Key]) -> None:
         )
 
 
-@reading
 def _look_up(session: Session, token: object) -> SharedGameView:
     digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
     game = session.scalars(
@@ -184,6 +182,5 @@ def _look_up(session: Session, token: object) -> SharedGameView:
     return shared_view(game_view(session, game))
 
 
-@writing
 def _forgive(session: Session, keys: list[Key]) -> None:
     throttle.take_back(session, keys)

@@ -8,13 +8,12 @@ from functools import partial
 from dutch_app.accounts.export import export_user_data
 from dutch_app.i18n import _
 from dutch_app.services.views import PlayerRename
-from dutch_app.ui.context import resources
+from dutch_app.ui.context import run_service
 from dutch_app.ui.text import md
 
 
 def _my_data_zip(user_id: int) -> bytes:
-    with resources().sessions() as session:
-        return export_user_data(session, user_id)
+    return run_service(export_user_data, user_id)
 
 
 def my_data_maker(user_id: int) -> Callable[[], bytes]:

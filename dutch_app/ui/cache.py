@@ -24,7 +24,7 @@ import streamlit as st
 
 from dutch_app.services import groups, history, players
 from dutch_app.services.views import GroupView, PlayerView
-from dutch_app.ui.context import call, require_account, resources
+from dutch_app.ui.context import call, require_account, resources, run_service
 from dutch_app.ui.memory_cache import MIB, MemoryBoundedCache
 
 
@@ -41,8 +41,7 @@ def group_version(group_id: int) -> str:
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
 def _roster(_reader_id: int, group_id: int, version: str) -> list[PlayerView]:
     del version  # part of the cache key only
-    with resources().sessions() as session:
-        return players.list_players(session, _reader_id, group_id)
+    return run_service(players.list_players, _reader_id, group_id)
 
 
 def roster(group: GroupView) -> list[PlayerView]:
@@ -70,16 +69,15 @@ def _history(
     status: str | None,
 ) -> pd.DataFrame:
     def load() -> pd.DataFrame:
-        with resources().sessions() as session:
-            return history.load_history(
-                session,
-                reader_id,
-                group_id,
-                date_from=date_from,
-                date_to=date_to,
-                player_ids=list(player_ids) if player_ids is not None else None,
-                status=status,
-            )
+        return run_service(
+            history.load_history,
+            reader_id,
+            group_id,
+            date_from=date_from,
+            date_to=date_to,
+            player_ids=list(player_ids) if player_ids is not None else None,
+            status=status,
+        )
 
     key = ("history", group_id, version, date_from, date_to, player_ids, status)
     # A shallow copy: the cached frame is shared by every session, and copy-on-write keeps

@@ -1,7 +1,11 @@
 """What every page shares: the database, the account store, who is signed in, the active group.
 
-Pages call services through :func:`call`, which opens a session and passes the
-signed-in person, so no page ever opens a database session itself.
+Pages call services through :func:`call`, which opens a session, passes the
+signed-in person and runs the service in its unit of work
+(:mod:`dutch_app.services.unit_of_work`: one transaction, committed or rolled back,
+a write retried after a clash), so no page ever opens a database session or a
+transaction itself. What runs outside a page's script run (a download button) or
+without an account (a shared link) uses :func:`run_service`.
 
 A tab keeps its session token next to the account. At the start of every full
 rerun the router checks that token again (:func:`resume_from_cookie`: one query by
@@ -25,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
 from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.i18n import N_, _
-from dutch_app.services import groups
+from dutch_app.services import groups, unit_of_work
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_app.ui.text import md
@@ -111,8 +115,17 @@ def call(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
             st.rerun()  # the router shows the sign-in page with the notice
             raise AuthFailed(_(ENDED_ELSEWHERE))  # where a rerun cannot start (a callback)
         account = checked
+    return run_service(service, account.user_id, *args, **kwargs)
+
+
+def run_service(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run a service in a session of its own, in the unit of work it asks for.
+
+    For callers that name the person themselves (a download button runs after the
+    page's script run) or need none (a shared link); pages use :func:`call`.
+    """
     with resources().sessions() as session:
-        return service(session, account.user_id, *args, **kwargs)
+        return unit_of_work.perform(session, service, *args, **kwargs)
 
 
 def _write_cookie(value: str, max_age: int) -> None:

@@ -20,7 +20,7 @@ from dutch_app.csv_io import CsvImportError, export_games_csv, export_rounds_csv
 from dutch_app.i18n import _, format_number, ngettext
 from dutch_app.services import csv_export, history
 from dutch_app.services.csv_import import ImportReport
-from dutch_app.ui.context import resources
+from dutch_app.ui.context import run_service
 from dutch_app.ui.history_view import Filters, games_word, rounds_word
 from dutch_app.ui.text import md
 
@@ -42,21 +42,20 @@ def history_csv(
     when a download button is clicked, outside the page's script run.
     """
     del version  # part of the cache key only
-    with resources().sessions() as session:
-        frame = history.load_history(
-            session,
-            user_id,
-            group_id,
-            date_from=filters.date_from,
-            date_to=filters.date_to,
-            player_ids=list(filters.player_ids) if filters.player_ids else None,
-            status=filters.status,
-        )
-        if game_id is not None:
-            frame = frame[frame["game_id"] == game_id]
-        if kind == GAMES:
-            return export_games_csv(frame)
-        return export_rounds_csv(frame, csv_export.game_rules(session, user_id, group_id))
+    frame = run_service(
+        history.load_history,
+        user_id,
+        group_id,
+        date_from=filters.date_from,
+        date_to=filters.date_to,
+        player_ids=list(filters.player_ids) if filters.player_ids else None,
+        status=filters.status,
+    )
+    if game_id is not None:
+        frame = frame[frame["game_id"] == game_id]
+    if kind == GAMES:
+        return export_games_csv(frame)
+    return export_rounds_csv(frame, run_service(csv_export.game_rules, user_id, group_id))
 
 
 def file_maker(

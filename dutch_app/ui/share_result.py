@@ -14,7 +14,7 @@ from dutch_app.services.sharing import SharedGameView
 from dutch_app.services.views import GameView
 from dutch_app.share_image import result_png, totals_frame
 from dutch_app.ui.client import client_address
-from dutch_app.ui.context import call, current_account, resources
+from dutch_app.ui.context import call, current_account, run_service
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.invite_link import app_address
 
@@ -32,8 +32,7 @@ def shared_link(token: str, address: str) -> str:
 
 
 def _picture(user_id: int, game_id: int, colours: Mapping[str, str]) -> bytes:
-    with resources().sessions() as session:
-        game = games.get_game(session, user_id, game_id)
+    game = run_service(games.get_game, user_id, game_id)
     return result_png(sharing.shared_view(game), colours, game.ended_at or game.started_at)
 
 
@@ -99,8 +98,7 @@ def read_only_link(game: GameView) -> None:
 
 def open_shared(token: object) -> SharedGameView:
     """The game a read-only link shows (no account needed; tries counted per network)."""
-    with resources().sessions() as session:
-        return sharing.open_shared_game(session, token, client=client_address())
+    return run_service(sharing.open_shared_game, token, client=client_address())
 
 
 def chart_frame(view: SharedGameView) -> pd.DataFrame:

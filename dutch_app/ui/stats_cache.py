@@ -38,7 +38,7 @@ from dutch_app.stats_view import (
     compute_bundle,
 )
 from dutch_app.ui.cache import history_frame, shared_memory
-from dutch_app.ui.context import require_account, resources
+from dutch_app.ui.context import require_account, run_service
 from dutch_core import stats
 
 
@@ -91,8 +91,7 @@ def game_totals(
 def _export(service, user_id: int, group_id: int, filters: StatsFilters) -> bytes:
     """Run an export service as ``user_id`` (works outside a script run too)."""
     player_ids = list(filters.player_ids) if filters.player_ids is not None else None
-    with resources().sessions() as session:
-        return service(session, user_id, group_id, filters.date_from, filters.date_to, player_ids)
+    return run_service(service, user_id, group_id, filters.date_from, filters.date_to, player_ids)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -42,6 +42,7 @@ from starlette.routing import Route
 
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Key, Watched, member_version, versions
+from dutch_app.services.unit_of_work import perform
 from dutch_app.web.cookie import SESSION_COOKIE
 
 log = logging.getLogger(__name__)
@@ -226,7 +227,7 @@ class LiveRoute:
 
     def _read_versions(self, keys: Iterable[Key]) -> dict[Key, int]:
         with self._resources().sessions() as session:
-            return versions(session, keys)
+            return perform(session, versions, keys)
 
     def _checked_version(self, token: str, asked: _Asked) -> int | None:
         """The version for the cookie's person, None when they may not see it; raises
@@ -237,7 +238,7 @@ class LiveRoute:
             raise PermissionError("no valid session")
         try:
             with resources.sessions() as session:
-                return member_version(session, account.user_id, asked.kind, asked.ident)
+                return perform(session, member_version, account.user_id, asked.kind, asked.ident)
         except ServiceError:
             return None
 

@@ -10,6 +10,7 @@ from streamlit.util import calc_hash
 
 from dutch_app.accounts import Account
 from dutch_app.services import groups, players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.ui.context import Resources, resources
 from tests.rendering import render
 
@@ -29,7 +30,7 @@ class Table:
     def call(self, service, *args, **kwargs):
         """Run a service as this person, as a page would."""
         with self.resources.sessions() as session:
-            return service(session, self.account.user_id, *args, **kwargs)
+            return perform(session, service, self.account.user_id, *args, **kwargs)
 
 
 def make_table(res: Resources, email: str = "ann@example.com", name: str = "Ann") -> Table:
@@ -37,13 +38,15 @@ def make_table(res: Resources, email: str = "ann@example.com", name: str = "Ann"
     player of their display name, made with the group)."""
     account = res.accounts.sign_up(email, "correct horse 42", name)
     with res.sessions() as session:
-        group = groups.create_group(session, account.user_id, "Friday cards")
-        ids = {p.name: p.id for p in players.list_players(session, account.user_id, group.id)}
+        group = perform(session, groups.create_group, account.user_id, "Friday cards")
+        ids = {
+            p.name: p.id for p in perform(session, players.list_players, account.user_id, group.id)
+        }
     for player in ("Ann", "Ben", "Cleo", "Dan"):
         if player in ids:
             continue
         with res.sessions() as session:
-            ids[player] = players.add_player(session, account.user_id, group.id, player).id
+            ids[player] = perform(session, players.add_player, account.user_id, group.id, player).id
     return Table(account, group.id, ids, res)
 
 

@@ -10,6 +10,7 @@ from PIL import Image
 
 from dutch_app.services import games, groups, preferences, sharing
 from dutch_app.services.preferences import Preferences
+from dutch_app.services.unit_of_work import perform
 from dutch_core import EndCondition, HouseRules
 from tests.app.apptools import make_table, messages, open_app, shown
 from tests.app.downloads import Media, download_file, keep_media
@@ -83,7 +84,7 @@ def test_an_invite_link_joins_after_sign_in_and_a_rotated_ones_is_refused(app_re
         messages(at)
     )
     with app_resources.sessions() as session:
-        assert [g.id for g in groups.list_groups(session, ben.user_id)] == [owner.group_id]
+        assert [g.id for g in perform(session, groups.list_groups, ben.user_id)] == [owner.group_id]
     assert at.session_state["active_group_id"] == owner.group_id
 
     owner.call(groups.rotate_invite_code, owner.group_id)
@@ -93,7 +94,7 @@ def test_an_invite_link_joins_after_sign_in_and_a_rotated_ones_is_refused(app_re
     late.run()
     assert any("This invite link no longer works" in text for text in messages(late))
     with app_resources.sessions() as session:
-        assert groups.list_groups(session, cleo.user_id) == []
+        assert perform(session, groups.list_groups, cleo.user_id) == []
 
 
 def _ended_game(table):

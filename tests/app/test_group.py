@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
 from tests.app.apptools import (
     literal,
@@ -52,7 +53,7 @@ def loner(app_resources):
 
 def my_group_names(res, account) -> list[str]:
     with res.sessions() as session:
-        return [group.name for group in groups.list_groups(session, account.user_id)]
+        return [group.name for group in perform(session, groups.list_groups, account.user_id)]
 
 
 def join(table, email: str, name: str):

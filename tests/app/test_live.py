@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_app.ui.round_form import NO_CALLER
 from dutch_core import PRESETS
 from tests.app.apptools import make_table, open_app
@@ -25,7 +26,7 @@ def friend(table):
     account = table.resources.accounts.sign_up("finn@example.com", "correct horse 43", "Finn")
     invite = table.call(groups.get_group, table.group_id).invite_code
     with table.resources.sessions() as session:
-        groups.join_group(session, account.user_id, invite)
+        perform(session, groups.join_group, account.user_id, invite)
     return account
 
 
@@ -38,8 +39,9 @@ def game(table):
 def saved_by(table, account, game, number, hands=("3", "9", "7")):
     ids = [table.player_ids[name] for name in ("Ann", "Ben", "Cleo")]
     with table.resources.sessions() as session:
-        return rounds.add_round(
+        return perform(
             session,
+            rounds.add_round,
             account.user_id,
             game.id,
             dict(zip(ids, hands, strict=True)),
@@ -112,7 +114,7 @@ def test_saving_into_a_game_ended_elsewhere_says_who_won_and_can_reopen(table, f
     at = open_app(table.account, PLAY)
     type_round(at, ["2", "9", "7"])
     with table.resources.sessions() as session:
-        games.end_game(session, friend.user_id, game.id)
+        perform(session, games.end_game, friend.user_id, game.id)
     at.button(key=SAVE).click()
     at.run()
     assert not at.exception

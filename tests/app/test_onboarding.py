@@ -5,6 +5,7 @@ creating or destructive action saying what it did."""
 from __future__ import annotations
 
 from dutch_app.services import games, groups, players, setup
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import User
 from dutch_core import PRESETS
 from tests.app.apptools import messages, open_app
@@ -79,10 +80,11 @@ def test_a_member_is_offered_the_guest_of_their_name_and_says_it_is_them(table):
     guest = table.call(players.add_player, table.group_id, "olivia")
     olivia = sign_up(table.resources, "olivia@example.com", "Olivia")
     with table.resources.sessions() as session:
-        groups.join_group(
+        perform(
             session,
+            groups.join_group,
             olivia.user_id,
-            groups.get_group(session, table.account.user_id, table.group_id).invite_code,
+            perform(session, groups.get_group, table.account.user_id, table.group_id).invite_code,
         )
     assert names(table)["olivia"] is None  # never linked without asking
     at = as_member(table.resources, olivia, table.group_id)

@@ -1,6 +1,7 @@
 """The Play page: set up a game, enter rounds, undo, and finish — driven with AppTest."""
 
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules
 from tests.app.apptools import literal, make_table, messages, open_app, shown
 
@@ -44,7 +45,7 @@ def test_someone_without_a_group_is_shown_the_way_in(app_resources):
     at.run()
     assert not at.exception
     with res.sessions() as session:
-        (demo_group,) = groups.list_groups(session, account.user_id)
+        (demo_group,) = perform(session, groups.list_groups, account.user_id)
     assert demo_group.data_version > 0
 
 
@@ -153,10 +154,11 @@ def test_another_members_round_shows_on_the_next_rerun(table):
     friend = table.resources.accounts.sign_up("ben@example.com", "correct horse 43", "Ben")
     invite = table.call(groups.get_group, table.group_id).invite_code
     with table.resources.sessions() as session:
-        groups.join_group(session, friend.user_id, invite)
+        perform(session, groups.join_group, friend.user_id, invite)
         ids = table.player_ids
-        rounds.add_round(
+        perform(
             session,
+            rounds.add_round,
             friend.user_id,
             game.id,
             {ids["Ann"]: "9", ids["Ben"]: "2", ids["Cleo"]: "5", ids["Dan"]: "8"},

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dutch_app.accounts import Account, AccountBackend, make_backend
 from dutch_app.config import load_settings
 from dutch_app.services import groups, players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
 from tests.servers import PROJECT_ROOT, log_tail, start_streamlit, stop_process_group
@@ -56,7 +57,7 @@ class Table:
     def call(self, service, *args, **kwargs):
         """Run a service as this person, as a page would."""
         with self.sessions() as session:
-            return service(session, self.account.user_id, *args, **kwargs)
+            return perform(session, service, self.account.user_id, *args, **kwargs)
 
     def session_cookie(self, url: str) -> dict[str, str]:
         """A fresh ``dutch_session`` cookie for ``url``, as sign-in would set it."""
@@ -112,14 +113,16 @@ def make_table(app_database: str) -> Iterator[Callable[..., Table]]:
     def make(name: str, email: str, group_name: str, player_names: list[str]) -> Table:
         account = backend.sign_up(email, PASSWORD, name)
         with sessions() as session:
-            group = groups.create_group(session, account.user_id, group_name)
-            own = players.list_players(session, account.user_id, group.id)
+            group = perform(session, groups.create_group, account.user_id, group_name)
+            own = perform(session, players.list_players, account.user_id, group.id)
         ids = {p.name: p.id for p in own if p.name in player_names}  # the person plays too
         for player in player_names:
             if player in ids:
                 continue
             with sessions() as session:
-                ids[player] = players.add_player(session, account.user_id, group.id, player).id
+                ids[player] = perform(
+                    session, players.add_player, account.user_id, group.id, player
+                ).id
         return Table(account, email, group.id, ids, backend, sessions)
 
     yield make

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from dutch_app.services import games, groups, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
@@ -91,7 +92,7 @@ def table_of_two(app_server, make_table, page_factory):
     finn = ann.accounts.sign_up(f"finn{stamp}@example.com", PASSWORD, "Finn")
     invite = ann.call(groups.get_group, ann.group_id).invite_code
     with ann.sessions() as session:
-        groups.join_group(session, finn.user_id, invite)
+        perform(session, groups.join_group, finn.user_id, invite)
     seats = [ann.player_ids[name] for name in NAMES]
     game = ann.call(games.start_game, ann.group_id, seats, PRESETS["classic"])
     pages = []

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dutch_app.services import games, groups, players, setup
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
     PASSWORD,
@@ -68,8 +69,8 @@ def test_a_member_is_asked_whether_the_guest_of_their_name_is_them(
     table = make_table("Ann", "ann.guest@example.com", "Guests", ["Olivia"])
     olivia = table.accounts.sign_up("olivia.guest@example.com", PASSWORD, "Olivia")
     with table.sessions() as session:
-        code = groups.get_group(session, table.account.user_id, table.group_id).invite_code
-        groups.join_group(session, olivia.user_id, code)
+        code = perform(session, groups.get_group, table.account.user_id, table.group_id).invite_code
+        perform(session, groups.join_group, olivia.user_id, code)
     signed_in(browser_page, table, app_server.url, olivia)
     open_page(browser_page, "Group")
     expect(browser_page.get_by_text("Is that you?")).to_be_visible()

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from dutch_app.charts import OKABE_ITO, player_colours
 from dutch_app.services import games, players, rounds
 from dutch_app.services.demo import generate_history
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
     XSS_NAME,
@@ -115,7 +116,7 @@ def test_the_charts_draw_the_groups_numbers(signed_in, table):
     """Play's totals chart and the Stats charts show marks in the players' colours."""
     chart = signed_in.get_by_test_id("stVegaLiteChart").first
     with table.sessions() as session:
-        roster = players.list_players(session, table.account.user_id, table.group_id)
+        roster = perform(session, players.list_players, table.account.user_id, table.group_id)
     colours = player_colours((player.id, player.name) for player in roster)
     drawn = chart_colours(chart, [colours[name] for name in SEATS])
     assert all(drawn.values()), drawn  # one line per player of the game, in their colours

@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from dutch_app.accounts import make_backend
 from dutch_app.config import load_settings
 from dutch_app.services import groups, players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from tests.e2e.streamlit_ui import (
     PASSWORD,
@@ -37,8 +38,8 @@ def test_a_removed_members_open_tab_says_so_and_writes_nothing(
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     ben = backend.sign_up("ben@example.com", PASSWORD, "Ben")
     with sessions() as session:
-        group = groups.create_group(session, ann.user_id, "Friday cards")
-        groups.join_group(session, ben.user_id, group.invite_code)
+        group = perform(session, groups.create_group, ann.user_id, "Friday cards")
+        perform(session, groups.join_group, ben.user_id, group.invite_code)
     url = streamlit_server(environ)
 
     def signed_in(account):
@@ -71,6 +72,6 @@ def test_a_removed_members_open_tab_says_so_and_writes_nothing(
     expect(bens_tab.get_by_text("You are not in a group yet")).to_be_visible()
     expect_clean_page(bens_tab)
     with sessions() as session:  # Ann's and Ben's own players, Ben's now unlinked; no Zed
-        listed = players.list_players(session, ann.user_id, group.id)
+        listed = perform(session, players.list_players, ann.user_id, group.id)
         assert [(p.name, p.user_id) for p in listed] == [("Ann", ann.user_id), ("Ben", None)]
     engine.dispose()

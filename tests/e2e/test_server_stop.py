@@ -19,6 +19,7 @@ import requests
 from dutch_app.accounts import make_backend
 from dutch_app.config import load_settings
 from dutch_app.services import games, groups, players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
@@ -40,11 +41,11 @@ def test_a_server_with_pages_waiting_on_it_stops_at_once(stop_signal, tmp_path):
     accounts = make_backend(sessions, load_settings(secrets={}, environ=env))
     ann = accounts.sign_up("ann@example.com", PASSWORD, "Ann")
     with sessions() as session:
-        group = groups.create_group(session, ann.user_id, "Card night")
-        players.add_player(session, ann.user_id, group.id, "Ben")
-        seats = [p.id for p in players.list_players(session, ann.user_id, group.id)]
-        game = games.start_game(session, ann.user_id, group.id, seats, PRESETS["classic"])
-        version = games.game_version(session, ann.user_id, game.id)
+        group = perform(session, groups.create_group, ann.user_id, "Card night")
+        perform(session, players.add_player, ann.user_id, group.id, "Ben")
+        seats = [p.id for p in perform(session, players.list_players, ann.user_id, group.id)]
+        game = perform(session, games.start_game, ann.user_id, group.id, seats, PRESETS["classic"])
+        version = perform(session, games.game_version, ann.user_id, game.id)
     engine.dispose()
     run = start_streamlit("serve.py", {**os.environ, **env}, tmp_path)
     cookies = {SESSION_COOKIE: accounts.issue_token(ann.user_id)}

@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 from dutch_app.accounts import Account, AccountBackend, make_backend
 from dutch_app.config import load_settings
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
@@ -63,7 +64,7 @@ class SharedDatabase:
     def as_ann(self, service, *args):
         """Run a service as Ann, straight on the database."""
         with self.sessions() as session:
-            return service(session, self.ann.user_id, *args)
+            return perform(session, service, self.ann.user_id, *args)
 
     def standings(self) -> list[tuple[int, str, int]]:
         """(rank, player, game total) of the game as stored now."""
@@ -104,14 +105,19 @@ def shared(fresh_postgres_database, streamlit_server, tmp_path):
     ann = accounts.sign_up("ann@example.com", PASSWORD, "Ann")
     ben = accounts.sign_up("ben@example.com", PASSWORD, "Ben")
     with sessions() as session:
-        group = groups.create_group(session, ann.user_id, "Friday cards")
-        groups.join_group(session, ben.user_id, group.invite_code)
+        group = perform(session, groups.create_group, ann.user_id, "Friday cards")
+        perform(session, groups.join_group, ben.user_id, group.invite_code)
         # Ann and Ben are players of the group from the moment they are members; Cleo is a guest.
-        players.add_player(session, ann.user_id, group.id, "Cleo")
-        ids = {p.name: p.id for p in players.list_players(session, ann.user_id, group.id)}
+        perform(session, players.add_player, ann.user_id, group.id, "Cleo")
+        ids = {p.name: p.id for p in perform(session, players.list_players, ann.user_id, group.id)}
         assert set(ids) == set(NAMES)
-        game = games.start_game(
-            session, ann.user_id, group.id, [ids[name] for name in NAMES], PRESETS["classic"]
+        game = perform(
+            session,
+            games.start_game,
+            ann.user_id,
+            group.id,
+            [ids[name] for name in NAMES],
+            PRESETS["classic"],
         )
     server_a = streamlit_server(env=env)
     server_b = streamlit_server(env=env)

@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_engine, make_session_factory, upgrade
 from dutch_app.storage.models import Base, User
 
@@ -106,7 +107,7 @@ def group(session: Session, owner: int):
     """A group owned by ``owner``."""
     from dutch_app.services.groups import create_group
 
-    return create_group(session, owner, "Friday club")
+    return perform(session, create_group, owner, "Friday club")
 
 
 @pytest.fixture
@@ -114,7 +115,9 @@ def seated(session: Session, owner: int, group):
     """Four players of ``group``: Ann, Bo, Cy and Dee (PlayerViews, in that order)."""
     from dutch_app.services.players import add_player
 
-    return [add_player(session, owner, group.id, name) for name in ("Ann", "Bo", "Cy", "Dee")]
+    return [
+        perform(session, add_player, owner, group.id, name) for name in ("Ann", "Bo", "Cy", "Dee")
+    ]
 
 
 # --- A fresh database per test, for the account backends (their own sessions) -------------

@@ -41,6 +41,7 @@ from dutch_app.accounts.firebase import FirebaseBackend
 from dutch_app.accounts.local import LocalBackend
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.config import FirebaseSettings, load_settings
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -674,7 +675,7 @@ def test_the_downloads_hands_entered_as_totals_read_as_in_the_history_csv(backen
         group_id, game_id = group.id, game.id
     with sessions() as session:
         files = _unzip(export_user_data(session, ann.user_id))
-        history = export_rounds(session, ann.user_id, group_id).decode("utf-8-sig")
+        history = perform(session, export_rounds, ann.user_id, group_id).decode("utf-8-sig")
     mine = [row["cards"] for row in csv_module.DictReader(io.StringIO(files["round_hands.csv"]))]
     theirs = [row["cards"] for row in csv_module.DictReader(io.StringIO(history))]
     assert mine[:2] == ["21", "7,"]

@@ -31,6 +31,7 @@ from dutch_app.services import (
     sharing,
 )
 from dutch_app.services.errors import NotFound
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
 
 MISSING = 987_654_321
@@ -53,10 +54,12 @@ class World:
 @pytest.fixture
 def world(session, owner, group, seated, make_user) -> World:
     ann, bo = seated[:2]
-    game = games.start_game(session, owner, group.id, [ann.id, bo.id], PRESETS["classic"])
-    made = rounds.add_round(session, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
+    game = perform(session, games.start_game, owner, group.id, [ann.id, bo.id], PRESETS["classic"])
+    made = perform(
+        session, rounds.add_round, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch"
+    )
     stranger = make_user("Stranger")
-    theirs = groups.create_group(session, stranger, "Stranger's club")
+    theirs = perform(session, groups.create_group, stranger, "Stranger's club")
     return World(owner, group.id, ann.id, bo.id, game.id, made.id, made.version, theirs.id)
 
 
@@ -75,142 +78,176 @@ def hands(w: World) -> dict[int, str]:
 
 # service -> (kind of object not found, which id is asked for, call(session, user, that id, world))
 SCOPED: dict[str, tuple[str, str, Callable]] = {
-    "groups.rename_group": ("group", "group", lambda s, u, i, w: groups.rename_group(s, u, i, "X")),
-    "groups.get_group": ("group", "group", lambda s, u, i, w: groups.get_group(s, u, i)),
+    "groups.rename_group": (
+        "group", "group", lambda s, u, i, w: perform(s, groups.rename_group, u, i, "X")
+    ),
+    "groups.get_group": ("group", "group", lambda s, u, i, w: perform(s, groups.get_group, u, i)),
     "groups.rotate_invite_code": (
-        "group", "group", lambda s, u, i, w: groups.rotate_invite_code(s, u, i)
+        "group", "group", lambda s, u, i, w: perform(s, groups.rotate_invite_code, u, i)
     ),
-    "groups.leave_group": ("group", "group", lambda s, u, i, w: groups.leave_group(s, u, i)),
+    "groups.leave_group": (
+        "group", "group", lambda s, u, i, w: perform(s, groups.leave_group, u, i)
+    ),
     "groups.remove_member": (
-        "group", "group", lambda s, u, i, w: groups.remove_member(s, u, i, w.owner)
+        "group", "group", lambda s, u, i, w: perform(s, groups.remove_member, u, i, w.owner)
     ),
-    "groups.data_version": ("group", "group", lambda s, u, i, w: groups.data_version(s, u, i)),
-    "groups.cache_stamp": ("group", "group", lambda s, u, i, w: groups.cache_stamp(s, u, i)),
-    "players.add_player": ("group", "group", lambda s, u, i, w: players.add_player(s, u, i, "Zed")),
+    "groups.data_version": (
+        "group", "group", lambda s, u, i, w: perform(s, groups.data_version, u, i)
+    ),
+    "groups.cache_stamp": (
+        "group", "group", lambda s, u, i, w: perform(s, groups.cache_stamp, u, i)
+    ),
+    "players.add_player": (
+        "group", "group", lambda s, u, i, w: perform(s, players.add_player, u, i, "Zed")
+    ),
     "players.rename_player": (
-        "player", "player", lambda s, u, i, w: players.rename_player(s, u, i, "Zed")
+        "player", "player", lambda s, u, i, w: perform(s, players.rename_player, u, i, "Zed")
     ),
     "players.link_player": (
-        "player", "player", lambda s, u, i, w: players.link_player(s, u, i, None)
+        "player", "player", lambda s, u, i, w: perform(s, players.link_player, u, i, None)
     ),
-    "players.list_players": ("group", "group", lambda s, u, i, w: players.list_players(s, u, i)),
+    "players.list_players": (
+        "group", "group", lambda s, u, i, w: perform(s, players.list_players, u, i)
+    ),
     "players.merge_players": (
         "group", "group",
-        lambda s, u, i, w: players.merge_players(s, u, i, w.other_player, w.player),
+        lambda s, u, i, w: perform(s, players.merge_players, u, i, w.other_player, w.player),
     ),
     "games.start_game": (
         "group", "group",
-        lambda s, u, i, w: games.start_game(
-            s, u, i, [w.player, w.other_player], PRESETS["classic"]
+        lambda s, u, i, w: perform(
+            s, games.start_game, u, i, [w.player, w.other_player], PRESETS["classic"]
         ),
     ),
-    "games.get_game": ("game", "game", lambda s, u, i, w: games.get_game(s, u, i)),
-    "games.game_version": ("game", "game", lambda s, u, i, w: games.game_version(s, u, i)),
-    "games.list_games": ("group", "group", lambda s, u, i, w: games.list_games(s, u, i)),
-    "games.end_game": ("game", "game", lambda s, u, i, w: games.end_game(s, u, i)),
+    "games.get_game": ("game", "game", lambda s, u, i, w: perform(s, games.get_game, u, i)),
+    "games.game_version": ("game", "game", lambda s, u, i, w: perform(s, games.game_version, u, i)),
+    "games.list_games": ("group", "group", lambda s, u, i, w: perform(s, games.list_games, u, i)),
+    "games.end_game": ("game", "game", lambda s, u, i, w: perform(s, games.end_game, u, i)),
     "sharing.share_link_state": (
-        "game", "game", lambda s, u, i, w: sharing.share_link_state(s, u, i)
+        "game", "game", lambda s, u, i, w: perform(s, sharing.share_link_state, u, i)
     ),
     "sharing.make_share_link": (
-        "game", "game", lambda s, u, i, w: sharing.make_share_link(s, u, i)
+        "game", "game", lambda s, u, i, w: perform(s, sharing.make_share_link, u, i)
     ),
-    "sharing.end_share_link": ("game", "game", lambda s, u, i, w: sharing.end_share_link(s, u, i)),
+    "sharing.end_share_link": (
+        "game", "game", lambda s, u, i, w: perform(s, sharing.end_share_link, u, i)
+    ),
     "live.member_version": (
-        "game", "game", lambda s, u, i, w: live.member_version(s, u, live.Watched.GAME, i)
+        "game", "game", lambda s, u, i, w: perform(s, live.member_version, u, live.Watched.GAME, i)
     ),
-    "games.reopen_game": ("game", "game", lambda s, u, i, w: games.reopen_game(s, u, i)),
-    "games.delete_game": ("game", "game", lambda s, u, i, w: games.delete_game(s, u, i)),
+    "games.reopen_game": ("game", "game", lambda s, u, i, w: perform(s, games.reopen_game, u, i)),
+    "games.delete_game": ("game", "game", lambda s, u, i, w: perform(s, games.delete_game, u, i)),
     "rounds.add_round": (
         "game", "game",
-        lambda s, u, i, w: rounds.add_round(s, u, i, hands(w), w.player, "dutch"),
+        lambda s, u, i, w: perform(s, rounds.add_round, u, i, hands(w), w.player, "dutch"),
     ),
     "rounds.edit_round": (
         "round", "round",
-        lambda s, u, i, w: rounds.edit_round(
-            s, u, i, w.round_version, hands(w), w.player, "dutch"
+        lambda s, u, i, w: perform(
+            s, rounds.edit_round, u, i, w.round_version, hands(w), w.player, "dutch"
         ),
     ),
     "rounds.delete_round": (
-        "round", "round", lambda s, u, i, w: rounds.delete_round(s, u, i, w.round_version)
+        "round", "round", lambda s, u, i, w: perform(s, rounds.delete_round, u, i, w.round_version)
     ),
     "rounds.undo_round": (
-        "game", "game", lambda s, u, i, w: rounds.undo_round(s, u, i, w.round, w.round_version)
+        "game", "game",
+        lambda s, u, i, w: perform(s, rounds.undo_round, u, i, w.round, w.round_version)
     ),
-    "history.load_history": ("group", "group", lambda s, u, i, w: history.load_history(s, u, i)),
-    "csv_export.game_rules": ("group", "group", lambda s, u, i, w: csv_export.game_rules(s, u, i)),
+    "history.load_history": (
+        "group", "group", lambda s, u, i, w: perform(s, history.load_history, u, i)
+    ),
+    "csv_export.game_rules": (
+        "group", "group", lambda s, u, i, w: perform(s, csv_export.game_rules, u, i)
+    ),
     "csv_export.export_rounds": (
-        "group", "group", lambda s, u, i, w: csv_export.export_rounds(s, u, i)
+        "group", "group", lambda s, u, i, w: perform(s, csv_export.export_rounds, u, i)
     ),
     "csv_export.export_games": (
-        "group", "group", lambda s, u, i, w: csv_export.export_games(s, u, i)
+        "group", "group", lambda s, u, i, w: perform(s, csv_export.export_games, u, i)
     ),
     "setup.start_game_with_players": (
         "group", "group",
-        lambda s, u, i, w: setup.start_game_with_players(
-            s, u, i, [w.player, "Newcomer"], PRESETS["classic"]
+        lambda s, u, i, w: perform(
+            s, setup.start_game_with_players, u, i, [w.player, "Newcomer"], PRESETS["classic"]
         ),
     ),
-    "setup.game_defaults": ("group", "group", lambda s, u, i, w: setup.game_defaults(s, u, i)),
-    "members.my_player_offer": (
-        "group", "group", lambda s, u, i, w: members.my_player_offer(s, u, i)
+    "setup.game_defaults": (
+        "group", "group", lambda s, u, i, w: perform(s, setup.game_defaults, u, i)
     ),
-    "members.claim_player": ("player", "player", lambda s, u, i, w: members.claim_player(s, u, i)),
-    "members.add_my_player": ("group", "group", lambda s, u, i, w: members.add_my_player(s, u, i)),
+    "members.my_player_offer": (
+        "group", "group", lambda s, u, i, w: perform(s, members.my_player_offer, u, i)
+    ),
+    "members.claim_player": (
+        "player", "player", lambda s, u, i, w: perform(s, members.claim_player, u, i)
+    ),
+    "members.add_my_player": (
+        "group", "group", lambda s, u, i, w: perform(s, members.add_my_player, u, i)
+    ),
     "demo.remove_demo_group": (
-        "group", "group", lambda s, u, i, w: demo.remove_demo_group(s, u, i)
+        "group", "group", lambda s, u, i, w: perform(s, demo.remove_demo_group, u, i)
     ),
     "csv_import.import_rounds_csv": (
-        "group", "group", lambda s, u, i, w: csv_import.import_rounds_csv(s, u, i, b"")
+        "group", "group", lambda s, u, i, w: perform(s, csv_import.import_rounds_csv, u, i, b"")
     ),
 }  # fmt: skip
 
 
 def _list_groups(session, stranger, world):
-    assert [g.id for g in groups.list_groups(session, stranger)] == [world.stranger_group]
+    assert [g.id for g in perform(session, groups.list_groups, stranger)] == [world.stranger_group]
 
 
 def _create_group(session, stranger, world):
-    made = groups.create_group(session, stranger, "Another club")
+    made = perform(session, groups.create_group, stranger, "Another club")
     assert made.id not in (world.group, world.stranger_group)
 
 
 def _join_group(session, stranger, world):
     with pytest.raises(NotFound, match=r"^No group with invite code 'WRONG123'\.$"):
-        groups.join_group(session, stranger, "WRONG123")
+        perform(session, groups.join_group, stranger, "WRONG123")
 
 
 def _load_demo_group(session, stranger, world):
-    made = demo.load_demo_group(session, stranger)
+    made = perform(session, demo.load_demo_group, stranger)
     assert made.id not in (world.group, world.stranger_group)
-    assert games.list_games(session, stranger, made.id)
+    assert perform(session, games.list_games, stranger, made.id)
 
 
 def _rename_my_players(session, stranger, world):
-    before = {p.name for p in players.list_players(session, world.owner, world.group)}
-    groups_renamed = {r.group_name for r in members.rename_my_players(session, stranger)}
+    before = {p.name for p in perform(session, players.list_players, world.owner, world.group)}
+    groups_renamed = {r.group_name for r in perform(session, members.rename_my_players, stranger)}
     assert groups_renamed <= {"Stranger's club"}
-    assert {p.name for p in players.list_players(session, world.owner, world.group)} == before
+    assert {
+        p.name for p in perform(session, players.list_players, world.owner, world.group)
+    } == before
 
 
 def _own_preferences(session, stranger, world):
     """A person reads and keeps only their own preferences: the owner's stay as they were."""
-    before = preferences.get_preferences(session, world.owner)
-    preferences.save_preferences(session, stranger, language="fr", theme="dark", keep_awake=False)
-    preferences.remember_rules(session, stranger, PRESETS["points"])
-    mine = preferences.get_preferences(session, stranger)
+    before = perform(session, preferences.get_preferences, world.owner)
+    perform(
+        session,
+        preferences.save_preferences,
+        stranger,
+        language="fr",
+        theme="dark",
+        keep_awake=False,
+    )
+    perform(session, preferences.remember_rules, stranger, PRESETS["points"])
+    mine = perform(session, preferences.get_preferences, stranger)
     assert (mine.language, mine.theme, mine.keep_awake) == ("fr", "dark", False)
-    assert preferences.get_preferences(session, world.owner) == before
+    assert perform(session, preferences.get_preferences, world.owner) == before
 
 
 def _open_shared_game(session, stranger, world):
     """Without the token, a guessed one opens nothing (the owner's game included)."""
-    sharing.make_share_link(session, world.owner, world.game)
+    perform(session, sharing.make_share_link, world.owner, world.game)
     with pytest.raises(sharing.ShareLinkInvalid):
-        sharing.open_shared_game(session, "guessed-" + "A" * 35, client="192.0.2.1")
+        perform(session, sharing.open_shared_game, "guessed-" + "A" * 35, client="192.0.2.1")
 
 
 def _players_to_rename(session, stranger, world):
-    assert members.players_to_rename(session, stranger) == []
+    assert perform(session, members.players_to_rename, stranger) == []
 
 
 # Services that act on no existing group: what a stranger gets reveals nothing of others'.
@@ -244,7 +281,11 @@ def public_functions() -> set[str]:
     """``module.function`` for every public function defined in a services module."""
     found = set()
     for module_info in pkgutil.iter_modules(dutch_app.services.__path__):
-        if module_info.name.startswith("_") or module_info.name in {"errors", "views"}:
+        if module_info.name.startswith("_") or module_info.name in {
+            "errors",
+            "views",
+            "unit_of_work",
+        }:
             continue
         module = importlib.import_module(f"dutch_app.services.{module_info.name}")
         for name, function in inspect.getmembers(module, inspect.isfunction):
@@ -275,10 +316,10 @@ def test_a_stranger_finds_nothing_and_changes_nothing(
 def removed_member(session, world, make_user) -> int:
     """Someone who was a member of the owner's group until the owner removed them."""
     former = make_user("Former")
-    code = groups.get_group(session, world.owner, world.group).invite_code
-    groups.join_group(session, former, code)
-    assert history.load_history(session, former, world.group) is not None  # a member reads
-    groups.remove_member(session, world.owner, world.group, former)
+    code = perform(session, groups.get_group, world.owner, world.group).invite_code
+    perform(session, groups.join_group, former, code)
+    assert perform(session, history.load_history, former, world.group) is not None  # a member reads
+    perform(session, groups.remove_member, world.owner, world.group, former)
     return former
 
 
@@ -296,7 +337,7 @@ def test_a_removed_member_gets_a_strangers_answer_and_changes_nothing(
 
 
 def test_a_removed_member_no_longer_lists_the_group(session, world, removed_member):
-    assert groups.list_groups(session, removed_member) == []
+    assert perform(session, groups.list_groups, removed_member) == []
 
 
 @pytest.mark.parametrize("service", sorted(SCOPED))

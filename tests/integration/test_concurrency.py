@@ -10,14 +10,15 @@ from collections.abc import Callable
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dutch_app.services._transaction import ATTEMPTS, writing
 from dutch_app.services.errors import Conflict
 from dutch_app.services.games import get_game, start_game
 from dutch_app.services.groups import join_group
 from dutch_app.services.players import rename_player
 from dutch_app.services.rounds import add_round, edit_round
+from dutch_app.services.unit_of_work import ATTEMPTS, perform, writes
 from dutch_app.storage.models import Round
 from dutch_core import PRESETS
 from tests.integration.threads import at_once
@@ -32,8 +33,10 @@ def table(session, owner, make_user, group, seated):
     scorers = [owner]
     for name in ("Ben", "Cleo", "Dirk"):
         scorers.append(make_user(name))
-        join_group(session, scorers[-1], group.invite_code)
-    game = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic_open"])
+        perform(session, join_group, scorers[-1], group.invite_code)
+    game = perform(
+        session, start_game, owner, group.id, [p.id for p in seated], PRESETS["classic_open"]
+    )
     return game, scorers
 
 
@@ -48,7 +51,7 @@ def test_rounds_entered_at_the_same_moment_are_all_kept_with_distinct_numbers(
             caller = seated[scorers.index(scorer)].id
             entered = {**hands, caller: str(scorers.index(scorer))}
             return [
-                add_round(own, scorer, game.id, entered, caller, "dutch").number
+                perform(own, add_round, scorer, game.id, entered, caller, "dutch").number
                 for _ in range(ROUNDS_EACH)
             ]
 
@@ -58,7 +61,7 @@ def test_rounds_entered_at_the_same_moment_are_all_kept_with_distinct_numbers(
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     numbers = sorted(n for numbers in outcomes for n in numbers)
     assert numbers == list(range(1, PEOPLE * ROUNDS_EACH + 1))
-    view = get_game(session, scorers[0], game.id)
+    view = perform(session, get_game, scorers[0], game.id)
     assert [r.number for r in view.rounds] == numbers
     assert view.version == 1 + PEOPLE * ROUNDS_EACH
     by_caller = {seated[i].name: 0 for i in range(PEOPLE)}
@@ -72,13 +75,13 @@ def test_two_corrections_of_the_same_round_one_wins_the_other_is_told(
 ):
     game, scorers = table
     hands = {p.id: "9" for p in seated} | {seated[0].id: "3"}
-    first = add_round(session, scorers[0], game.id, hands, seated[0].id, "dutch")
+    first = perform(session, add_round, scorers[0], game.id, hands, seated[0].id, "dutch")
 
     def correct(scorer: int, ann: str) -> Callable[[Session], object]:
         def job(own: Session):
             corrected = hands | {seated[0].id: ann}
-            return edit_round(
-                own, scorer, first.id, first.version, corrected, seated[0].id, "dutch"
+            return perform(
+                own, edit_round, scorer, first.id, first.version, corrected, seated[0].id, "dutch"
             )
 
         return job
@@ -89,7 +92,7 @@ def test_two_corrections_of_the_same_round_one_wins_the_other_is_told(
     assert len(winners) == 1 and len(losers) == 1, outcomes
     assert isinstance(losers[0], Conflict)
     assert "changed by someone else" in str(losers[0])
-    stored = get_game(session, scorers[0], game.id).rounds[0]
+    stored = perform(session, get_game, scorers[0], game.id).rounds[0]
     assert stored.version == 2
     assert stored.hands[0].hand_total == winners[0].hands[0].hand_total
 
@@ -98,14 +101,14 @@ def test_rounds_and_renames_at_the_same_moment_all_land(engine, session, table, 
     game, scorers = table
     hands = {player.id: "9" for player in seated} | {seated[0].id: "1"}
     jobs = [
-        lambda own: add_round(own, scorers[0], game.id, hands, seated[0].id, "dutch"),
-        lambda own: rename_player(own, scorers[1], seated[1].id, "Bob"),
-        lambda own: add_round(own, scorers[2], game.id, hands, seated[0].id, "dutch"),
-        lambda own: rename_player(own, scorers[3], seated[2].id, "Cyril"),
+        lambda own: perform(own, add_round, scorers[0], game.id, hands, seated[0].id, "dutch"),
+        lambda own: perform(own, rename_player, scorers[1], seated[1].id, "Bob"),
+        lambda own: perform(own, add_round, scorers[2], game.id, hands, seated[0].id, "dutch"),
+        lambda own: perform(own, rename_player, scorers[3], seated[2].id, "Cyril"),
     ]
     outcomes = at_once(engine, jobs)
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
-    view = get_game(session, scorers[0], game.id)
+    view = perform(session, get_game, scorers[0], game.id)
     assert [p.name for p in view.players] == ["Ann", "Bob", "Cyril", "Dee"]
     assert [r.number for r in view.rounds] == [1, 2]
 
@@ -116,12 +119,14 @@ def first_round(session: Session, game_id: int) -> None:
     session.commit()
 
 
-def test_a_clash_on_the_round_number_is_retried_from_the_start(session, owner, table):
+def test_a_clash_on_the_round_number_is_retried_from_the_start_by_the_unit_of_work(
+    session, owner, table
+):
     game, _ = table
     first_round(session, game.id)
     tried = []
 
-    @writing
+    @writes
     def numbering(own: Session, user_id: int) -> int:
         last = own.scalar(select(func.max(Round.number)).where(Round.game_id == game.id))
         # The first attempt takes a number as if read a moment before someone else stored it.
@@ -131,8 +136,29 @@ def test_a_clash_on_the_round_number_is_retried_from_the_start(session, owner, t
         own.flush()
         return number
 
-    assert numbering(session, owner) == 2
+    assert perform(session, numbering, owner) == 2
     assert tried == [1, 2]
+    stored = session.scalars(select(Round.number).where(Round.game_id == game.id)).all()
+    assert sorted(stored) == [1, 2]
+
+
+def test_a_service_called_by_itself_does_not_retry_a_clash(session, owner, table):
+    """The retry belongs to the edge: the service alone meets the clash as it is."""
+    game, _ = table
+    first_round(session, game.id)
+    tried = []
+
+    @writes
+    def numbering(own: Session, user_id: int) -> int:
+        tried.append(1)
+        own.add(Round(game_id=game.id, number=1, penalty_cards_due=0, version=1))
+        own.flush()
+        return 1
+
+    with pytest.raises(IntegrityError):
+        numbering(session, owner)
+    session.rollback()
+    assert tried == [1]
 
 
 def test_a_clash_that_keeps_happening_ends_in_a_conflict_and_writes_nothing(
@@ -143,13 +169,13 @@ def test_a_clash_that_keeps_happening_ends_in_a_conflict_and_writes_nothing(
     before = count_rows()
     attempts = []
 
-    @writing
+    @writes
     def always_clashing(own: Session, user_id: int) -> None:
         attempts.append(1)
         own.add(Round(game_id=game.id, number=1, penalty_cards_due=0, version=1))
         own.flush()
 
     with pytest.raises(Conflict, match="at the same moment"):
-        always_clashing(session, owner)
+        perform(session, always_clashing, owner)
     assert len(attempts) == ATTEMPTS
     assert count_rows() == before

@@ -13,6 +13,7 @@ from dutch_app.services.games import end_game, start_game
 from dutch_app.services.groups import create_group
 from dutch_app.services.players import add_player, list_players
 from dutch_app.services.rounds import add_round
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules, PenaltyMode
 
 
@@ -22,17 +23,33 @@ def played(session, owner, group):
     bonus (negative scores) over two rounds, and an open game with a no-caller round, still on.
     Player names start like formulas; hands are cards, totals and empty."""
     names = ("Ann", "=Bo", "Cy", "-Dee")
-    ann, bo, cy, dee = (add_player(session, owner, group.id, name) for name in names)
+    ann, bo, cy, dee = (perform(session, add_player, owner, group.id, name) for name in names)
 
-    classic = start_game(session, owner, group.id, [ann.id, bo.id, cy.id], PRESETS["classic"])
-    add_round(
-        session, owner, classic.id, {ann.id: "AH 2C", bo.id: "10", cy.id: "7"}, ann.id, "dutch"
+    classic = perform(
+        session, start_game, owner, group.id, [ann.id, bo.id, cy.id], PRESETS["classic"]
     )
-    add_round(
-        session, owner, classic.id, {ann.id: "5", bo.id: "5D", cy.id: "9"}, bo.id, "dutch", "4S"
-    )
-    add_round(
+    perform(
         session,
+        add_round,
+        owner,
+        classic.id,
+        {ann.id: "AH 2C", bo.id: "10", cy.id: "7"},
+        ann.id,
+        "dutch",
+    )
+    perform(
+        session,
+        add_round,
+        owner,
+        classic.id,
+        {ann.id: "5", bo.id: "5D", cy.id: "9"},
+        bo.id,
+        "dutch",
+        "4S",
+    )
+    perform(
+        session,
+        add_round,
         owner,
         classic.id,
         {ann.id: "KH KD", bo.id: "", cy.id: "6"},
@@ -40,37 +57,39 @@ def played(session, owner, group):
         "auto_dutch",
         "7",
     )
-    end_game(session, owner, classic.id)
+    perform(session, end_game, owner, classic.id)
 
     bonus = HouseRules(
         penalty_mode=PenaltyMode.POINTS, success_bonus=5, end=EndCondition.after_rounds(2)
     )
-    points = start_game(session, owner, group.id, [dee.id, ann.id], bonus)
-    add_round(session, owner, points.id, {dee.id: "", ann.id: "9"}, dee.id, "auto_dutch")
-    add_round(session, owner, points.id, {dee.id: "12", ann.id: "3"}, dee.id, "dutch")
+    points = perform(session, start_game, owner, group.id, [dee.id, ann.id], bonus)
+    perform(session, add_round, owner, points.id, {dee.id: "", ann.id: "9"}, dee.id, "auto_dutch")
+    perform(session, add_round, owner, points.id, {dee.id: "12", ann.id: "3"}, dee.id, "dutch")
 
     open_rules = HouseRules(allow_no_caller=True, end=EndCondition.open())
-    still_on = start_game(session, owner, group.id, [cy.id, bo.id], open_rules)
-    add_round(session, owner, still_on.id, {cy.id: "7,", bo.id: "Q"}, None, None)
+    still_on = perform(session, start_game, owner, group.id, [cy.id, bo.id], open_rules)
+    perform(session, add_round, owner, still_on.id, {cy.id: "7,", bo.id: "Q"}, None, None)
     return group
 
 
 def test_a_group_exported_and_imported_elsewhere_exports_to_the_same_file(session, owner, played):
-    exported = export_rounds(session, owner, played.id)
-    other = create_group(session, owner, "Backup club")
-    report = import_rounds_csv(session, owner, other.id, exported)
+    exported = perform(session, export_rounds, owner, played.id)
+    other = perform(session, create_group, owner, "Backup club")
+    report = perform(session, import_rounds_csv, owner, other.id, exported)
     assert (report.games_imported, report.rounds_imported, report.games_skipped) == (3, 6, 0)
     assert sorted(report.players_created) == ["-Dee", "=Bo", "Ann", "Cy"]
-    assert export_rounds(session, owner, other.id) == exported
-    assert export_games(session, owner, other.id) == export_games(session, owner, played.id)
+    assert perform(session, export_rounds, owner, other.id) == exported
+    assert perform(session, export_games, owner, other.id) == perform(
+        session, export_games, owner, played.id
+    )
 
 
 def test_importing_the_same_file_twice_stores_each_game_once(session, owner, played, count_rows):
-    exported = export_rounds(session, owner, played.id)
-    other = create_group(session, owner, "Backup club")
-    import_rounds_csv(session, owner, other.id, exported)
+    exported = perform(session, export_rounds, owner, played.id)
+    other = perform(session, create_group, owner, "Backup club")
+    perform(session, import_rounds_csv, owner, other.id, exported)
     before = count_rows()
-    again = import_rounds_csv(session, owner, other.id, exported)
+    again = perform(session, import_rounds_csv, owner, other.id, exported)
     assert (again.games_imported, again.games_skipped, again.players_created) == (0, 3, ())
     after = count_rows()
     assert {k: v for k, v in after.items() if k != "groups"} == {
@@ -79,18 +98,18 @@ def test_importing_the_same_file_twice_stores_each_game_once(session, owner, pla
 
 
 def test_a_file_imported_into_the_group_it_came_from_adds_nothing(session, owner, played):
-    exported = export_rounds(session, owner, played.id)
-    report = import_rounds_csv(session, owner, played.id, exported)
+    exported = perform(session, export_rounds, owner, played.id)
+    report = perform(session, import_rounds_csv, owner, played.id, exported)
     assert (report.games_imported, report.games_skipped) == (0, 3)
 
 
 def test_known_players_are_matched_whatever_the_case(session, owner, played):
-    exported = export_rounds(session, owner, played.id).replace(b",Cy,", b",cY,")
-    other = create_group(session, owner, "Backup club")
-    add_player(session, owner, other.id, "Cy")
-    report = import_rounds_csv(session, owner, other.id, exported)
+    exported = perform(session, export_rounds, owner, played.id).replace(b",Cy,", b",cY,")
+    other = perform(session, create_group, owner, "Backup club")
+    perform(session, add_player, owner, other.id, "Cy")
+    report = perform(session, import_rounds_csv, owner, other.id, exported)
     assert "cY" not in report.players_created
-    assert sorted(p.name for p in list_players(session, owner, other.id)) == [
+    assert sorted(p.name for p in perform(session, list_players, owner, other.id)) == [
         "-Dee",
         "=Bo",
         "Ann",
@@ -100,23 +119,31 @@ def test_known_players_are_matched_whatever_the_case(session, owner, played):
 
 
 def test_a_bad_file_writes_nothing(session, owner, played, count_rows):
-    exported = export_rounds(session, owner, played.id)
+    exported = perform(session, export_rounds, owner, played.id)
     lines = exported.decode("utf-8").splitlines()
     lines[-1] = lines[-1].rsplit(",", 1)[0] + ",99"  # a wrong game total in the last game
-    other = create_group(session, owner, "Backup club")
+    other = perform(session, create_group, owner, "Backup club")
     before = count_rows()
     with pytest.raises(CsvImportError, match="but the rounds add up to"):
-        import_rounds_csv(session, owner, other.id, ("\n".join(lines) + "\n").encode("utf-8"))
+        perform(
+            session, import_rounds_csv, owner, other.id, ("\n".join(lines) + "\n").encode("utf-8")
+        )
     assert count_rows() == before
 
 
 def test_only_members_can_import(session, owner, make_user, played):
     stranger = make_user("Sam")
     with pytest.raises(NotFound):
-        import_rounds_csv(session, stranger, played.id, export_rounds(session, owner, played.id))
+        perform(
+            session,
+            import_rounds_csv,
+            stranger,
+            played.id,
+            perform(session, export_rounds, owner, played.id),
+        )
 
 
 def test_the_export_parses_to_the_stored_scores(session, owner, played):
-    plan = parse_rounds_csv(export_rounds(session, owner, played.id))
+    plan = parse_rounds_csv(perform(session, export_rounds, owner, played.id))
     totals = [game.game.totals() for game in plan.games]
     assert totals[1] == {"-Dee": -5 + 12 + 10, "Ann": 9 + 3}

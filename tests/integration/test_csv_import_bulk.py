@@ -12,20 +12,21 @@ from dutch_app.services.csv_export import export_rounds
 from dutch_app.services.demo import generate_history
 from dutch_app.services.games import get_game, list_games
 from dutch_app.services.groups import create_group
+from dutch_app.services.unit_of_work import perform
 
 
 @pytest.fixture
 def history_file(session, owner):
     """The rounds file of a demo history of some 60 games."""
-    source = create_group(session, owner, "Source")
+    source = perform(session, create_group, owner, "Source")
     generate_history(session, source.id, 2000, 7)
-    return export_rounds(session, owner, source.id)
+    return perform(session, export_rounds, owner, source.id)
 
 
 def test_an_import_writes_one_statement_per_table_and_stores_the_right_totals(
     session, engine, owner, history_file
 ):
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     inserts: list[str] = []
 
     def seen(_conn, _cursor, statement, *_rest):
@@ -34,21 +35,21 @@ def test_an_import_writes_one_statement_per_table_and_stores_the_right_totals(
 
     event.listen(engine, "before_cursor_execute", seen)
     try:
-        report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+        report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     finally:
         event.remove(engine, "before_cursor_execute", seen)
     assert report.games_imported > 40
     assert sorted(inserts) == ["game_players", "games", "players", "round_hands", "rounds"]
-    assert export_rounds(session, owner, target.id) == history_file
-    for summary in list_games(session, owner, target.id)[:5]:
-        view = get_game(session, owner, summary.id)
+    assert perform(session, export_rounds, owner, target.id) == history_file
+    for summary in perform(session, list_games, owner, target.id)[:5]:
+        view = perform(session, get_game, owner, summary.id)
         assert summary.totals == tuple(view.totals.values())
 
 
 def test_the_file_is_parsed_before_the_write_transaction_begins(
     session, owner, history_file, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     parse = csv_import.parse_rounds_csv
     seen = []
 
@@ -57,7 +58,7 @@ def test_the_file_is_parsed_before_the_write_transaction_begins(
         return parse(data, **options)
 
     monkeypatch.setattr(csv_import, "parse_rounds_csv", watched)
-    csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     assert seen == [False]
 
 
@@ -77,11 +78,15 @@ def test_a_file_with_problems_in_many_games_lists_them_all_and_writes_nothing(
     changed[800] = cells
     for number, cells in changed.items():
         lines[number] = ",".join(cells)
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     before = count_rows()
     with pytest.raises(CsvImportError) as caught:
-        csv_import.import_rounds_csv(
-            session, owner, target.id, ("\n".join(lines) + "\n").encode("utf-8")
+        perform(
+            session,
+            csv_import.import_rounds_csv,
+            owner,
+            target.id,
+            ("\n".join(lines) + "\n").encode("utf-8"),
         )
     found = {(problem.line, problem.column) for problem in caught.value.problems}
     assert {(6, "game_total"), (401, "game_total"), (1501, "game_total")} <= found
@@ -96,16 +101,20 @@ def test_games_another_import_stored_meanwhile_are_skipped_by_their_key(
     after that read is still found, by its import key, inside the write."""
     lines = history_file.decode("utf-8").splitlines()
     first_game = [line for line in lines[1:] if line.split(",")[0] == "1"]
-    target = create_group(session, owner, "Target")
-    early = csv_import.import_rounds_csv(
-        session, owner, target.id, ("\n".join([lines[0], *first_game]) + "\n").encode("utf-8")
+    target = perform(session, create_group, owner, "Target")
+    early = perform(
+        session,
+        csv_import.import_rounds_csv,
+        owner,
+        target.id,
+        ("\n".join([lines[0], *first_game]) + "\n").encode("utf-8"),
     )
     assert early.games_imported == 1
     monkeypatch.setattr(csv_import, "_content_keys", lambda *args: set())
-    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     games_in_file = len({line.split(",")[0] for line in lines[1:]})
     assert (report.games_imported, report.games_skipped) == (games_in_file - 1, 1)
-    assert export_rounds(session, owner, target.id) == history_file
+    assert perform(session, export_rounds, owner, target.id) == history_file
 
 
 def test_the_same_file_imported_twice_at_the_same_moment_stores_each_game_once(
@@ -115,14 +124,14 @@ def test_the_same_file_imported_twice_at_the_same_moment_stores_each_game_once(
     first one's games by their keys (on PostgreSQL after retrying the clash on the key)."""
     from tests.integration.test_concurrency import at_once
 
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     outcomes = at_once(
         engine,
-        [lambda s: csv_import.import_rounds_csv(s, owner, target.id, history_file)] * 2,
+        [lambda s: perform(s, csv_import.import_rounds_csv, owner, target.id, history_file)] * 2,
     )
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     imported = sorted(report.games_imported for report in outcomes)
     games_in_file = len({line.split(b",")[0] for line in history_file.splitlines()[1:]})
     assert imported[0] + imported[1] == games_in_file
-    assert len(list_games(session, owner, target.id)) == games_in_file
-    assert export_rounds(session, owner, target.id) == history_file
+    assert len(perform(session, list_games, owner, target.id)) == games_in_file
+    assert perform(session, export_rounds, owner, target.id) == history_file

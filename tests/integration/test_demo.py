@@ -17,6 +17,7 @@ from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.games import get_game, list_games
 from dutch_app.services.groups import create_group, join_group
 from dutch_app.services.history import load_history
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Game
 from dutch_core import parse_cards
 
@@ -29,9 +30,9 @@ SAME_PLAY = [
 
 
 def generated(session, owner, name: str, rows: int, seed: int) -> tuple[int, pd.DataFrame]:
-    group = create_group(session, owner, name)
+    group = perform(session, create_group, owner, name)
     demo.generate_history(session, group.id, rows, seed, end=END)
-    return group.id, load_history(session, owner, group.id)
+    return group.id, perform(session, load_history, owner, group.id)
 
 
 @pytest.fixture
@@ -79,8 +80,8 @@ def test_penalty_cards_were_really_drawn(history):
 
 def test_every_stored_score_is_what_the_core_computes(session, owner, history):
     group_id, frame = history
-    for summary in list_games(session, owner, group_id)[:12]:  # newest first
-        view = get_game(session, owner, summary.id)
+    for summary in perform(session, list_games, owner, group_id)[:12]:  # newest first
+        view = perform(session, get_game, owner, summary.id)
         stored_game = session.get(Game, summary.id)
         core = core_game(stored_game, table_of(session, summary.id), rounds_of(session, summary.id))
         for stored, result, totals in zip(
@@ -93,7 +94,7 @@ def test_every_stored_score_is_what_the_core_computes(session, owner, history):
 
 
 def test_rows_are_written_in_bulk(session, engine, owner):
-    group = create_group(session, owner, "Bulk")
+    group = perform(session, create_group, owner, "Bulk")
     inserts = []
 
     def count(_conn, _cursor, statement, *_rest):
@@ -121,13 +122,13 @@ def test_an_unknown_group_is_not_found(session):
 
 
 def test_the_one_click_demo_group_belongs_to_its_user(session, owner):
-    made = demo.load_demo_group(session, owner)
+    made = perform(session, demo.load_demo_group, owner)
     assert (made.name, made.role, [m.user_id for m in made.members]) == (
         "Demo group",
         "owner",
         [owner],
     )
-    frame = load_history(session, owner, made.id)
+    frame = perform(session, load_history, owner, made.id)
     assert demo.DEMO_GROUP_ROWS <= len(frame) < demo.DEMO_GROUP_ROWS + 400
     assert frame["played_at"].max() <= pd.Timestamp.now(tz="UTC")
 
@@ -141,6 +142,6 @@ def test_the_command_line_makes_a_group_to_join(session, engine, make_user):
     )  # fmt: skip
     assert finished.returncode == 0, finished.stderr
     code = finished.stdout.strip().split()[-1].rstrip(".")
-    joined = join_group(session, make_user("Visitor"), code)
+    joined = perform(session, join_group, make_user("Visitor"), code)
     assert joined.name == "Demo (120 rows, seed 5)"
-    assert len(load_history(session, joined.members[0].user_id, joined.id)) >= 120
+    assert len(perform(session, load_history, joined.members[0].user_id, joined.id)) >= 120

@@ -14,6 +14,7 @@ from dutch_app.services import rounds
 from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services._stored_games import core_game, rounds_of, table_of
 from dutch_app.services.games import get_game, start_game
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Game, Player
 from dutch_core import PRESETS, EndCondition, HouseRules, RoundInput, score_round
 
@@ -38,33 +39,33 @@ def play(session, owner, game_id, seated, rows):
     """Add rounds; each row gives Ann's to Dee's hands, Ann calling Dutch."""
     for hands in rows:
         keyed = {player.id: hand for player, hand in zip(seated, hands, strict=True)}
-        rounds.add_round(session, owner, game_id, keyed, seated[0].id, "dutch")
+        perform(session, rounds.add_round, owner, game_id, keyed, seated[0].id, "dutch")
 
 
 def test_totals_after_correcting_and_deleting_an_early_round_are_the_cores(
     session, owner, group, seated
 ):
-    game = start_game(session, owner, group.id, [p.id for p in seated], HALVING)
+    game = perform(session, start_game, owner, group.id, [p.id for p in seated], HALVING)
     play(session, owner, game.id, seated, [("1", "10", "2", "3")] + [("1", "9", "3", "4")] * 3)
     stored, core = stored_and_core(session, game.id)
     assert stored == core
     assert [totals["Bo"] for totals in stored] == [10, 19, 28, 37]
-    first = get_game(session, owner, game.id).rounds[0]
+    first = perform(session, get_game, owner, game.id).rounds[0]
     ids = [p.id for p in seated]
     # Bo's 10 becomes 13: later on his total lands on exactly 40 and is halved.
-    rounds.edit_round(
-        session, owner, first.id, first.version, dict(zip(ids, ("1", "13", "2", "3"), strict=True)),
-        ids[0], "dutch",
+    perform(
+        session, rounds.edit_round, owner, first.id, first.version,
+        dict(zip(ids, ("1", "13", "2", "3"), strict=True)), ids[0], "dutch",
     )  # fmt: skip
     stored, core = stored_and_core(session, game.id)
     assert stored == core
     assert [totals["Bo"] for totals in stored] == [13, 22, 31, 20]
-    second = get_game(session, owner, game.id).rounds[1]
-    rounds.delete_round(session, owner, second.id, second.version)
+    second = perform(session, get_game, owner, game.id).rounds[1]
+    perform(session, rounds.delete_round, owner, second.id, second.version)
     stored, core = stored_and_core(session, game.id)
     assert stored == core
     assert [totals["Bo"] for totals in stored] == [13, 22, 31]
-    view = get_game(session, owner, game.id)
+    view = perform(session, get_game, owner, game.id)
     assert view.totals == core[-1]
     assert (view.standings[0].player, view.standings[0].game_total) == ("Ann", 3)
 
@@ -72,7 +73,7 @@ def test_totals_after_correcting_and_deleting_an_early_round_are_the_cores(
 def test_a_game_is_shown_from_its_stored_totals_without_scoring_again(
     session, owner, group, seated, monkeypatch
 ):
-    game = start_game(session, owner, group.id, [p.id for p in seated], HALVING)
+    game = perform(session, start_game, owner, group.id, [p.id for p in seated], HALVING)
     play(session, owner, game.id, seated, [("1", "20", "2", "3"), ("1", "20", "2", "3")])
 
     def refuse(*args, **kwargs):
@@ -80,7 +81,7 @@ def test_a_game_is_shown_from_its_stored_totals_without_scoring_again(
 
     monkeypatch.setattr("dutch_core.game.score_round", refuse)
     monkeypatch.setattr("dutch_core.scoring.score_round", refuse)
-    view = get_game(session, owner, game.id)
+    view = perform(session, get_game, owner, game.id)
     assert view.totals == {"Ann": 2, "Bo": 20, "Cy": 4, "Dee": 6}  # Bo's 40 was halved
     assert view.running_totals()[0]["Bo"] == 20
     assert view.winners == ("Ann",)
@@ -90,10 +91,10 @@ def test_a_game_is_shown_from_its_stored_totals_without_scoring_again(
 def test_a_game_at_its_limit_refuses_a_new_round_after_reopening(session, owner, group, seated):
     from dutch_app.services.games import reopen_game
 
-    game = start_game(session, owner, group.id, [p.id for p in seated], HALVING)
+    game = perform(session, start_game, owner, group.id, [p.id for p in seated], HALVING)
     play(session, owner, game.id, seated, [("1", "45", "2", "3")])
-    assert get_game(session, owner, game.id).status == "ended"
-    reopen_game(session, owner, game.id)
+    assert perform(session, get_game, owner, game.id).status == "ended"
+    perform(session, reopen_game, owner, game.id)
     with pytest.raises(Exception, match="the game ended after round 1"):
         play(session, owner, game.id, seated, [("1", "2", "3", "4")])
 
@@ -161,7 +162,9 @@ def test_a_round_of_a_20000_round_game_reads_as_little_as_one_of_a_10_round_game
     for length in (10, 20_000):
         game_id = long_game(session, group.id, length)
         with Reads(engine) as reads:
-            stored = rounds.add_round(session, owner, game_id, hands, seated[0].id, "dutch")
+            stored = perform(
+                session, rounds.add_round, owner, game_id, hands, seated[0].id, "dutch"
+            )
         assert stored.number == length + 1
         assert [hand.game_total for hand in stored.hands] == [
             3 * (length + 1),
@@ -184,13 +187,13 @@ def test_the_play_pages_view_of_a_20000_round_game_reads_only_its_latest_rounds(
 
     game_id = long_game(session, group.id, 20_000)
     with Reads(engine) as reads:
-        view = get_game(session, owner, game_id, PLAY_ROUNDS)
+        view = perform(session, get_game, owner, game_id, PLAY_ROUNDS)
     assert view.rounds_played == 20_000
     assert [stored.number for stored in view.rounds] == list(range(19_901, 20_001))
     assert view.totals == {"Ann": 60_000, "Bo": 200_000, "Cy": 240_000, "Dee": 400_000}
     assert view.standings[0].player == "Ann"
     # the game, membership, players, the last round's hands, then 100 rounds and their hands
     assert reads.rows_read() <= 12 + PLAY_ROUNDS * 5
-    whole = get_game(session, owner, game_id)
+    whole = perform(session, get_game, owner, game_id)
     assert len(whole.rounds) == 20_000
     assert whole.running_totals()[-1] == view.totals

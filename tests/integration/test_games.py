@@ -11,6 +11,7 @@ from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationE
 from dutch_app.services.groups import create_group, join_group
 from dutch_app.services.players import add_player
 from dutch_app.services.rounds import add_round
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, GameError, HouseRules
 
 HALVING = HouseRules(end=EndCondition.score_limit(20, exact_limit_halves=True))
@@ -23,12 +24,14 @@ def ids(players):
 def test_a_new_game_keeps_its_players_in_seat_order_and_its_rules(session, owner, group, seated):
     rules = HouseRules(red_king_value=1, end=EndCondition.after_rounds(3))
     order = [seated[2], seated[0], seated[1]]
-    game = games.start_game(session, owner, group.id, ids(order), rules, notes=" Cup final ")
+    game = perform(
+        session, games.start_game, owner, group.id, ids(order), rules, notes=" Cup final "
+    )
     assert [p.name for p in game.players] == ["Cy", "Ann", "Bo"]
     assert game.rules == rules
     assert (game.status, game.version, game.notes, game.rounds) == ("active", 1, "Cup final", ())
     assert game.started_at.tzinfo is not None
-    again = games.get_game(session, owner, game.id)
+    again = perform(session, games.get_game, owner, game.id)
     assert again.rules == rules
     assert tuple(p.name for p in again.players) == ("Cy", "Ann", "Bo")
 
@@ -49,48 +52,55 @@ def test_a_game_that_cannot_start_writes_nothing(
 ):
     before = count_rows()
     with pytest.raises(error, match=message):
-        games.start_game(session, owner, group.id, player_ids(seated), rules)
+        perform(session, games.start_game, owner, group.id, player_ids(seated), rules)
     assert count_rows() == before
 
 
 def test_a_player_of_another_group_cannot_sit_down(session, owner, group, seated):
-    elsewhere = create_group(session, owner, "Other club")
-    stranger = add_player(session, owner, elsewhere.id, "Zed")
+    elsewhere = perform(session, create_group, owner, "Other club")
+    stranger = perform(session, add_player, owner, elsewhere.id, "Zed")
     with pytest.raises(NotFound, match=f"No player with id {stranger.id}"):
-        games.start_game(session, owner, group.id, [seated[0].id, stranger.id], PRESETS["classic"])
+        perform(
+            session,
+            games.start_game,
+            owner,
+            group.id,
+            [seated[0].id, stranger.id],
+            PRESETS["classic"],
+        )
 
 
 def test_reaching_the_score_limit_ends_the_game(session, owner, group, seated):
     ann, bo = seated[:2]
-    game = games.start_game(session, owner, group.id, [ann.id, bo.id], PRESETS["classic"])
-    add_round(session, owner, game.id, {ann.id: "3", bo.id: "120"}, ann.id, "dutch")
-    view = games.get_game(session, owner, game.id)
+    game = perform(session, games.start_game, owner, group.id, [ann.id, bo.id], PRESETS["classic"])
+    perform(session, add_round, owner, game.id, {ann.id: "3", bo.id: "120"}, ann.id, "dutch")
+    view = perform(session, games.get_game, owner, game.id)
     assert (view.status, view.is_over, view.winners) == ("ended", True, ("Ann",))
     assert view.ended_at is not None
     with pytest.raises(Conflict, match="reopen it"):
-        add_round(session, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
-    games.reopen_game(session, owner, game.id)
+        perform(session, add_round, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
+    perform(session, games.reopen_game, owner, game.id)
     with pytest.raises(GameError, match="ended after round 1"):
-        add_round(session, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
+        perform(session, add_round, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
 
 
 def test_ending_and_reopening_by_hand(session, owner, group, seated):
     open_rules = PRESETS["classic_open"]
-    game = games.start_game(session, owner, group.id, ids(seated[:2]), open_rules)
-    ended = games.end_game(session, owner, game.id)
+    game = perform(session, games.start_game, owner, group.id, ids(seated[:2]), open_rules)
+    ended = perform(session, games.end_game, owner, game.id)
     assert (ended.status, ended.version) == ("ended", 2)
     assert ended.ended_at is not None
-    assert games.end_game(session, owner, game.id).version == 2  # already ended: no change
-    reopened = games.reopen_game(session, owner, game.id)
+    assert perform(session, games.end_game, owner, game.id).version == 2  # already ended: no change
+    reopened = perform(session, games.reopen_game, owner, game.id)
     assert (reopened.status, reopened.ended_at, reopened.version) == ("active", None, 3)
 
 
 def test_standings_and_winners_come_from_the_core(session, owner, group, seated):
     ann, bo, cy, dee = seated
-    game = games.start_game(session, owner, group.id, ids(seated), PRESETS["classic"])
+    game = perform(session, games.start_game, owner, group.id, ids(seated), PRESETS["classic"])
     hands = {ann.id: "12", bo.id: "4", cy.id: "12", dee.id: "30"}
-    add_round(session, owner, game.id, hands, ann.id, "dutch", "QC 3D KS")
-    view = games.get_game(session, owner, game.id)
+    perform(session, add_round, owner, game.id, hands, ann.id, "dutch", "QC 3D KS")
+    view = perform(session, games.get_game, owner, game.id)
     assert [(s.player, s.game_total, s.rank) for s in view.standings] == [
         ("Bo", 4, 1),
         ("Cy", 12, 2),
@@ -104,21 +114,29 @@ def test_only_the_owner_or_the_starter_deletes_a_game(
     session, owner, make_user, group, seated, count_rows
 ):
     ben, cleo = make_user("Ben"), make_user("Cleo")
-    join_group(session, ben, group.invite_code)
-    join_group(session, cleo, group.invite_code)
-    bens = games.start_game(session, ben, group.id, ids(seated[:2]), PRESETS["classic"])
-    add_round(session, ben, bens.id, {seated[0].id: "3", seated[1].id: "9"}, seated[0].id, "dutch")
+    perform(session, join_group, ben, group.invite_code)
+    perform(session, join_group, cleo, group.invite_code)
+    bens = perform(session, games.start_game, ben, group.id, ids(seated[:2]), PRESETS["classic"])
+    perform(
+        session,
+        add_round,
+        ben,
+        bens.id,
+        {seated[0].id: "3", seated[1].id: "9"},
+        seated[0].id,
+        "dutch",
+    )
     before = count_rows()
     with pytest.raises(Forbidden):
-        games.delete_game(session, cleo, bens.id)
+        perform(session, games.delete_game, cleo, bens.id)
     assert count_rows() == before
-    games.delete_game(session, ben, bens.id)
+    perform(session, games.delete_game, ben, bens.id)
     after = count_rows()
     assert (after["games"], after["rounds"], after["round_hands"]) == (0, 0, 0)
-    owners = games.start_game(session, cleo, group.id, ids(seated[:2]), PRESETS["classic"])
-    games.delete_game(session, owner, owners.id)
+    owners = perform(session, games.start_game, cleo, group.id, ids(seated[:2]), PRESETS["classic"])
+    perform(session, games.delete_game, owner, owners.id)
     with pytest.raises(NotFound):
-        games.get_game(session, owner, owners.id)
+        perform(session, games.get_game, owner, owners.id)
 
 
 @pytest.fixture
@@ -128,19 +146,31 @@ def season(session, owner, group, seated):
     made = {}
     for month, table in ((1, [ann, bo]), (2, [cy, dee]), (3, [ann, cy])):
         started = datetime(2024, month, 15, 20, 0, tzinfo=UTC)
-        game = games.start_game(
-            session, owner, group.id, ids(table), PRESETS["classic_open"], started_at=started
+        game = perform(
+            session,
+            games.start_game,
+            owner,
+            group.id,
+            ids(table),
+            PRESETS["classic_open"],
+            started_at=started,
         )
-        add_round(
-            session, owner, game.id, {table[0].id: "2", table[1].id: "7"}, table[0].id, "dutch"
+        perform(
+            session,
+            add_round,
+            owner,
+            game.id,
+            {table[0].id: "2", table[1].id: "7"},
+            table[0].id,
+            "dutch",
         )
         made[month] = game.id
-    games.end_game(session, owner, made[1])
+    perform(session, games.end_game, owner, made[1])
     return made
 
 
 def test_games_are_listed_newest_first_with_totals(session, owner, group, season):
-    listed = games.list_games(session, owner, group.id)
+    listed = perform(session, games.list_games, owner, group.id)
     assert [g.id for g in listed] == [season[3], season[2], season[1]]
     assert (listed[0].players, listed[0].totals, listed[0].rounds_played) == (
         ("Ann", "Cy"),
@@ -173,9 +203,9 @@ def test_listing_filters_by_dates_player_and_status(session, owner, group, seate
 
 def test_a_halving_games_listed_totals_follow_the_core(session, owner, group, seated):
     ann, bo = seated[:2]
-    game = games.start_game(session, owner, group.id, [ann.id, bo.id], HALVING)
-    add_round(session, owner, game.id, {ann.id: "5", bo.id: "10"}, ann.id, "dutch")
-    add_round(session, owner, game.id, {ann.id: "3", bo.id: "10"}, ann.id, "dutch")
-    (summary,) = games.list_games(session, owner, group.id)
+    game = perform(session, games.start_game, owner, group.id, [ann.id, bo.id], HALVING)
+    perform(session, add_round, owner, game.id, {ann.id: "5", bo.id: "10"}, ann.id, "dutch")
+    perform(session, add_round, owner, game.id, {ann.id: "3", bo.id: "10"}, ann.id, "dutch")
+    (summary,) = perform(session, games.list_games, owner, group.id)
     assert summary.totals == (8, 10)  # Bo's 20 landed on the limit and was halved
-    assert summary.totals == tuple(games.get_game(session, owner, game.id).totals.values())
+    assert summary.totals == tuple(perform(session, games.get_game, owner, game.id).totals.values())

@@ -13,6 +13,7 @@ from dutch_app.services.games import end_game, get_game, start_game
 from dutch_app.services.history import history_query, load_history
 from dutch_app.services.players import add_player, merge_players
 from dutch_app.services.rounds import add_round
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules
 from dutch_core.stats import HISTORY_COLUMNS, HISTORY_DTYPES, empty_history
 
@@ -21,11 +22,13 @@ HISTORY_ORDER = ["game_started_at", "game_id", "round_number", "seat"]
 
 def play(session, owner, group, table, rounds, rules=PRESETS["classic_open"], started=None):
     """A game of ``table`` (players) with ``rounds``: [(hands in seat order, caller, penalty)]."""
-    game = start_game(session, owner, group.id, [p.id for p in table], rules, started_at=started)
+    game = perform(
+        session, start_game, owner, group.id, [p.id for p in table], rules, started_at=started
+    )
     for hands, caller, penalty in rounds:
         keyed = {player.id: hand for player, hand in zip(table, hands, strict=True)}
         call = "auto_dutch" if hands[table.index(caller)] == "" else "dutch"
-        add_round(session, owner, game.id, keyed, caller.id, call, penalty)
+        perform(session, add_round, owner, game.id, keyed, caller.id, call, penalty)
     return game.id
 
 
@@ -42,14 +45,14 @@ def two_games(session, owner, group, seated):
         session, owner, group, [cy, bo], [(("2", "5"), cy, None)],
         started=datetime(2024, 3, 5, 19, 30, tzinfo=UTC),
     )  # fmt: skip
-    end_game(session, owner, january)
+    perform(session, end_game, owner, january)
     return january, march
 
 
 def test_the_frame_has_exactly_the_agreed_columns_dtypes_and_order(
     session, owner, group, two_games
 ):
-    frame = load_history(session, owner, group.id)
+    frame = perform(session, load_history, owner, group.id)
     assert tuple(frame.columns) == HISTORY_COLUMNS
     assert frame.dtypes.astype(str).to_dict() == HISTORY_DTYPES
     assert len(frame) == 4 + 4 + 2
@@ -60,7 +63,7 @@ def test_the_frame_has_exactly_the_agreed_columns_dtypes_and_order(
 def test_one_row_per_player_per_round_with_the_round_facts_on_each(
     session, owner, group, two_games
 ):
-    frame = load_history(session, owner, group.id)
+    frame = perform(session, load_history, owner, group.id)
     first = frame[frame["round_number"].eq(1) & frame["game_id"].eq(two_games[0])]
     assert first["player"].tolist() == ["Ann", "Bo", "Cy", "Dee"]
     assert first["seat"].tolist() == [0, 1, 2, 3]
@@ -83,7 +86,7 @@ def test_one_row_per_player_per_round_with_the_round_facts_on_each(
 
 
 def test_game_totals_run_on_within_each_game(session, owner, group, two_games):
-    frame = load_history(session, owner, group.id)
+    frame = perform(session, load_history, owner, group.id)
     january = frame[frame["game_id"].eq(two_games[0])]
     assert january["game_total"].tolist() == [40, 4, 12, 30, 40, 11, 18, 32]
     march = frame[frame["game_id"].eq(two_games[1])]
@@ -96,8 +99,8 @@ def test_a_halving_games_totals_are_the_cores(session, owner, group, seated):
     rounds = [(("5", "10"), ann, None), (("3", "10"), ann, None), (("2", "10"), ann, None)]
     halving = play(session, owner, group, [ann, bo], rounds, rules=rules)
     plain = play(session, owner, group, [ann, bo], rounds[:2])
-    frame = load_history(session, owner, group.id)
-    view = get_game(session, owner, halving)
+    frame = perform(session, load_history, owner, group.id)
+    view = perform(session, get_game, owner, halving)
     expected = [total for totals in view.running_totals() for total in totals.values()]
     assert frame.loc[frame["game_id"].eq(halving), "game_total"].tolist() == expected
     assert expected[2:4] == [8, 10]  # Bo's 20 was halved
@@ -109,19 +112,19 @@ def test_filters_keep_or_drop_whole_games(session, owner, group, seated, two_gam
     ann, dee = seated[0], seated[3]
 
     def games(**filters):
-        return sorted(set(load_history(session, owner, group.id, **filters)["game_id"]))
+        return sorted(set(perform(session, load_history, owner, group.id, **filters)["game_id"]))
 
     assert games(date_from=date(2024, 2, 1)) == [march]
     assert games(date_to=date(2024, 1, 10)) == [january]
     assert games(date_to=datetime(2024, 1, 10, 19, 0, tzinfo=UTC)) == []
     assert games(status="active") == [march]
     assert games(player_ids=[dee.id]) == [january]
-    assert len(load_history(session, owner, group.id, player_ids=[ann.id])) == 8
+    assert len(perform(session, load_history, owner, group.id, player_ids=[ann.id])) == 8
     assert games(player_ids=[]) == []
     with pytest.raises(ValidationError, match="'done'"):
-        load_history(session, owner, group.id, status="done")
+        perform(session, load_history, owner, group.id, status="done")
     with pytest.raises(NotFound, match="No player with id 424242"):
-        load_history(session, owner, group.id, player_ids=[424242])
+        perform(session, load_history, owner, group.id, player_ids=[424242])
 
 
 def test_a_merged_player_is_not_a_filter_the_history_accepts(
@@ -130,21 +133,23 @@ def test_a_merged_player_is_not_a_filter_the_history_accepts(
     """As in the game list: once merged, a player's games are the other name's."""
     january, _ = two_games
     ann = seated[0]
-    twin = add_player(session, owner, group.id, "Annie")
-    merge_players(session, owner, group.id, twin.id, ann.id)
+    twin = perform(session, add_player, owner, group.id, "Annie")
+    perform(session, merge_players, owner, group.id, twin.id, ann.id)
     with pytest.raises(NotFound, match=f"No player with id {twin.id}"):
-        load_history(session, owner, group.id, player_ids=[twin.id])
-    assert january in set(load_history(session, owner, group.id, player_ids=[ann.id])["game_id"])
+        perform(session, load_history, owner, group.id, player_ids=[twin.id])
+    assert january in set(
+        perform(session, load_history, owner, group.id, player_ids=[ann.id])["game_id"]
+    )
 
 
 def test_an_empty_group_gives_the_empty_frame(session, owner, group):
-    frame = load_history(session, owner, group.id)
+    frame = perform(session, load_history, owner, group.id)
     assert frame.empty
     assert frame.dtypes.equals(empty_history().dtypes)
 
 
 def test_the_frame_matches_a_bare_read_of_the_same_rows(session, engine, owner, group, two_games):
-    frame = load_history(session, owner, group.id)
+    frame = perform(session, load_history, owner, group.id)
     with engine.connect() as connection:
         bare = pd.read_sql(history_query(group.id), connection)
     assert len(bare) == len(frame)
@@ -163,7 +168,7 @@ def test_loading_takes_the_same_few_statements_however_long_the_history(
 
         event.listen(engine, "before_cursor_execute", count)
         try:
-            load_history(session, owner, group.id)
+            perform(session, load_history, owner, group.id)
         finally:
             event.remove(engine, "before_cursor_execute", count)
         return len(seen)

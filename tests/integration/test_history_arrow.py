@@ -20,6 +20,7 @@ from dutch_app.services.demo import generate_history
 from dutch_app.services.games import start_game
 from dutch_app.services.history import history_query, load_history
 from dutch_app.services.rounds import add_round
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer
 from dutch_core import PRESETS
@@ -49,7 +50,7 @@ def reference_frame(session, query) -> pd.DataFrame:
 
 
 def assert_same_frames(session, owner, group_id, **filters) -> pd.DataFrame:
-    frame = load_history(session, owner, group_id, **filters)
+    frame = perform(session, load_history, owner, group_id, **filters)
     query = history_query(group_id)
     if "date_from" in filters:
         query = query.where(Game.started_at >= filters["date_from"])
@@ -85,12 +86,14 @@ def test_text_columns_empty_for_the_first_thousand_rows_still_read_as_text(
 ):
     """Hands typed as totals have no card text; a reader that guesses a column's type from
     its first rows would take ``cards`` for a number column and fail on the later cards."""
-    game = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic_open"])
+    game = perform(
+        session, start_game, owner, group.id, [p.id for p in seated], PRESETS["classic_open"]
+    )
     for _ in range(280):  # 1,120 rows without card text, and no penalty text
         hands = dict(zip([p.id for p in seated], ("3", "10", "12", "20"), strict=True))
-        add_round(session, owner, game.id, hands, seated[0].id, "dutch")
+        perform(session, add_round, owner, game.id, hands, seated[0].id, "dutch")
     hands = dict(zip([p.id for p in seated], ("5", "2 3", "QS AS", "KH"), strict=True))
-    add_round(session, owner, game.id, hands, seated[0].id, "dutch", "4S KD 2C")
+    perform(session, add_round, owner, game.id, hands, seated[0].id, "dutch", "4S KD 2C")
     frame = assert_same_frames(session, owner, group.id)
     assert frame["cards"].iloc[:1_120].isna().all()
     assert frame["cards"].iloc[-3:].notna().all()
@@ -101,10 +104,12 @@ def test_names_in_any_script_come_back_exactly(session, owner, group):
     from dutch_app.services.players import add_player
 
     names = ["Zoë", "李雷", "🃏 Ann", "O'Brien"]
-    table = [add_player(session, owner, group.id, name) for name in names]
-    game = start_game(session, owner, group.id, [p.id for p in table], PRESETS["classic_open"])
+    table = [perform(session, add_player, owner, group.id, name) for name in names]
+    game = perform(
+        session, start_game, owner, group.id, [p.id for p in table], PRESETS["classic_open"]
+    )
     hands = dict(zip([p.id for p in table], ("1", "9", "8", "7"), strict=True))
-    add_round(session, owner, game.id, hands, table[0].id, "dutch")
+    perform(session, add_round, owner, game.id, hands, table[0].id, "dutch")
     frame = assert_same_frames(session, owner, group.id)
     assert frame["player"].tolist() == names
 

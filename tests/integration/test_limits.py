@@ -21,6 +21,7 @@ from dutch_app.services.errors import LimitReached, NotFound
 from dutch_app.services.groups import create_group, join_group, leave_group, list_groups
 from dutch_app.services.players import add_player
 from dutch_app.services.setup import start_game_with_players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Player, ThrottleCounter
 from dutch_core import PRESETS
 from tests.integration.threads import at_once
@@ -67,32 +68,36 @@ def test_guessing_invite_codes_is_slowed_after_ten_wrong_ones(
     ben = make_user("Ben")
     for number in range(10):
         with pytest.raises(NotFound):
-            join_group(session, ben, f"WRONG{number:03d}", client=NETWORK)
+            perform(session, join_group, ben, f"WRONG{number:03d}", client=NETWORK)
     with pytest.raises(LimitReached) as waiting:
-        join_group(session, ben, group.invite_code, client=NETWORK)  # even the right code waits
+        perform(
+            session, join_group, ben, group.invite_code, client=NETWORK
+        )  # even the right code waits
     assert str(waiting.value) == "Too many wrong invite codes. Try again in 15 minutes."
     assert waiting.value.field == "invite_code"
-    assert [g.id for g in list_groups(session, ben)] == []
+    assert [g.id for g in perform(session, list_groups, ben)] == []
 
 
 def test_a_right_code_does_not_count_against_the_person(session, make_user, group, owner):
     ben = make_user("Ben")
-    others = [create_group(session, owner, f"Club {n}") for n in range(12)]
+    others = [perform(session, create_group, owner, f"Club {n}") for n in range(12)]
     for other in others:
-        join_group(session, ben, other.invite_code, client=NETWORK)
-    assert len(list_groups(session, ben)) == 12
+        perform(session, join_group, ben, other.invite_code, client=NETWORK)
+    assert len(perform(session, list_groups, ben)) == 12
 
 
 def test_one_network_guessing_for_many_people_is_slowed(session, make_user, group, patient_limits):
     guessers = [make_user(f"Guesser{n}") for n in range(4)]
     for number in range(30):
         with pytest.raises(NotFound):
-            join_group(session, guessers[number % 4], f"WRONG{number:03d}", client=NETWORK)
+            perform(session, join_group, guessers[number % 4], f"WRONG{number:03d}", client=NETWORK)
     with pytest.raises(LimitReached):
-        join_group(session, guessers[0], "WRONG999", client=NETWORK)
+        perform(session, join_group, guessers[0], "WRONG999", client=NETWORK)
     # The group's members elsewhere are not slowed.
     cleo = make_user("Cleo")
-    assert join_group(session, cleo, group.invite_code, client="203.0.113.10").id == group.id
+    assert (
+        perform(session, join_group, cleo, group.invite_code, client="203.0.113.10").id == group.id
+    )
 
 
 def test_parallel_invite_guesses_are_counted_exactly(
@@ -100,7 +105,8 @@ def test_parallel_invite_guesses_are_counted_exactly(
 ):
     ben = make_user("Ben")
     jobs = [
-        lambda own, n=n: join_group(own, ben, f"WRONG{n:03d}", client=NETWORK) for n in range(30)
+        lambda own, n=n: perform(own, join_group, ben, f"WRONG{n:03d}", client=NETWORK)
+        for n in range(30)
     ]
     assert kinds(at_once(engine, jobs)) == {"NotFound": 10, "LimitReached": 20}
     with Session(engine) as check:
@@ -124,49 +130,53 @@ def test_a_person_in_the_most_groups_can_neither_create_nor_join_another(
 ):
     caps(max_groups_per_person=3)
     ben = make_user("Ben")
-    create_group(session, ben, "One")
-    create_group(session, ben, "Two")
-    join_group(session, ben, group.invite_code)
+    perform(session, create_group, ben, "One")
+    perform(session, create_group, ben, "Two")
+    perform(session, join_group, ben, group.invite_code)
     message = (
         "You are in 3 groups, the most one person can be in. "
         "Leave a group before you create or join another."
     )
     with pytest.raises(LimitReached) as refused:
-        create_group(session, ben, "Four")
+        perform(session, create_group, ben, "Four")
     assert str(refused.value) == message
-    other = create_group(session, owner, "Other")
+    other = perform(session, create_group, owner, "Other")
     with pytest.raises(LimitReached, match="the most one person can be in"):
-        join_group(session, ben, other.invite_code)
-    join_group(session, ben, group.invite_code)  # already a member: nothing changes
-    leave_group(session, ben, group.id)
-    assert create_group(session, ben, "Four").name == "Four"
+        perform(session, join_group, ben, other.invite_code)
+    perform(session, join_group, ben, group.invite_code)  # already a member: nothing changes
+    perform(session, leave_group, ben, group.id)
+    assert perform(session, create_group, ben, "Four").name == "Four"
 
 
 def test_groups_created_at_the_same_moment_stay_within_the_cap(engine, session, make_user, caps):
     caps(max_groups_per_person=3)
     ben = make_user("Ben")
-    outcomes = at_once(engine, [lambda own, n=n: create_group(own, ben, f"G{n}") for n in range(8)])
+    outcomes = at_once(
+        engine, [lambda own, n=n: perform(own, create_group, ben, f"G{n}") for n in range(8)]
+    )
     assert kinds(outcomes) == {"GroupView": 3, "LimitReached": 5}
 
 
 def test_a_full_group_refuses_more_players_with_a_clear_message(session, owner, group, caps):
     caps(max_players_per_group=4)
     for name in ("Ann", "Bo", "Cy"):  # and Olga, the owner's own player
-        add_player(session, owner, group.id, name)
+        perform(session, add_player, owner, group.id, name)
     with pytest.raises(LimitReached) as refused:
-        add_player(session, owner, group.id, "Eve")
+        perform(session, add_player, owner, group.id, "Eve")
     assert str(refused.value) == (
         "A group can have at most 4 players (merged players count too); this one has 4."
     )
     assert refused.value.field == "name"
     with pytest.raises(LimitReached):
-        start_game_with_players(session, owner, group.id, ["Eve", "Fay"], PRESETS["classic"])
+        perform(
+            session, start_game_with_players, owner, group.id, ["Eve", "Fay"], PRESETS["classic"]
+        )
     assert session.scalar(select(func.count()).select_from(Player)) == 4
 
 
 def test_players_added_at_the_same_moment_stay_within_the_cap(engine, session, owner, group, caps):
     caps(max_players_per_group=5)
-    jobs = [lambda own, n=n: add_player(own, owner, group.id, f"P{n}") for n in range(10)]
+    jobs = [lambda own, n=n: perform(own, add_player, owner, group.id, f"P{n}") for n in range(10)]
     # Olga, the owner, is the group's first player.
     assert kinds(at_once(engine, jobs)) == {"PlayerView": 4, "LimitReached": 6}
 
@@ -185,16 +195,16 @@ def test_an_import_that_would_overfill_the_group_is_refused(session, owner, grou
         for seat, (name, total) in enumerate([("Ann", 5), ("Bo", 7), ("Cy", 9)])
     )
     with pytest.raises(LimitReached, match="at most 2 players"):
-        csv_import.import_rounds_csv(session, owner, group.id, (header + rows).encode())
+        perform(session, csv_import.import_rounds_csv, owner, group.id, (header + rows).encode())
     assert session.scalar(select(func.count()).select_from(Player)) == 1  # the owner's own
 
 
 def test_demo_groups_are_limited_per_day(session, make_user, caps):
     caps(max_demo_groups_per_day=2)
     ben = make_user("Ben")
-    load_demo_group(session, ben)
-    load_demo_group(session, ben)
+    perform(session, load_demo_group, ben)
+    perform(session, load_demo_group, ben)
     with pytest.raises(LimitReached) as refused:
-        load_demo_group(session, ben)
+        perform(session, load_demo_group, ben)
     assert str(refused.value) == "You can load 2 demo groups a day. Try again in 24 hours."
-    assert len(list_groups(session, ben)) == 2
+    assert len(perform(session, list_groups, ben)) == 2

@@ -15,6 +15,7 @@ from sqlalchemy import event
 from dutch_app.services import games, rounds
 from dutch_app.services.errors import Conflict, GameEnded, NotFound, StaleRound, ValidationError
 from dutch_app.services.groups import create_group, join_group
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
 from tests.integration.test_rounds import HISTORY_TABLES, full_scans
 
@@ -22,28 +23,38 @@ from tests.integration.test_rounds import HISTORY_TABLES, full_scans
 @pytest.fixture
 def game(session, owner, group, seated):
     """A classic game of Ann, Bo, Cy and Dee, no rounds yet."""
-    return games.start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic"])
+    return perform(
+        session, games.start_game, owner, group.id, [p.id for p in seated], PRESETS["classic"]
+    )
 
 
 @pytest.fixture
 def friend(session, make_user, owner, group):
     """A second member of the group, on another phone."""
     user = make_user("Finn")
-    join_group(session, user, group.invite_code)
+    perform(session, join_group, user, group.invite_code)
     return user
 
 
 def save(session, user, game, seated, for_round, hands=("3", "9", "9", "9")):
     keyed = {player.id: hand for player, hand in zip(seated, hands, strict=True)}
-    return rounds.add_round(
-        session, user, game.id, keyed, seated[0].id, "dutch", None, for_round=for_round
+    return perform(
+        session,
+        rounds.add_round,
+        user,
+        game.id,
+        keyed,
+        seated[0].id,
+        "dutch",
+        None,
+        for_round=for_round,
     )
 
 
 def test_a_round_for_the_next_number_is_stored(session, owner, game, seated):
     assert save(session, owner, game, seated, 1).number == 1
     assert save(session, owner, game, seated, 2).number == 2
-    assert games.get_game(session, owner, game.id).rounds_played == 2
+    assert perform(session, games.get_game, owner, game.id).rounds_played == 2
 
 
 def test_a_stale_round_one_form_cannot_create_round_three(
@@ -58,7 +69,7 @@ def test_a_stale_round_one_form_cannot_create_round_three(
     assert refused.value.latest_by == "Olga"
     assert "The next round is round 3" in str(refused.value)
     assert count_rows() == before
-    assert games.get_game(session, owner, game.id).version == 3
+    assert perform(session, games.get_game, owner, game.id).version == 3
 
 
 def test_a_double_submission_stores_one_round(session, owner, game, seated, count_rows):
@@ -87,11 +98,11 @@ def test_round_1_again_from_another_person_or_with_other_hands_is_refused(
 def test_a_round_for_a_number_taken_back_is_refused(session, owner, friend, game, seated):
     first = save(session, owner, game, seated, 1)
     second = save(session, owner, game, seated, 2)
-    rounds.undo_round(session, friend, game.id, second.id, second.version)
+    perform(session, rounds.undo_round, friend, game.id, second.id, second.version)
     with pytest.raises(StaleRound, match="Round 2 was taken back") as refused:
         save(session, owner, game, seated, 3)
     assert refused.value.next_number == 2
-    view = games.get_game(session, owner, game.id)
+    view = perform(session, games.get_game, owner, game.id)
     assert [r.id for r in view.rounds] == [first.id]
 
 
@@ -105,13 +116,13 @@ def test_a_round_for_an_ended_game_says_who_won_and_stores_nothing(
     session, owner, friend, game, seated, count_rows
 ):
     save(session, owner, game, seated, 1, hands=("3", "9", "9", "9"))
-    games.end_game(session, owner, game.id)
+    perform(session, games.end_game, owner, game.id)
     before = count_rows()
     with pytest.raises(GameEnded, match="Ann won with 3 points") as refused:
         save(session, friend, game, seated, 2)
     assert (refused.value.winners, refused.value.total) == (("Ann",), 3)
     assert count_rows() == before
-    games.reopen_game(session, friend, game.id)
+    perform(session, games.reopen_game, friend, game.id)
     assert save(session, friend, game, seated, 2).number == 2
 
 
@@ -122,55 +133,61 @@ def test_undo_takes_back_only_the_latest_round_it_names(
     second = save(session, friend, game, seated, 2)
     before = count_rows()
     with pytest.raises(Conflict, match="Round 1 is no longer the latest round: round 2 was saved"):
-        rounds.undo_round(session, owner, game.id, first.id, first.version)
+        perform(session, rounds.undo_round, owner, game.id, first.id, first.version)
     assert count_rows() == before
-    assert rounds.undo_round(session, owner, game.id, second.id, second.version) == 2
-    view = games.get_game(session, owner, game.id)
+    assert perform(session, rounds.undo_round, owner, game.id, second.id, second.version) == 2
+    view = perform(session, games.get_game, owner, game.id)
     assert [r.id for r in view.rounds] == [first.id]
     with pytest.raises(Conflict, match="already taken back"):
-        rounds.undo_round(session, friend, game.id, second.id, second.version)
-    assert [r.id for r in games.get_game(session, owner, game.id).rounds] == [first.id]
+        perform(session, rounds.undo_round, friend, game.id, second.id, second.version)
+    assert [r.id for r in perform(session, games.get_game, owner, game.id).rounds] == [first.id]
 
 
 def test_undo_of_a_round_corrected_since_is_refused(session, owner, friend, game, seated):
     first = save(session, owner, game, seated, 1)
     keyed = {player.id: "9" for player in seated} | {seated[0].id: "1"}
-    rounds.edit_round(session, friend, first.id, first.version, keyed, seated[0].id, "dutch")
+    perform(
+        session, rounds.edit_round, friend, first.id, first.version, keyed, seated[0].id, "dutch"
+    )
     with pytest.raises(Conflict, match="corrected on another phone"):
-        rounds.undo_round(session, owner, game.id, first.id, first.version)
-    assert len(games.get_game(session, owner, game.id).rounds) == 1
+        perform(session, rounds.undo_round, owner, game.id, first.id, first.version)
+    assert len(perform(session, games.get_game, owner, game.id).rounds) == 1
 
 
 def test_undo_names_a_round_of_that_game(session, owner, group, game, seated):
-    other = games.start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic"])
+    other = perform(
+        session, games.start_game, owner, group.id, [p.id for p in seated], PRESETS["classic"]
+    )
     stored = save(session, owner, other, seated, 1)
     with pytest.raises(Conflict, match="already taken back"):
-        rounds.undo_round(session, owner, game.id, stored.id, stored.version)
-    assert len(games.get_game(session, owner, other.id).rounds) == 1
+        perform(session, rounds.undo_round, owner, game.id, stored.id, stored.version)
+    assert len(perform(session, games.get_game, owner, other.id).rounds) == 1
 
 
 def test_the_version_changes_with_every_change_to_the_game(session, owner, friend, game, seated):
-    seen = [games.game_version(session, friend, game.id)]
+    seen = [perform(session, games.game_version, friend, game.id)]
     stored = save(session, owner, game, seated, 1)
-    seen.append(games.game_version(session, friend, game.id))
+    seen.append(perform(session, games.game_version, friend, game.id))
     keyed = {player.id: "9" for player in seated} | {seated[0].id: "2"}
-    rounds.edit_round(session, owner, stored.id, stored.version, keyed, seated[0].id, "dutch")
-    seen.append(games.game_version(session, friend, game.id))
-    games.end_game(session, owner, game.id)
-    seen.append(games.game_version(session, friend, game.id))
-    games.reopen_game(session, owner, game.id)
-    seen.append(games.game_version(session, friend, game.id))
-    latest = games.get_game(session, owner, game.id).rounds[-1]
-    rounds.undo_round(session, owner, game.id, latest.id, latest.version)
-    seen.append(games.game_version(session, friend, game.id))
+    perform(
+        session, rounds.edit_round, owner, stored.id, stored.version, keyed, seated[0].id, "dutch"
+    )
+    seen.append(perform(session, games.game_version, friend, game.id))
+    perform(session, games.end_game, owner, game.id)
+    seen.append(perform(session, games.game_version, friend, game.id))
+    perform(session, games.reopen_game, owner, game.id)
+    seen.append(perform(session, games.game_version, friend, game.id))
+    latest = perform(session, games.get_game, owner, game.id).rounds[-1]
+    perform(session, rounds.undo_round, owner, game.id, latest.id, latest.version)
+    seen.append(perform(session, games.game_version, friend, game.id))
     assert len(set(seen)) == len(seen)
 
 
 def test_a_stranger_cannot_watch_a_game(session, make_user, game):
     stranger = make_user("Zed")
-    create_group(session, stranger, "Elsewhere")
+    perform(session, create_group, stranger, "Elsewhere")
     with pytest.raises(NotFound, match=f"No game with id {game.id}"):
-        games.game_version(session, stranger, game.id)
+        perform(session, games.game_version, stranger, game.id)
 
 
 def test_one_poll_is_one_indexed_query_that_reads_no_history_and_writes_nothing(
@@ -186,10 +203,10 @@ def test_one_poll_is_one_indexed_query_that_reads_no_history_and_writes_nothing(
 
     event.listen(engine, "before_cursor_execute", keep)
     try:
-        version = games.game_version(session, friend, game.id)
+        version = perform(session, games.game_version, friend, game.id)
     finally:
         event.remove(engine, "before_cursor_execute", keep)
-    assert version == games.get_game(session, owner, game.id).version
+    assert version == perform(session, games.get_game, owner, game.id).version
     queries = [(s, p) for s, p in statements if s.strip().upper() != "BEGIN"]
     assert len(queries) == 1, statements
     ((statement, parameters),) = queries

@@ -23,6 +23,7 @@ from dutch_app import web
 from dutch_app.accounts.local import LocalBackend
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.live import Watched, versions
+from dutch_app.services.unit_of_work import perform
 from dutch_app.web.live import LiveRoute, VersionWatcher, live_route_path
 from dutch_core import PRESETS
 
@@ -47,7 +48,7 @@ class Table:
 
     def call(self, service, *args, **kwargs):
         with self.sessions() as session:
-            return service(session, self.owner, *args, **kwargs)
+            return perform(session, service, self.owner, *args, **kwargs)
 
     def save_round(self, number: int) -> None:
         hands = dict(zip(self.seats, ["3", "9", "7"], strict=True))
@@ -64,10 +65,12 @@ def table(sessions) -> Table:
     people = {name: accounts.sign_up(f"{name}@example.com", PASSWORD, name) for name in NAMES}
     owner = people["ann"].user_id
     with sessions() as session:
-        group = groups.create_group(session, owner, "Card night")
-        seats = [players.add_player(session, owner, group.id, n).id for n in ("A", "B", "C")]
-        groups.join_group(session, people["finn"].user_id, group.invite_code)
-        game = games.start_game(session, owner, group.id, seats, PRESETS["classic"])
+        group = perform(session, groups.create_group, owner, "Card night")
+        seats = [
+            perform(session, players.add_player, owner, group.id, n).id for n in ("A", "B", "C")
+        ]
+        perform(session, groups.join_group, people["finn"].user_id, group.invite_code)
+        game = perform(session, games.start_game, owner, group.id, seats, PRESETS["classic"])
     resources = SimpleNamespace(sessions=sessions, accounts=accounts)
     live = LiveRoute(lambda: resources, wait_seconds=WAIT, watch_every=EVERY)
     app = Starlette(routes=web.routes("", live), middleware=web.middleware())
@@ -336,8 +339,9 @@ def test_versions_reads_each_kind_in_one_query(table, sessions):
 
     event.listen(engine, "before_cursor_execute", keep)
     with sessions() as session:
-        found = versions(
+        found = perform(
             session,
+            versions,
             [
                 (Watched.GAME, table.game_id),
                 (Watched.GAME, other.id),

@@ -23,6 +23,7 @@ from dutch_app.services.games import get_game, start_game
 from dutch_app.services.groups import data_version, join_group
 from dutch_app.services.history import load_history
 from dutch_app.services.rounds import add_round
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Round
 from dutch_core import PRESETS, CallType, RoundInput, score_round
 
@@ -65,14 +66,15 @@ def test_many_people_adding_rounds_at_once_store_each_round_exactly_once(
 ):
     members = [make_user(f"Member{number}") for number in range(OWN_GAMES + SHARING)]
     for member in members:
-        join_group(session, member, group.invite_code)
+        perform(session, join_group, member, group.invite_code)
     seat_ids = [player.id for player in seated]
     names = [player.name for player in seated]
     own_games = [
-        start_game(session, member, group.id, seat_ids, RULES).id for member in members[:OWN_GAMES]
+        perform(session, start_game, member, group.id, seat_ids, RULES).id
+        for member in members[:OWN_GAMES]
     ]
-    shared_game = start_game(session, owner, group.id, seat_ids, RULES).id
-    version_before = data_version(session, owner, group.id)
+    shared_game = perform(session, start_game, owner, group.id, seat_ids, RULES).id
+    version_before = perform(session, data_version, owner, group.id)
 
     def player(member: int, game_id: int, rounds: int, seed: int):
         def job(own_session: Session) -> list[dict[str, int]]:
@@ -80,8 +82,9 @@ def test_many_people_adding_rounds_at_once_store_each_round_exactly_once(
             sent = []
             for _ in range(rounds):
                 hands, caller = random_round(rng, len(seat_ids))
-                add_round(
+                perform(
                     own_session,
+                    add_round,
                     member,
                     game_id,
                     dict(zip(seat_ids, hands, strict=True)),
@@ -119,7 +122,7 @@ def test_many_people_adding_rounds_at_once_store_each_round_exactly_once(
         game_id: (count, 1, count) for game_id, count in expected_rounds.items()
     }
     for game_id, totals in expected_totals.items():
-        game = get_game(session, owner, game_id)
+        game = perform(session, get_game, owner, game_id)
         assert len(game.rounds) == expected_rounds[game_id]
         assert game.totals == dict(totals)
         stored = {hand.player: 0 for hand in game.rounds[0].hands}
@@ -128,7 +131,7 @@ def test_many_people_adding_rounds_at_once_store_each_round_exactly_once(
                 stored[hand.player] += hand.round_score
         assert stored == dict(totals)
 
-    history = load_history(session, owner, group.id)
+    history = perform(session, load_history, owner, group.id)
     assert len(history) == sum(expected_rounds.values()) * len(seat_ids)
     last_rows = history.groupby(["game_id", "player"])["game_total"].last()
     assert {
@@ -136,4 +139,6 @@ def test_many_people_adding_rounds_at_once_store_each_round_exactly_once(
         for game_id, totals in expected_totals.items()
         for name, total in totals.items()
     } == last_rows.to_dict()
-    assert data_version(session, owner, group.id) == version_before + sum(expected_rounds.values())
+    assert perform(session, data_version, owner, group.id) == version_before + sum(
+        expected_rounds.values()
+    )

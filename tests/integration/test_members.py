@@ -9,12 +9,13 @@ from sqlalchemy import select
 from dutch_app.services import demo, groups, members, players, setup
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
 from dutch_app.services.games import end_game, list_games
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import User
 from dutch_core import PRESETS
 
 
 def roster(session, user, group_id) -> dict[str, int | None]:
-    return {p.name: p.user_id for p in players.list_players(session, user, group_id)}
+    return {p.name: p.user_id for p in perform(session, players.list_players, user, group_id)}
 
 
 def rename_account(session, user_id, name) -> None:
@@ -27,77 +28,83 @@ def test_the_maker_and_each_newcomer_are_linked_players_named_by_their_display_n
 ):
     assert roster(session, owner, group.id) == {"Olga": owner}
     sam = make_user("Sam")
-    groups.join_group(session, sam, group.invite_code)
-    groups.join_group(session, sam, group.invite_code)  # twice changes nothing
+    perform(session, groups.join_group, sam, group.invite_code)
+    perform(session, groups.join_group, sam, group.invite_code)  # twice changes nothing
     assert roster(session, owner, group.id) == {"Olga": owner, "Sam": sam}
-    assert members.my_player_offer(session, sam, group.id) is None
+    assert perform(session, members.my_player_offer, sam, group.id) is None
 
 
 def test_a_name_another_members_player_has_gets_a_number(session, owner, group, make_user):
     first, second = make_user("Sam"), make_user("Samuel")
     rename_account(session, second, "SAM")
-    groups.join_group(session, first, group.invite_code)
-    groups.join_group(session, second, group.invite_code)
+    perform(session, groups.join_group, first, group.invite_code)
+    perform(session, groups.join_group, second, group.invite_code)
     assert roster(session, owner, group.id) == {"Olga": owner, "Sam": first, "SAM 2": second}
 
 
 def test_a_guest_of_the_same_name_is_offered_never_linked_silently(
     session, owner, group, make_user
 ):
-    guest = players.add_player(session, owner, group.id, "olivia")
+    guest = perform(session, players.add_player, owner, group.id, "olivia")
     olivia = make_user("Olivia")
-    groups.join_group(session, olivia, group.invite_code)
+    perform(session, groups.join_group, olivia, group.invite_code)
     assert roster(session, owner, group.id) == {"olivia": None, "Olga": owner}
-    offer = members.my_player_offer(session, olivia, group.id)
+    offer = perform(session, members.my_player_offer, olivia, group.id)
     assert offer.match == guest
     assert offer.new_name == "Olivia 2"
-    claimed = members.claim_player(session, olivia, guest.id)
+    claimed = perform(session, members.claim_player, olivia, guest.id)
     assert claimed.user_id == olivia
-    assert members.my_player_offer(session, olivia, group.id) is None
+    assert perform(session, members.my_player_offer, olivia, group.id) is None
     with pytest.raises(Conflict, match="already play as 'olivia'"):
-        members.add_my_player(session, olivia, group.id)
+        perform(session, members.add_my_player, olivia, group.id)
 
 
 def test_a_member_who_is_not_the_guest_adds_a_player_of_their_own(session, owner, group, make_user):
-    players.add_player(session, owner, group.id, "Olivia")
+    perform(session, players.add_player, owner, group.id, "Olivia")
     olivia = make_user("Olivia")
-    groups.join_group(session, olivia, group.invite_code)
-    added = members.add_my_player(session, olivia, group.id)
+    perform(session, groups.join_group, olivia, group.invite_code)
+    added = perform(session, members.add_my_player, olivia, group.id)
     assert (added.name, added.user_id) == ("Olivia 2", olivia)
     assert roster(session, owner, group.id) == {"Olga": owner, "Olivia": None, "Olivia 2": olivia}
 
 
 def test_another_members_player_cannot_be_claimed(session, owner, group, make_user):
     sam = make_user("Sam")
-    groups.join_group(session, sam, group.invite_code)
-    olgas = players.list_players(session, owner, group.id)[0]
-    players.link_player(session, sam, players.list_players(session, sam, group.id)[1].id, None)
+    perform(session, groups.join_group, sam, group.invite_code)
+    olgas = perform(session, players.list_players, owner, group.id)[0]
+    perform(
+        session,
+        players.link_player,
+        sam,
+        perform(session, players.list_players, sam, group.id)[1].id,
+        None,
+    )
     with pytest.raises(ValidationError, match="already another member's player"):
-        members.claim_player(session, sam, olgas.id)
+        perform(session, members.claim_player, sam, olgas.id)
 
 
 def test_a_new_display_name_is_offered_to_the_players_and_taken_where_free(
     session, owner, group, make_user
 ):
-    other = groups.create_group(session, owner, "Family")
-    players.add_player(session, owner, other.id, "Liv")  # a guest called Liv is in Family
-    assert members.players_to_rename(session, owner) == []
+    other = perform(session, groups.create_group, owner, "Family")
+    perform(session, players.add_player, owner, other.id, "Liv")  # a guest called Liv is in Family
+    assert perform(session, members.players_to_rename, owner) == []
     rename_account(session, owner, "Liv")
-    offered = members.players_to_rename(session, owner)
+    offered = perform(session, members.players_to_rename, owner)
     assert [(r.group_name, r.old_name, r.new_name, r.renamed) for r in offered] == [
         ("Family", "Olga", "Liv", False),
         ("Friday club", "Olga", "Liv", True),
     ]
     assert roster(session, owner, group.id) == {"Olga": owner}  # only asked so far
-    members.rename_my_players(session, owner)
+    perform(session, members.rename_my_players, owner)
     assert roster(session, owner, group.id) == {"Liv": owner}
     assert roster(session, owner, other.id) == {"Liv": None, "Olga": owner}
 
 
 def test_a_guest_stays_as_they_are_when_accounts_change(session, owner, group, make_user):
-    players.add_player(session, owner, group.id, "Grandpa")
+    perform(session, players.add_player, owner, group.id, "Grandpa")
     rename_account(session, owner, "Liv")
-    members.rename_my_players(session, owner)
+    perform(session, members.rename_my_players, owner)
     assert roster(session, owner, group.id) == {"Grandpa": None, "Liv": owner}
 
 
@@ -105,40 +112,45 @@ def test_a_new_game_starts_from_the_members_then_from_the_last_game(
     session, owner, group, make_user
 ):
     sam = make_user("Sam")
-    groups.join_group(session, sam, group.invite_code)
-    olga, sam_player = (p.id for p in players.list_players(session, owner, group.id))
-    first = setup.game_defaults(session, sam, group.id)
+    perform(session, groups.join_group, sam, group.invite_code)
+    olga, sam_player = (p.id for p in perform(session, players.list_players, owner, group.id))
+    first = perform(session, setup.game_defaults, sam, group.id)
     assert (first.player_ids, first.rules) == ((olga, sam_player), None)
-    game = setup.start_game_with_players(
-        session, owner, group.id, [sam_player, "Eve", olga], PRESETS["points"]
+    game = perform(
+        session,
+        setup.start_game_with_players,
+        owner,
+        group.id,
+        [sam_player, "Eve", olga],
+        PRESETS["points"],
     )
-    again = setup.game_defaults(session, owner, group.id)  # the game is still going on
+    again = perform(session, setup.game_defaults, owner, group.id)  # the game is still going on
     assert again.player_ids == tuple(p.id for p in game.players)
     assert again.rules == PRESETS["points"]
-    end_game(session, owner, game.id)
-    assert setup.game_defaults(session, owner, group.id) == again
+    perform(session, end_game, owner, game.id)
+    assert perform(session, setup.game_defaults, owner, group.id) == again
 
 
 def test_a_demo_group_is_marked_and_its_owner_removes_it_in_one_step(
     session, owner, group, make_user, count_rows
 ):
     before = count_rows()
-    made = demo.load_demo_group(session, owner)
+    made = perform(session, demo.load_demo_group, owner)
     assert made.is_demo and not group.is_demo
-    assert list_games(session, owner, made.id)
+    assert perform(session, list_games, owner, made.id)
     sam = make_user("Sam")
-    code = groups.get_group(session, owner, made.id).invite_code
-    groups.join_group(session, sam, code)
+    code = perform(session, groups.get_group, owner, made.id).invite_code
+    perform(session, groups.join_group, sam, code)
     with pytest.raises(Forbidden):
-        demo.remove_demo_group(session, sam, made.id)
-    assert demo.remove_demo_group(session, owner, made.id) == "Demo group"
+        perform(session, demo.remove_demo_group, sam, made.id)
+    assert perform(session, demo.remove_demo_group, owner, made.id) == "Demo group"
     with pytest.raises(NotFound):
-        groups.get_group(session, sam, made.id)
+        perform(session, groups.get_group, sam, made.id)
     after = count_rows()
     kept = {"users", "throttle_counters"}
     assert {k: v for k, v in after.items() if k not in kept} == {
         k: v for k, v in before.items() if k not in kept
     }
     with pytest.raises(Conflict, match="not a demo group"):
-        demo.remove_demo_group(session, owner, group.id)
+        perform(session, demo.remove_demo_group, owner, group.id)
     assert session.scalar(select(User.id).where(User.id == owner)) == owner

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import insert, inspect, select
 
 from dutch_app.services import members, players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import make_engine
 from dutch_app.storage.models import Group, Membership, Player, User
 from tests.integration.test_migration_totals import migrate
@@ -68,7 +69,9 @@ def test_members_without_a_player_get_one_and_a_namesake_guest_is_only_offered(u
         migrate(engine, "head")
         assert "is_demo" in {c["name"] for c in inspect(engine).get_columns("groups")}
         with Session(engine) as session:
-            listed = {p.name: p.user_id for p in players.list_players(session, olga, group)}
+            listed = {
+                p.name: p.user_id for p in perform(session, players.list_players, olga, group)
+            }
             assert listed == {
                 "Olga": olga,  # made for her
                 "Olga's mum": None,
@@ -76,7 +79,7 @@ def test_members_without_a_player_get_one_and_a_namesake_guest_is_only_offered(u
                 "Sam": sam,  # had one already
                 "sam 2": sam_too,  # "sam" belongs to the other Sam
             }
-            offer = members.my_player_offer(session, olivia, group)
+            offer = perform(session, members.my_player_offer, olivia, group)
             assert offer.match.name == "OLIVIA" and offer.new_name == "Olivia 2"
             assert session.scalar(select(Group.is_demo).where(Group.id == group)) is False
             assert session.scalar(select(Group.data_version).where(Group.id == group)) == 4

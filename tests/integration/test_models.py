@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from dutch_app.services.games import start_game
 from dutch_app.services.groups import join_group
 from dutch_app.services.rounds import add_round
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine
 from dutch_app.storage.models import (
     Game,
@@ -29,13 +30,13 @@ from dutch_core import PRESETS, HouseRules
 def played(session, owner, make_user, group, seated):
     """A game with one round entered by Ben, a member linked to the player Bo."""
     ben = make_user("Ben")
-    join_group(session, ben, group.invite_code)
+    perform(session, join_group, ben, group.invite_code)
     session.execute(delete(Player).where(Player.user_id == ben))  # he plays as Bo here
     session.get(Player, seated[1].id).user_id = ben
     session.commit()
     ids = [p.id for p in seated[:2]]
-    game = start_game(session, ben, group.id, ids, PRESETS["classic"])
-    add_round(session, ben, game.id, {ids[0]: "3", ids[1]: "9"}, ids[0], "dutch")
+    game = perform(session, start_game, ben, group.id, ids, PRESETS["classic"])
+    perform(session, add_round, ben, game.id, {ids[0]: "3", ids[1]: "9"}, ids[0], "dutch")
     return ben, game.id
 
 
@@ -107,7 +108,7 @@ def test_a_hand_must_belong_to_a_stored_round_and_player(session, group, seated,
 
 def test_house_rules_are_stored_as_plain_json_and_read_back_equal(session, owner, group, seated):
     rules = PRESETS["jokers"]
-    game = start_game(session, owner, group.id, [p.id for p in seated[:2]], rules)
+    game = perform(session, start_game, owner, group.id, [p.id for p in seated[:2]], rules)
     stored = session.scalar(select(Game.rules).where(Game.id == game.id))
     assert stored == rules.to_dict()
     assert HouseRules.from_dict(stored) == rules
@@ -151,10 +152,10 @@ def test_a_deleted_users_id_is_never_handed_out_again(session, make_user):
 def test_a_deleted_groups_id_is_never_handed_out_again(session, owner):
     from dutch_app.services.groups import create_group
 
-    old = create_group(session, owner, "Gone")
+    old = perform(session, create_group, owner, "Gone")
     session.execute(delete(Group).where(Group.id == old.id))
     session.commit()
-    new = create_group(session, owner, "New")
+    new = perform(session, create_group, owner, "New")
     assert new.id > old.id
     assert session.get(Group, new.id).cache_key != old.cache_key
 
@@ -166,16 +167,18 @@ def test_a_stale_correction_or_undo_of_a_deleted_round_never_touches_a_newer_rou
     from dutch_app.services.rounds import delete_round, edit_round
 
     ids = [p.id for p in seated[:2]]
-    game = start_game(session, owner, group.id, ids, PRESETS["classic"])
+    game = perform(session, start_game, owner, group.id, ids, PRESETS["classic"])
     hands = {ids[0]: "3", ids[1]: "9"}
-    undone = add_round(session, owner, game.id, hands, ids[0], "dutch")
-    delete_round(session, owner, undone.id, undone.version)
-    newer = add_round(session, owner, game.id, {ids[0]: "10", ids[1]: "2"}, ids[1], "dutch")
+    undone = perform(session, add_round, owner, game.id, hands, ids[0], "dutch")
+    perform(session, delete_round, owner, undone.id, undone.version)
+    newer = perform(
+        session, add_round, owner, game.id, {ids[0]: "10", ids[1]: "2"}, ids[1], "dutch"
+    )
     assert newer.id > undone.id
     # A tab that still shows the undone round corrects it, or undoes it again:
     with pytest.raises(ServiceError):
-        edit_round(session, owner, undone.id, undone.version, hands, ids[0], "dutch")
+        perform(session, edit_round, owner, undone.id, undone.version, hands, ids[0], "dutch")
     with pytest.raises(ServiceError):
-        delete_round(session, owner, undone.id, undone.version)
+        perform(session, delete_round, owner, undone.id, undone.version)
     kept = session.get(Round, newer.id, populate_existing=True)
     assert (kept.version, kept.caller_player_id) == (1, ids[1])

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.errors import NotFound, ValidationError
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
 
 UNSTORABLE = {
@@ -31,7 +32,7 @@ def test_game_notes_a_database_cannot_store_are_refused_naming_the_notes(
 ):
     before = count_rows()
     with pytest.raises(ValidationError) as refused:
-        games.start_game(session, owner, group.id, ids(seated), PRESETS["classic"], notes)
+        perform(session, games.start_game, owner, group.id, ids(seated), PRESETS["classic"], notes)
     assert refused.value.field == "notes"
     assert str(refused.value).startswith("Notes: contains ") and problem in str(refused.value)
     session.rollback()
@@ -40,8 +41,10 @@ def test_game_notes_a_database_cannot_store_are_refused_naming_the_notes(
 
 def test_notes_keep_their_line_breaks_and_emoji(session, owner, group, seated):
     notes = "Cup final\nat Ann's 👨\u200d👩\u200d👧"
-    game = games.start_game(session, owner, group.id, ids(seated), PRESETS["classic"], notes)
-    assert games.get_game(session, owner, game.id).notes == notes
+    game = perform(
+        session, games.start_game, owner, group.id, ids(seated), PRESETS["classic"], notes
+    )
+    assert perform(session, games.get_game, owner, game.id).notes == notes
 
 
 EMOJI_NAMES = [
@@ -53,8 +56,8 @@ EMOJI_NAMES = [
 
 @pytest.mark.parametrize("name", EMOJI_NAMES)
 def test_a_name_with_any_emoji_is_stored_exactly(session, owner, group, name):
-    player = players.add_player(session, owner, group.id, name)
-    assert name in [p.name for p in players.list_players(session, owner, group.id)]
+    player = perform(session, players.add_player, owner, group.id, name)
+    assert name in [p.name for p in perform(session, players.list_players, owner, group.id)]
     assert player.name == name
 
 
@@ -63,7 +66,7 @@ def test_a_name_with_any_emoji_is_stored_exactly(session, owner, group, name):
 )
 def test_tag_characters_outside_a_regions_flag_are_refused(session, owner, group, name):
     with pytest.raises(ValidationError, match=r"control character \(U\+E0067\)"):
-        players.add_player(session, owner, group.id, name)
+        perform(session, players.add_player, owner, group.id, name)
 
 
 @pytest.mark.parametrize(("text", "problem"), UNSTORABLE.values(), ids=list(UNSTORABLE))
@@ -73,10 +76,10 @@ def test_names_a_database_cannot_store_are_refused(
     before = count_rows()
     attempts = {
         "name": [
-            lambda: players.add_player(session, owner, group.id, text),
-            lambda: players.rename_player(session, owner, seated[0].id, text),
-            lambda: groups.create_group(session, owner, text),
-            lambda: groups.rename_group(session, owner, group.id, text),
+            lambda: perform(session, players.add_player, owner, group.id, text),
+            lambda: perform(session, players.rename_player, owner, seated[0].id, text),
+            lambda: perform(session, groups.create_group, owner, text),
+            lambda: perform(session, groups.rename_group, owner, group.id, text),
         ]
     }
     for field, calls in attempts.items():
@@ -96,18 +99,18 @@ HUGE_IDS = [2**63, 2**64, 10**30, -(2**63) - 1]
 def test_an_id_beyond_64_bits_is_not_found_like_any_missing_id(
     session, owner, group, seated, count_rows, huge
 ):
-    game = games.start_game(session, owner, group.id, ids(seated), PRESETS["classic"])
+    game = perform(session, games.start_game, owner, group.id, ids(seated), PRESETS["classic"])
     session.commit()
     before = count_rows()
     missing = 987_654
     lookups = [
-        ("game", lambda i: games.get_game(session, owner, i)),
-        ("game", lambda i: games.end_game(session, owner, i)),
-        ("group", lambda i: groups.get_group(session, owner, i)),
-        ("group", lambda i: games.list_games(session, owner, i)),
-        ("player", lambda i: players.rename_player(session, owner, i, "Zed")),
-        ("round", lambda i: rounds.delete_round(session, owner, i, 1)),
-        ("user", lambda i: groups.create_group(session, i, "Elsewhere")),
+        ("game", lambda i: perform(session, games.get_game, owner, i)),
+        ("game", lambda i: perform(session, games.end_game, owner, i)),
+        ("group", lambda i: perform(session, groups.get_group, owner, i)),
+        ("group", lambda i: perform(session, games.list_games, owner, i)),
+        ("player", lambda i: perform(session, players.rename_player, owner, i, "Zed")),
+        ("round", lambda i: perform(session, rounds.delete_round, owner, i, 1)),
+        ("user", lambda i: perform(session, groups.create_group, i, "Elsewhere")),
     ]
     for kind, lookup in lookups:
         answers = []
@@ -121,7 +124,7 @@ def test_an_id_beyond_64_bits_is_not_found_like_any_missing_id(
     hands = {player.id: "5" for player in seated}
     for bad_hands, caller in [({**hands, huge: "5"}, seated[0].id), (hands, huge)]:
         with pytest.raises(ValidationError):
-            rounds.add_round(session, owner, game.id, bad_hands, caller, "dutch")
+            perform(session, rounds.add_round, owner, game.id, bad_hands, caller, "dutch")
         session.rollback()
     assert count_rows() == before
 
@@ -141,21 +144,24 @@ def test_any_text_is_stored_exactly_or_refused_with_the_projects_error(
     """Whatever the Unicode, a name or notes either come back as stored, or are refused
     with a ValidationError naming the field; never a database or encoding error."""
     try:
-        player = players.add_player(session, owner, group.id, name)
+        player = perform(session, players.add_player, owner, group.id, name)
     except ValidationError as refused:
         assert refused.field == "name"
     else:
         assert player.name == " ".join(unicodedata.normalize("NFC", name).split())
         listed = {
-            listed.id: listed.name for listed in players.list_players(session, owner, group.id)
+            listed.id: listed.name
+            for listed in perform(session, players.list_players, owner, group.id)
         }
         assert listed[player.id] == player.name
     session.rollback()
     try:
-        game = games.start_game(session, owner, group.id, ids(seated), PRESETS["classic"], notes)
+        game = perform(
+            session, games.start_game, owner, group.id, ids(seated), PRESETS["classic"], notes
+        )
     except ValidationError as refused:
         assert refused.field == "notes"
     else:
-        stored = games.get_game(session, owner, game.id).notes
+        stored = perform(session, games.get_game, owner, game.id).notes
         assert stored == unicodedata.normalize("NFC", notes.strip())
     session.rollback()

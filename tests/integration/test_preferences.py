@@ -20,6 +20,7 @@ from dutch_app.services.preferences import (
     get_preferences,
     save_preferences,
 )
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import UserPreferences
 from dutch_core import PRESETS, EndCondition, HouseRules
 from dutch_core.errors import GameError
@@ -39,16 +40,16 @@ def _rules() -> HouseRules:
 
 def _start_a_game(sessions, user_id: int, rules: HouseRules) -> int:
     with sessions() as session:
-        group = groups.create_group(session, user_id, "Friday")  # Ann, who made it, plays
-        (own,) = players.list_players(session, user_id, group.id)
-        ids = [own.id, players.add_player(session, user_id, group.id, "Bo").id]
-        return setup.start_game_with_players(session, user_id, group.id, ids, rules).id
+        group = perform(session, groups.create_group, user_id, "Friday")  # Ann, who made it, plays
+        (own,) = perform(session, players.list_players, user_id, group.id)
+        ids = [own.id, perform(session, players.add_player, user_id, group.id, "Bo").id]
+        return perform(session, setup.start_game_with_players, user_id, group.id, ids, rules).id
 
 
 def test_someone_who_chose_nothing_gets_the_defaults(backend, sessions):
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     with sessions() as session:
-        assert get_preferences(session, ann.user_id) == DEFAULTS
+        assert perform(session, get_preferences, ann.user_id) == DEFAULTS
     assert Preferences(language=None, theme="auto", keep_awake=True, last_rules=None) == DEFAULTS
 
 
@@ -56,13 +57,21 @@ def test_saved_preferences_are_read_back_in_a_new_session(backend, sessions):
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     bob = backend.sign_up("bob@example.com", PASSWORD, "Bob")
     with sessions() as session:
-        save_preferences(session, ann.user_id, language="nl", theme="dark", keep_awake=False)
+        perform(
+            session, save_preferences, ann.user_id, language="nl", theme="dark", keep_awake=False
+        )
     with sessions() as session:  # another device: nothing but the database in common
-        assert get_preferences(session, ann.user_id) == Preferences("nl", "dark", False, None)
-        assert get_preferences(session, bob.user_id) == DEFAULTS
+        assert perform(session, get_preferences, ann.user_id) == Preferences(
+            "nl", "dark", False, None
+        )
+        assert perform(session, get_preferences, bob.user_id) == DEFAULTS
     with sessions() as session:
-        save_preferences(session, ann.user_id, language=None, theme="light", keep_awake=True)
-        assert get_preferences(session, ann.user_id) == Preferences(None, "light", True, None)
+        perform(
+            session, save_preferences, ann.user_id, language=None, theme="light", keep_awake=True
+        )
+        assert perform(session, get_preferences, ann.user_id) == Preferences(
+            None, "light", True, None
+        )
 
 
 @pytest.mark.parametrize(
@@ -81,24 +90,26 @@ def test_choices_the_app_does_not_offer_are_refused_and_nothing_is_stored(
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     with sessions() as session:
         with pytest.raises(ValidationError) as refused:
-            save_preferences(session, ann.user_id, **choices)
+            perform(session, save_preferences, ann.user_id, **choices)
         assert refused.value.field == field
         assert session.scalars(select(UserPreferences)).all() == []
 
 
 def test_a_stranger_id_has_no_preferences(sessions):
     with sessions() as session, pytest.raises(NotFound):
-        get_preferences(session, 123456)
+        perform(session, get_preferences, 123456)
 
 
 def test_the_rules_of_the_last_game_started_are_remembered_and_kept_on_saving(backend, sessions):
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     _start_a_game(sessions, ann.user_id, _rules())
     with sessions() as session:
-        assert get_preferences(session, ann.user_id).last_rules == _rules()
-        save_preferences(session, ann.user_id, language="de", theme="auto", keep_awake=True)
+        assert perform(session, get_preferences, ann.user_id).last_rules == _rules()
+        perform(
+            session, save_preferences, ann.user_id, language="de", theme="auto", keep_awake=True
+        )
     with sessions() as session:
-        kept = get_preferences(session, ann.user_id)
+        kept = perform(session, get_preferences, ann.user_id)
     assert (kept.language, kept.last_rules) == ("de", _rules())
 
 
@@ -106,10 +117,17 @@ def test_a_refused_game_leaves_the_remembered_rules_alone(backend, sessions):
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     game_id = _start_a_game(sessions, ann.user_id, _rules())
     with sessions() as session:
-        group_id = games.get_game(session, ann.user_id, game_id).group_id
+        group_id = perform(session, games.get_game, ann.user_id, game_id).group_id
         with pytest.raises(GameError):  # one seat is not a game
-            setup.start_game_with_players(session, ann.user_id, group_id, ["Cy"], PRESETS["points"])
-        assert get_preferences(session, ann.user_id).last_rules == _rules()
+            perform(
+                session,
+                setup.start_game_with_players,
+                ann.user_id,
+                group_id,
+                ["Cy"],
+                PRESETS["points"],
+            )
+        assert perform(session, get_preferences, ann.user_id).last_rules == _rules()
 
 
 def _unzip(data: bytes) -> dict[str, str]:
@@ -124,7 +142,9 @@ def test_the_data_download_holds_the_preferences(backend, sessions):
     assert before == {"saved": False}
     _start_a_game(sessions, ann.user_id, _rules())
     with sessions() as session:
-        save_preferences(session, ann.user_id, language="fr", theme="dark", keep_awake=False)
+        perform(
+            session, save_preferences, ann.user_id, language="fr", theme="dark", keep_awake=False
+        )
         files = _unzip(export_user_data(session, ann.user_id))
     saved = json.loads(files["preferences.json"])
     assert (saved["language"], saved["theme"], saved["keep_screen_awake"]) == ("fr", "dark", False)
@@ -137,7 +157,14 @@ def test_deleting_the_account_deletes_its_preferences_only(backend, sessions):
     bob = backend.sign_up("bob@example.com", PASSWORD, "Bob")
     for person in (ann, bob):
         with sessions() as session:
-            save_preferences(session, person.user_id, language="nl", theme="dark", keep_awake=True)
+            perform(
+                session,
+                save_preferences,
+                person.user_id,
+                language="nl",
+                theme="dark",
+                keep_awake=True,
+            )
     backend.delete_account(ann.user_id, PASSWORD)
     with sessions() as session:
         assert session.scalars(select(UserPreferences.user_id)).all() == [bob.user_id]

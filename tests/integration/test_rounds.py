@@ -13,13 +13,14 @@ from sqlalchemy import event, text
 from dutch_app.services import rounds
 from dutch_app.services.errors import Conflict, NotFound, ValidationError
 from dutch_app.services.games import get_game, start_game
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, CardError, DeckError, HandError, PenaltyError, RoundError
 
 
 @pytest.fixture
 def game(session, owner, group, seated):
     """A classic game of Ann, Bo, Cy and Dee, no rounds yet."""
-    return start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic"])
+    return perform(session, start_game, owner, group.id, [p.id for p in seated], PRESETS["classic"])
 
 
 def by_name(seated, **hands):
@@ -33,7 +34,7 @@ def enter(session, owner, game, seated, *hands, caller="Ann", call="dutch", pena
     hands = hands or ("3", "9", "9", "9")
     keyed = {player.id: hand for player, hand in zip(seated, hands, strict=True)}
     caller_id = next(p.id for p in seated if p.name == caller)
-    return rounds.add_round(session, owner, game.id, keyed, caller_id, call, penalty)
+    return perform(session, rounds.add_round, owner, game.id, keyed, caller_id, call, penalty)
 
 
 WORKED_EXAMPLES = [
@@ -54,14 +55,14 @@ def test_the_worked_examples_are_stored_as_the_core_scores_them(
     stored = enter(session, owner, game, seated, *hands, caller=caller, call=call, penalty=penalty)
     assert [hand.round_score for hand in stored.hands] == scores
     assert (stored.number, stored.outcome, stored.caller, stored.version) == (1, outcome, caller, 1)
-    view = get_game(session, owner, game.id)
+    view = perform(session, get_game, owner, game.id)
     assert [hand.round_score for hand in view.rounds[0].hands] == scores
     assert list(view.totals.values()) == scores
 
 
 def test_hands_keep_how_they_were_entered(session, owner, game, seated):
     hands = by_name(seated, Ann="kh 2c", Bo="=10", Cy="7s", Dee="25")
-    stored = rounds.add_round(session, owner, game.id, hands, seated[0].id, "dutch")
+    stored = perform(session, rounds.add_round, owner, game.id, hands, seated[0].id, "dutch")
     assert [(h.cards, h.hand_text) for h in stored.hands] == [
         ("KH 2C", "KH 2C"),
         (None, "10"),
@@ -73,7 +74,7 @@ def test_hands_keep_how_they_were_entered(session, owner, game, seated):
 def test_rounds_are_numbered_and_totals_add_up(session, owner, game, seated):
     for ann in ("1", "2", "3"):
         enter(session, owner, game, seated, ann, "9", "9", "9")
-    view = get_game(session, owner, game.id)
+    view = perform(session, get_game, owner, game.id)
     assert [r.number for r in view.rounds] == [1, 2, 3]
     assert view.totals == {"Ann": 6, "Bo": 27, "Cy": 27, "Dee": 27}
     assert view.version == 4
@@ -81,36 +82,36 @@ def test_rounds_are_numbered_and_totals_add_up(session, owner, game, seated):
 
 def test_a_correction_rescores_the_round(session, owner, game, seated):
     first = enter(session, owner, game, seated)
-    fixed = rounds.edit_round(
-        session, owner, first.id, first.version,
+    fixed = perform(
+        session, rounds.edit_round, owner, first.id, first.version,
         by_name(seated, Ann="12", Bo="4", Cy="12", Dee="30"), seated[0].id, "dutch", "30",
     )  # fmt: skip
     assert [h.round_score for h in fixed.hands] == [42, 4, 12, 30]
     assert (fixed.version, fixed.penalty_text, fixed.penalty_cards_due) == (2, "30", 3)
     assert fixed.edited_at is not None
-    assert get_game(session, owner, game.id).totals["Ann"] == 42
+    assert perform(session, get_game, owner, game.id).totals["Ann"] == 42
 
 
 def test_a_stale_correction_is_refused_and_overwrites_nothing(session, owner, game, seated):
     first = enter(session, owner, game, seated)
-    rounds.edit_round(
-        session, owner, first.id, first.version,
+    perform(
+        session, rounds.edit_round, owner, first.id, first.version,
         by_name(seated, Ann="2", Bo="9", Cy="9", Dee="9"), seated[0].id, "dutch",
     )  # fmt: skip
     with pytest.raises(Conflict, match="Round 1 was changed by someone else since you loaded it"):
-        rounds.edit_round(
-            session, owner, first.id, first.version,
+        perform(
+            session, rounds.edit_round, owner, first.id, first.version,
             by_name(seated, Ann="1", Bo="9", Cy="9", Dee="9"), seated[0].id, "dutch",
         )  # fmt: skip
     with pytest.raises(Conflict):
-        rounds.delete_round(session, owner, first.id, first.version)
-    assert get_game(session, owner, game.id).rounds[0].hands[0].hand_total == 2
+        perform(session, rounds.delete_round, owner, first.id, first.version)
+    assert perform(session, get_game, owner, game.id).rounds[0].hands[0].hand_total == 2
 
 
 def test_deleting_a_round_moves_later_rounds_up(session, owner, game, seated):
     made = [enter(session, owner, game, seated, ann, "9", "9", "9") for ann in "1234"]
-    rounds.delete_round(session, owner, made[1].id, made[1].version)
-    view = get_game(session, owner, game.id)
+    perform(session, rounds.delete_round, owner, made[1].id, made[1].version)
+    view = perform(session, get_game, owner, game.id)
     assert [(r.number, r.id) for r in view.rounds] == [
         (1, made[0].id),
         (3 - 1, made[2].id),
@@ -149,12 +150,16 @@ def test_a_round_without_a_caller_needs_rules_that_allow_it(
     hands = {player.id: "9" for player in seated}
     before = count_rows()
     with pytest.raises(RoundError):
-        rounds.add_round(session, owner, game.id, hands, None, None)
+        perform(session, rounds.add_round, owner, game.id, hands, None, None)
     with pytest.raises(ValidationError, match="Dee: no hand was entered"):
-        rounds.add_round(session, owner, game.id, dict(list(hands.items())[:3]), None, None)
+        perform(
+            session, rounds.add_round, owner, game.id, dict(list(hands.items())[:3]), None, None
+        )
     assert count_rows() == before
-    deck_out = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["deck_out"])
-    stored = rounds.add_round(session, owner, deck_out.id, hands, None, None)
+    deck_out = perform(
+        session, start_game, owner, group.id, [p.id for p in seated], PRESETS["deck_out"]
+    )
+    stored = perform(session, rounds.add_round, owner, deck_out.id, hands, None, None)
     assert (stored.caller, stored.outcome, [h.round_score for h in stored.hands]) == (
         None,
         None,
@@ -187,7 +192,7 @@ def test_unknown_ids_and_wrong_types_are_refused_and_write_nothing(
     }
     before = count_rows()
     with pytest.raises(error, match=message):
-        rounds.add_round(session, owner, **change(arguments))
+        perform(session, rounds.add_round, owner, **change(arguments))
     assert count_rows() == before
 
 
@@ -195,17 +200,17 @@ def test_a_bad_correction_leaves_the_round_as_it_was(session, owner, game, seate
     first = enter(session, owner, game, seated)
     before = count_rows()
     with pytest.raises(DeckError):
-        rounds.edit_round(
-            session, owner, first.id, first.version,
+        perform(
+            session, rounds.edit_round, owner, first.id, first.version,
             by_name(seated, Ann="A A A", Bo="A A", Cy="9", Dee="9"), seated[0].id, "dutch",
         )  # fmt: skip
     with pytest.raises(ValidationError, match="expected_version"):
-        rounds.edit_round(
-            session, owner, first.id, "1", by_name(seated, Ann="1", Bo="9", Cy="9", Dee="9"),
-            seated[0].id, "dutch",
+        perform(
+            session, rounds.edit_round, owner, first.id, "1",
+            by_name(seated, Ann="1", Bo="9", Cy="9", Dee="9"), seated[0].id, "dutch",
         )  # fmt: skip
     assert count_rows() == before
-    unchanged = get_game(session, owner, game.id)
+    unchanged = perform(session, get_game, owner, game.id)
     assert unchanged.rounds[0] == first
     assert unchanged.version == 2
 
@@ -239,7 +244,9 @@ def test_adding_a_round_and_loading_a_game_read_only_that_game(
     session, engine, owner, group, seated, game
 ):
     for _ in range(3):  # other games: history that must not be read
-        other = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic"])
+        other = perform(
+            session, start_game, owner, group.id, [p.id for p in seated], PRESETS["classic"]
+        )
         enter(session, owner, other, seated)
     statements = []
 
@@ -250,7 +257,7 @@ def test_adding_a_round_and_loading_a_game_read_only_that_game(
     event.listen(engine, "before_cursor_execute", keep)
     try:
         enter(session, owner, game, seated)
-        get_game(session, owner, game.id)
+        perform(session, get_game, owner, game.id)
     finally:
         event.remove(engine, "before_cursor_execute", keep)
     # the query for the latest round (its number and stored totals) was among them

@@ -5,28 +5,45 @@ import pytest
 from dutch_app.services import games, players
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.setup import start_game_with_players
+from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, HouseRules
 from dutch_core.errors import DutchError
 
 
 def test_new_players_join_the_group_and_sit_where_they_were_named(session, owner, group, seated):
-    game = start_game_with_players(
-        session, owner, group.id, [seated[1].id, "Eve", seated[0].id], PRESETS["classic"]
+    game = perform(
+        session,
+        start_game_with_players,
+        owner,
+        group.id,
+        [seated[1].id, "Eve", seated[0].id],
+        PRESETS["classic"],
     )
     assert [p.name for p in game.players] == ["Bo", "Eve", "Ann"]
-    assert "Eve" in [p.name for p in players.list_players(session, owner, group.id)]
+    assert "Eve" in [p.name for p in perform(session, players.list_players, owner, group.id)]
 
 
 def test_a_bad_seat_list_leaves_nothing_behind(session, owner, group, seated, count_rows):
     before = count_rows()
     with pytest.raises((ValidationError, DutchError)):
-        start_game_with_players(session, owner, group.id, ["Eve"], PRESETS["classic"])
+        perform(session, start_game_with_players, owner, group.id, ["Eve"], PRESETS["classic"])
     with pytest.raises(ValidationError):
-        start_game_with_players(session, owner, group.id, ["Ann", seated[1].id], PRESETS["classic"])
+        perform(
+            session,
+            start_game_with_players,
+            owner,
+            group.id,
+            ["Ann", seated[1].id],
+            PRESETS["classic"],
+        )
     with pytest.raises(ValidationError):
-        start_game_with_players(session, owner, group.id, ["Eve", "eve"], PRESETS["classic"])
+        perform(
+            session, start_game_with_players, owner, group.id, ["Eve", "eve"], PRESETS["classic"]
+        )
     with pytest.raises(ValidationError):
-        start_game_with_players(session, owner, group.id, [seated[0].id, "Eve"], {"jokers": 9})
+        perform(
+            session, start_game_with_players, owner, group.id, [seated[0].id, "Eve"], {"jokers": 9}
+        )
     assert count_rows() == before
 
 
@@ -34,6 +51,13 @@ def test_strangers_cannot_start_games_in_a_group(session, group, seated, make_us
     stranger = make_user("Sam")
     before = count_rows()
     with pytest.raises(NotFound):
-        start_game_with_players(session, stranger, group.id, [seated[0].id, "Eve"], HouseRules())
+        perform(
+            session,
+            start_game_with_players,
+            stranger,
+            group.id,
+            [seated[0].id, "Eve"],
+            HouseRules(),
+        )
     assert count_rows() == before
     assert games.list_games.__name__  # the normal listing stays the way to read games

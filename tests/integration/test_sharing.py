@@ -17,6 +17,7 @@ from dutch_app.services.sharing import (
     open_shared_game,
     token_hash,
 )
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import SharedGame
 from dutch_core import PRESETS
 
@@ -26,24 +27,30 @@ CLIENT = "203.0.113.9"
 @pytest.fixture
 def game(session, owner, group, seated):
     """A classic game of Ann, Bo, Cy and Dee with two rounds, ended."""
-    made = games.start_game(
-        session, owner, group.id, [p.id for p in seated], PRESETS["classic"], "Secret notes"
+    made = perform(
+        session,
+        games.start_game,
+        owner,
+        group.id,
+        [p.id for p in seated],
+        PRESETS["classic"],
+        "Secret notes",
     )
     for hands, penalty in ((("3", "9", "9", "9"), None), (("4", "2", "8", "KS"), "QC 3D")):
         keyed = {player.id: hand for player, hand in zip(seated, hands, strict=True)}
-        rounds.add_round(session, owner, made.id, keyed, seated[0].id, "dutch", penalty)
-    return games.end_game(session, owner, made.id)
+        perform(session, rounds.add_round, owner, made.id, keyed, seated[0].id, "dutch", penalty)
+    return perform(session, games.end_game, owner, made.id)
 
 
 def refusal(session, token) -> str:
     with pytest.raises(ShareLinkInvalid) as refused:
-        open_shared_game(session, token, client=CLIENT)
+        perform(session, open_shared_game, token, client=CLIENT)
     return str(refused.value)
 
 
 def test_the_link_shows_the_games_names_totals_and_rounds_only(session, owner, game):
-    token = sharing.make_share_link(session, owner, game.id)
-    shown = open_shared_game(session, token, client=CLIENT)
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    shown = perform(session, open_shared_game, token, client=CLIENT)
     assert shown.players == ("Ann", "Bo", "Cy", "Dee")
     assert [(s.player, s.game_total) for s in shown.standings] == [
         (s.player, s.game_total) for s in game.standings
@@ -64,15 +71,15 @@ def test_the_link_shows_the_games_names_totals_and_rounds_only(session, owner, g
 
 
 def test_only_a_hash_of_the_token_is_stored(session, owner, game):
-    token = sharing.make_share_link(session, owner, game.id)
+    token = perform(session, sharing.make_share_link, owner, game.id)
     stored = session.scalars(select(SharedGame.token_hash)).all()
     assert stored == [token_hash(token)] and token not in stored[0]
     assert len(token) >= 43  # 32 random bytes
 
 
 def test_an_ended_link_and_a_guessed_one_get_the_same_answer(session, owner, game):
-    token = sharing.make_share_link(session, owner, game.id)
-    sharing.end_share_link(session, owner, game.id)
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    perform(session, sharing.end_share_link, owner, game.id)
     ended = refusal(session, token)
     guessed = refusal(session, token[:-1] + ("A" if token[-1] != "A" else "B"))
     made_up = refusal(session, "x" * len(token))
@@ -81,17 +88,17 @@ def test_an_ended_link_and_a_guessed_one_get_the_same_answer(session, owner, gam
 
 
 def test_a_new_link_ends_the_old_one(session, owner, game):
-    old = sharing.make_share_link(session, owner, game.id)
-    new = sharing.make_share_link(session, owner, game.id)
+    old = perform(session, sharing.make_share_link, owner, game.id)
+    new = perform(session, sharing.make_share_link, owner, game.id)
     assert old != new
     assert refusal(session, old) == refusal(session, "nonsense")
-    assert open_shared_game(session, new, client=CLIENT).players[0] == "Ann"
+    assert perform(session, open_shared_game, new, client=CLIENT).players[0] == "Ann"
     assert len(session.scalars(select(SharedGame)).all()) == 1
 
 
 def test_deleting_the_game_ends_its_link(session, owner, game):
-    token = sharing.make_share_link(session, owner, game.id)
-    games.delete_game(session, owner, game.id)
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    perform(session, games.delete_game, owner, game.id)
     assert "does not work" in refusal(session, token)
     assert session.scalars(select(SharedGame)).all() == []
 
@@ -100,24 +107,29 @@ def test_only_members_see_make_or_end_a_games_link(session, owner, game, make_us
     stranger = make_user("Stan")
     for service in (sharing.share_link_state, sharing.make_share_link, sharing.end_share_link):
         with pytest.raises(NotFound):
-            service(session, stranger, game.id)
+            perform(session, service, stranger, game.id)
     member = make_user("Mo")
-    groups.join_group(session, member, groups.get_group(session, owner, game.group_id).invite_code)
-    token = sharing.make_share_link(session, member, game.id)
-    assert sharing.share_link_state(session, owner, game.id).exists
-    sharing.end_share_link(session, owner, game.id)
-    assert not sharing.share_link_state(session, member, game.id).exists
+    perform(
+        session,
+        groups.join_group,
+        member,
+        perform(session, groups.get_group, owner, game.group_id).invite_code,
+    )
+    token = perform(session, sharing.make_share_link, member, game.id)
+    assert perform(session, sharing.share_link_state, owner, game.id).exists
+    perform(session, sharing.end_share_link, owner, game.id)
+    assert not perform(session, sharing.share_link_state, member, game.id).exists
     assert "does not work" in refusal(session, token)
 
 
 def test_guessing_from_one_network_is_slowed_and_a_good_link_is_not_counted(session, owner, game):
-    token = sharing.make_share_link(session, owner, game.id)
+    token = perform(session, sharing.make_share_link, owner, game.id)
     for _ in range(LINK_TRIES_FROM.free * 2):  # good links do not count against the network
-        open_shared_game(session, token, client=CLIENT)
+        perform(session, open_shared_game, token, client=CLIENT)
     for attempt in range(LINK_TRIES_FROM.free):
         refusal(session, f"guess-{attempt}")
     with pytest.raises(LimitReached) as slowed:
-        open_shared_game(session, f"guess-{LINK_TRIES_FROM.free}", client=CLIENT)
+        perform(session, open_shared_game, f"guess-{LINK_TRIES_FROM.free}", client=CLIENT)
     assert "Try again in" in str(slowed.value)
     # Another network is not slowed by this one's guesses.
-    assert open_shared_game(session, token, client="198.51.100.1").players[0] == "Ann"
+    assert perform(session, open_shared_game, token, client="198.51.100.1").players[0] == "Ann"

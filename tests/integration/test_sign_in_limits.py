@@ -25,6 +25,7 @@ from dutch_app.services.games import start_game
 from dutch_app.services.groups import create_group
 from dutch_app.services.players import add_player, list_players
 from dutch_app.services.rounds import add_round
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import ThrottleCounter
 from dutch_core import PRESETS
 from tests.integration.threads import together
@@ -305,12 +306,14 @@ def test_a_round_is_saved_while_wrong_sign_ins_flood_the_server(sessions, clock,
     backend = LocalBackend(sessions, secret_key=KEY, clock=clock)  # default cost and slots
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     with sessions() as session:
-        group = create_group(session, ann.user_id, "Friday club")
-        own = list_players(session, ann.user_id, group.id)  # Ann is the group's first player
+        group = perform(session, create_group, ann.user_id, "Friday club")
+        own = perform(
+            session, list_players, ann.user_id, group.id
+        )  # Ann is the group's first player
         seated = [own[0].id] + [
-            add_player(session, ann.user_id, group.id, n).id for n in ("Bo", "Cy")
+            perform(session, add_player, ann.user_id, group.id, n).id for n in ("Bo", "Cy")
         ]
-        game = start_game(session, ann.user_id, group.id, seated, PRESETS["classic_open"])
+        game = perform(session, start_game, ann.user_id, group.id, seated, PRESETS["classic_open"])
     stop = threading.Event()
 
     def flood(thread: int) -> Callable[[], int]:
@@ -331,7 +334,9 @@ def test_a_round_is_saved_while_wrong_sign_ins_flood_the_server(sessions, clock,
             hands = {seated[0]: "1", seated[1]: "9", seated[2]: "9"}
             for _ in range(5):
                 with sessions() as session:
-                    made = add_round(session, ann.user_id, game.id, hands, seated[0], "dutch")
+                    made = perform(
+                        session, add_round, ann.user_id, game.id, hands, seated[0], "dutch"
+                    )
                 numbers.append(made.number)
             return numbers
         finally:
