@@ -104,6 +104,7 @@ def save_preferences(
     return _view(row)
 
 
+@writes
 def remember_rules(session: Session, user_id: int, rules: HouseRules) -> None:
     """Keep ``rules`` as the person's last used house rules (inside the caller's transaction)."""
     row = _row(session, user_id)

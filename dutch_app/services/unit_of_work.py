@@ -31,8 +31,8 @@ Why a marker and not a second entry point (``call`` and ``call_write``): whether
 service writes is a fact about the service, so it is written once, next to its
 code, rather than at each of the places that call it (pages, download buttons,
 tests, benchmarks), any of which could pick the wrong one. A writing service left
-unmarked would see its writes rolled back after the read; its tests, which run it
-through :func:`perform` and then read the database, fail then. The markers do not
+unmarked cannot lose its writes quietly: inside a read transaction, flushing a change
+or executing an INSERT, UPDATE or DELETE raises :class:`WriteInRead`. The markers do not
 wrap the function: ``writes(f) is f``, and calling a service directly runs exactly
 its body, no more.
 """
@@ -44,8 +44,9 @@ from contextlib import contextmanager
 from enum import StrEnum
 from typing import Concatenate, ParamSpec, TypeVar
 
+from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import ORMExecuteState, Session, UOWTransaction
 
 from dutch_app.i18n import _
 from dutch_app.services.errors import Conflict
@@ -69,6 +70,8 @@ RETRYABLE_SQLITE_ERRORS = {"SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMAR
 
 _OPEN = "dutch_unit_of_work_open"
 """Set in ``session.info`` while a service runs inside a unit of work."""
+_READING = "dutch_unit_of_work_reading"
+"""Set in ``session.info`` while a service runs inside a read transaction."""
 _MARK = "unit_of_work"
 """The function attribute that holds a service's :class:`Transaction` (reads have none)."""
 
@@ -82,6 +85,10 @@ class Transaction(StrEnum):
     """One write transaction, committed or rolled back, retried after a clash."""
     STEPS = "steps"
     """None: the service runs its own steps with :func:`read` and :func:`write`."""
+
+
+class WriteInRead(RuntimeError):
+    """A service without the :func:`writes` marker tried to write: mark it."""
 
 
 class NestedUnitOfWork(RuntimeError):
@@ -160,11 +167,31 @@ def write(session: Session, service: Service[P, T], *args: P.args, **kwargs: P.k
 def read(session: Session, service: Service[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``service(...)`` in one read transaction, ended afterwards (nothing is kept)."""
     _start(session)
+    session.info[_READING] = True
     try:
         with _inside(session):
             return service(session, *args, **kwargs)
     finally:
+        session.info.pop(_READING, None)
         session.rollback()
+
+
+def _refuse_write(session: Session, what: str) -> None:
+    raise WriteInRead(
+        f"A service running in a read transaction tried to {what}; mark it with @writes."
+    )
+
+
+@event.listens_for(Session, "before_flush")
+def _no_flush_while_reading(session: Session, _context: UOWTransaction, _instances: object) -> None:
+    if session.info.get(_READING):
+        _refuse_write(session, "write changed objects")
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _no_dml_while_reading(state: ORMExecuteState) -> None:
+    if state.session.info.get(_READING) and (state.is_insert or state.is_update or state.is_delete):
+        _refuse_write(state.session, "execute an INSERT, UPDATE or DELETE")
 
 
 def _start(session: Session) -> None:

@@ -6,7 +6,7 @@ Run on SQLite and PostgreSQL, like every integration test.
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.services import games, groups, players
@@ -14,6 +14,7 @@ from dutch_app.services.errors import NotFound
 from dutch_app.services.unit_of_work import (
     NestedUnitOfWork,
     Transaction,
+    WriteInRead,
     perform,
     transaction_of,
     writes,
@@ -108,3 +109,30 @@ def test_the_markers_leave_the_function_as_it_is():
     assert transaction_of(groups.create_group) is Transaction.WRITE
     assert transaction_of(groups.join_group) is Transaction.STEPS
     assert not hasattr(groups.create_group, "__wrapped__")
+
+
+def test_an_unmarked_service_that_writes_is_refused_loudly_and_stores_nothing(
+    session, owner, group, count_rows
+):
+    """A writing service someone forgot to mark would see its writes rolled back after
+    the read transaction; it fails instead, naming the marker to add."""
+
+    def adds_a_player(own: Session, user_id: int, group_id: int) -> None:
+        players.add_player(own, user_id, group_id, "Zed")
+
+    def renames_the_group(own: Session, user_id: int, group_id: int) -> None:
+        own.get(Group, group_id).name = "Renamed"
+        own.flush()
+
+    def updates_with_a_statement(own: Session, user_id: int, group_id: int) -> None:
+        own.execute(update(Group).where(Group.id == group_id).values(name="Renamed"))
+
+    before = count_rows()
+    for service in (adds_a_player, renames_the_group, updates_with_a_statement):
+        with pytest.raises(WriteInRead, match="mark it with @writes"):
+            perform(session, service, owner, group.id)
+    assert count_rows() == before
+    assert perform(session, groups.get_group, owner, group.id).name == group.name
+    # Marked, the same service writes.
+    perform(session, writes(adds_a_player), owner, group.id)
+    assert "Zed" in player_names(session, group.id)
