@@ -194,6 +194,8 @@ def game_list(results: pd.DataFrame) -> pd.DataFrame:
     joined = np.add.reduceat(names + ", ", first) if len(first) else np.array([], dtype=object)
     games = results.iloc[first][["game_id", "game_started_at", "game_status", "rounds"]]
     dtype: Any = results["player"].dtype
+    if isinstance(dtype, pd.CategoricalDtype):  # a line-up is not one of the names
+        dtype = dtype.categories.dtype
     players = pd.array([text[:-2] for text in joined], dtype=dtype)
     games = games.assign(players=players)
     order = ["game_started_at", "game_id"]

@@ -32,6 +32,16 @@ def test_the_game_list_is_newest_first_with_the_players_in_seat_order():
     assert games["game_started_at"].tolist() == [STARTS[1], STARTS[0]]
 
 
+def test_the_game_list_joins_names_kept_as_categories_like_any_other_names():
+    """The history frame keeps player names as a categorical column; a game's line-up is
+    not one of its categories, and must come out whole, not missing."""
+    results = results_table()
+    results["player"] = results["player"].astype("category")
+    games = game_list(results)
+    assert games["players"].tolist() == ["Bob, Ann", "Cleo, Ann, Bob"]
+    assert not isinstance(games["players"].dtype, pd.CategoricalDtype)
+
+
 def test_the_game_list_of_no_games_is_empty_with_its_columns():
     games = game_list(results_table().iloc[0:0])
     assert games.empty
