@@ -137,10 +137,12 @@ def test_the_count_and_the_rows_come_from_one_snapshot(engine, session, owner, g
     """A round saved while a history is being read is in neither its count nor its rows."""
     generate_history(session, group.id, rows=3_000, seed=6)
     game = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic_open"])
+    session.commit()
     hands = dict(zip([p.id for p in seated], ("3", "10", "12", "20"), strict=True))
     with arrow_reader(engine).batches(history_query(group.id)) as read:
         with Session(engine, expire_on_commit=False) as other:
             add_round(other, owner, game.id, hands, seated[0].id, "dutch")
+            other.commit()
         frame = history_frame(read)
     assert len(frame) == read.rows
     assert game.id not in set(frame["game_id"])
