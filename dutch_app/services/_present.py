@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -10,7 +14,6 @@ from dutch_app.services._stored_games import (
     Table,
     latest_totals,
     named_totals,
-    rounds_of,
     rules_of,
     table_of,
 )
@@ -70,15 +73,102 @@ def group_views(session: Session, rows: list[tuple[Group, Membership]]) -> list[
     ]
 
 
-def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView:
+class StoredRound(Protocol):
+    """What a round view is made of: a ``Round`` row, or the columns of one."""
+
+    id: int
+    game_id: int
+    number: int
+    caller_player_id: int | None
+    call_type: str | None
+    outcome: str | None
+    penalty_text: str | None
+    penalty_cards_due: int
+    entered_by: int | None
+    entered_at: datetime
+    edited_at: datetime | None
+    version: int
+
+
+class StoredHand(Protocol):
+    """What a hand's view is made of: a ``RoundHand`` row, or the columns of one."""
+
+    player_id: int
+    seat: int
+    cards: str | None
+    hand_total: int
+    penalty_points: int
+    round_score: int
+    is_caller: bool
+    game_total: int
+
+
+_ROUND_COLUMNS = (
+    Round.id,
+    Round.game_id,
+    Round.number,
+    Round.caller_player_id,
+    Round.call_type,
+    Round.outcome,
+    Round.penalty_text,
+    Round.penalty_cards_due,
+    Round.entered_by,
+    Round.entered_at,
+    Round.edited_at,
+    Round.version,
+)
+_HAND_COLUMNS = (
+    RoundHand.round_id,
+    RoundHand.player_id,
+    RoundHand.seat,
+    RoundHand.cards,
+    RoundHand.hand_total,
+    RoundHand.penalty_points,
+    RoundHand.round_score,
+    RoundHand.is_caller,
+    RoundHand.game_total,
+)
+
+
+def round_views(session: Session, table: Table, game_id: int, first: int = 1) -> list[RoundView]:
+    """The views of a game's rounds from round ``first`` on, in order, read as plain
+    columns in two queries (as ``_stored_games.rounds_of`` reads them, but without an ORM
+    object for each round and hand)."""
+    rounds = session.execute(
+        select(*_ROUND_COLUMNS)
+        .where(Round.game_id == game_id, Round.number >= first)
+        .order_by(Round.number)
+    ).all()
+    if not rounds:
+        return []
+    query = select(*_HAND_COLUMNS).order_by(RoundHand.round_id, RoundHand.seat)
+    if first > 1:  # a window of the latest rounds: their hands by key
+        query = query.where(RoundHand.round_id.in_([stored.id for stored in rounds]))
+    else:
+        query = query.join(Round, Round.id == RoundHand.round_id).where(Round.game_id == game_id)
+    names = {player.id: player.name for player in table.players}
+    by_round: dict[int, list[HandView]] = {stored.id: [] for stored in rounds}
+    for row in session.execute(query):  # positional, in _HAND_COLUMNS' order: cheaper
+        round_id, player, *line = row
+        by_round[round_id].append(HandView(player, names[player], *line))  # type: ignore[arg-type]
+    return [_round_view(names, stored, by_round[stored.id]) for stored in rounds]
+
+
+def round_view(table: Table, stored: StoredRound, hands: Sequence[StoredHand]) -> RoundView:
     """The view of a stored round."""
     names = {player.id: player.name for player in table.players}
+    in_seats = sorted(hands, key=lambda hand: hand.seat)
+    return _round_view(names, stored, [_hand_view(names, hand) for hand in in_seats])
+
+
+def _round_view(names: dict[int, str], stored: StoredRound, hands: list[HandView]) -> RoundView:
+    caller = stored.caller_player_id
     return RoundView(
         id=stored.id,
         game_id=stored.game_id,
         number=stored.number,
-        caller_id=stored.caller_player_id,
-        caller=table.name_of(stored.caller_player_id),
+        caller_id=caller,
+        caller=None if caller is None else names.get(caller),
         call_type=call_type_of(stored.call_type),
         outcome=None if stored.outcome is None else Outcome(stored.outcome),
         penalty_text=stored.penalty_text,
@@ -87,20 +177,21 @@ def round_view(table: Table, stored: Round, hands: list[RoundHand]) -> RoundView
         entered_at=as_utc(stored.entered_at),
         edited_at=as_utc(stored.edited_at),
         version=stored.version,
-        hands=tuple(
-            HandView(
-                player_id=hand.player_id,
-                player=names[hand.player_id],
-                seat=hand.seat,
-                cards=hand.cards,
-                hand_total=hand.hand_total,
-                penalty_points=hand.penalty_points,
-                round_score=hand.round_score,
-                is_caller=hand.is_caller,
-                game_total=hand.game_total,
-            )
-            for hand in sorted(hands, key=lambda hand: hand.seat)
-        ),
+        hands=tuple(hands),
+    )
+
+
+def _hand_view(names: dict[int, str], hand: StoredHand) -> HandView:
+    return HandView(
+        player_id=hand.player_id,
+        player=names[hand.player_id],
+        seat=hand.seat,
+        cards=hand.cards,
+        hand_total=hand.hand_total,
+        penalty_points=hand.penalty_points,
+        round_score=hand.round_score,
+        is_caller=hand.is_caller,
+        game_total=hand.game_total,
     )
 
 
@@ -116,7 +207,7 @@ def game_view(session: Session, game: Game, last_rounds: int | None = None) -> G
     rules = rules_of(game)
     played, latest = latest_totals(session, game.id)
     first = 1 if last_rounds is None else max(1, played - last_rounds + 1)
-    stored_rounds = rounds_of(session, game.id, first) if played else []
+    rounds = round_views(session, table, game.id, first) if played else []
     totals = named_totals(table, latest)
     return GameView(
         id=game.id,
@@ -128,7 +219,7 @@ def game_view(session: Session, game: Game, last_rounds: int | None = None) -> G
         ended_at=as_utc(game.ended_at),
         notes=game.notes,
         version=game.version,
-        rounds=tuple(round_view(table, stored, hands) for stored, hands in stored_rounds),
+        rounds=tuple(rounds),
         rounds_played=played,
         totals=totals,
         standings=tuple(rank_players(table.names, totals)),

@@ -1,12 +1,13 @@
 """A group's history as one tidy frame (one row per player per round) for the statistics.
 
-The rows come from a single joined SELECT, read as Arrow columns through an ADBC
-driver (:mod:`dutch_app.storage.arrow_read`): no Python object is made per cell.
+The rows come from a single joined SELECT, read as Arrow record batches through an
+ADBC driver (:mod:`dutch_app.storage.arrow_read`): no Python object is made per cell.
 Each hand's running game total is stored with it when the round is written
-(the core's rule, halving included), so loading replays nothing; the caller's
-hand total is spread over the rows of each round on numpy arrays. Text with few
-distinct values (names, status, call type, outcome) becomes categorical columns, and
-numbers the narrow integers of ``HISTORY_DTYPES``, so the frame the caches hold is small.
+(the core's rule, halving included), so loading replays nothing. Each batch is
+turned into the frame's column types as it arrives (``_history_frame``): text
+with few distinct values (names, status, call type, outcome) becomes categorical
+columns, and numbers the narrow integers of ``HISTORY_DTYPES``, so neither the
+frame the caches hold nor the load that builds it is large.
 """
 
 from __future__ import annotations
@@ -14,20 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date, datetime
 
-import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import membership
 from dutch_app.services._filters import started_between, with_status
+from dutch_app.services._history_frame import history_frame
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
-from dutch_core.stats import HISTORY_DTYPES, empty_history
 
 
 def history_query(group_id: int) -> Select:
@@ -87,10 +85,8 @@ def load_history(
         query = query.where(
             Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id.in_(ids)))
         )
-    table = arrow_reader(session.get_bind().engine).read(query)
-    if table.num_rows == 0:
-        return empty_history()
-    return _derive(table)
+    with arrow_reader(session.get_bind().engine).batches(query) as read:
+        return history_frame(read)
 
 
 def _group_player_ids(session: Session, group_id: int, player_ids: object) -> list[int]:
@@ -109,78 +105,3 @@ def _group_player_ids(session: Session, group_id: int, player_ids: object) -> li
         if player_id not in known:
             raise NotFound("player", player_id)
     return ids
-
-
-_TIMES = ("game_started_at", "played_at")
-
-
-def _utc_times(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    """Moments in UTC, nanoseconds: PostgreSQL sends them typed; SQLite keeps them as text
-    (``2026-01-31 20:15:00.000000``, written in UTC), parsed once per distinct value."""
-    if pa.types.is_timestamp(column.type):
-        moments = column if column.type.tz else pc.assume_timezone(column, "UTC")
-        return moments.cast(pa.timestamp("ns", tz="UTC"))
-    encoded = pc.dictionary_encode(column).combine_chunks()
-    parsed = pc.assume_timezone(encoded.dictionary.cast(pa.timestamp("ns")), "UTC")
-    return pa.chunked_array([parsed.take(encoded.indices)])
-
-
-def _text(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    # A text column that is NULL in every row comes back untyped from SQLite.
-    return column if pa.types.is_string(column.type) else column.cast(pa.string())
-
-
-def _category(column: pa.ChunkedArray) -> pd.Categorical:
-    """Text with few distinct values as a categorical, its categories sorted (as pandas's
-    ``astype("category")`` sorts them); missing text stays missing."""
-    text = _text(column).combine_chunks()
-    distinct = pc.unique(text).drop_null()
-    categories = distinct.take(pc.sort_indices(distinct))
-    codes = pc.index_in(text, value_set=categories).fill_null(-1).to_numpy()
-    return pd.Categorical.from_codes(codes, pd.Index(categories.to_pylist(), dtype="str"))
-
-
-def _caller_totals(round_ids: np.ndarray, is_caller: np.ndarray, hand_totals: np.ndarray):
-    """The caller's hand total on every row of their round (missing where nobody called).
-    Rows of a round are adjacent: the SELECT orders by game, round and seat."""
-    starts = np.flatnonzero(np.r_[True, round_ids[1:] != round_ids[:-1]])
-    caller_rows = np.flatnonzero(is_caller)
-    of_round = np.searchsorted(starts, caller_rows, side="right") - 1
-    per_round = np.zeros(len(starts), dtype=hand_totals.dtype)
-    per_round[of_round] = hand_totals[caller_rows]
-    has_caller = np.zeros(len(starts), dtype=bool)
-    has_caller[of_round] = True
-    sizes = np.diff(np.r_[starts, len(round_ids)])
-    return pd.arrays.IntegerArray(np.repeat(per_round, sizes), ~np.repeat(has_caller, sizes))
-
-
-def _derive(table: pa.Table) -> pd.DataFrame:
-    """The history frame of the SELECT's Arrow table: times in UTC, and the caller's hand
-    total and penalty on every row of a round."""
-    is_caller = table.column("is_caller").to_numpy().astype(bool)
-    columns: dict[str, object] = {}
-    for name, dtype in HISTORY_DTYPES.items():
-        if name == "caller_hand_total":
-            columns[name] = _caller_totals(
-                table.column("round_id").to_numpy(),
-                is_caller,
-                table.column("hand_total").to_numpy().astype("int32", copy=False),
-            )
-            continue
-        column = table.column(name)
-        if name == "penalty":  # the penalty belongs to the caller's row only
-            column = pc.if_else(is_caller, _text(column), None)
-        if name in _TIMES:
-            columns[name] = pd.array(_utc_times(column).to_pandas())
-        elif dtype == "category":
-            columns[name] = _category(column)
-        elif dtype == "string":
-            columns[name] = pd.array(_text(column), dtype="string")
-        elif dtype == "bool":
-            columns[name] = is_caller
-        else:
-            values = column.to_numpy().astype(dtype, copy=False)
-            if name == "penalty_cards_due":
-                values = np.where(is_caller, values, 0)
-            columns[name] = values
-    return pd.DataFrame(columns, copy=False)

@@ -11,6 +11,25 @@ Each engine gets a small pool of driver connections (:class:`ArrowReader`), in
 autocommit mode so that no read holds a snapshot open. An in-memory SQLite
 database (trials and a few unit tests) cannot be opened a second time, so it is
 read through the engine's own connection into the same Arrow schema.
+
+:meth:`ArrowReader.read` hands back the whole result at once. A large read is
+better taken in record batches (:meth:`ArrowReader.batches`), each turned into
+its final form before the next is read, so that the driver's copy of the rows
+never has to exist whole. The rows are counted first, in the same snapshot, so
+that the reader's caller can make its columns at their final size, and the
+batches are about an eighth of the rows each.
+
+- SQLite's driver works out each column's type from the rows of its first batch
+  and refuses a later batch that disagrees: a text column that is NULL in all of
+  its first rows is taken for integers. When a text column comes back so in the
+  first of several batches, the read starts again with that column as text that
+  is never NULL (``coalesce(x, '')``) plus an integer column whose bits say
+  where it was NULL, and puts the NULLs back in each batch.
+- PostgreSQL's driver streams with ``COPY``, which cannot take bound parameters;
+  a query with parameters comes back as one libpq result of every row (about
+  half a kilobyte a row for the history), then one Arrow batch. The batched read
+  declares a cursor for the query, with its parameters bound, and fetches it a
+  batch at a time, so libpq never holds more than one batch of rows.
 """
 
 from __future__ import annotations
@@ -18,10 +37,14 @@ from __future__ import annotations
 import queue
 import threading
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
-from sqlalchemy import Engine, Select
+import pyarrow.compute as pc
+from sqlalchemy import Boolean, Engine, Integer, Select, case, func, literal_column, select
 from sqlalchemy.dialects.postgresql import psycopg
 from sqlalchemy.engine import URL
 
@@ -31,6 +54,23 @@ from sqlalchemy.engine import URL
 # lets it look at every row (up to 16 million, far beyond any group).
 _SQLITE_BATCH_ROWS = str(2**24)
 _IDLE_CONNECTIONS = 4
+
+_BATCHES = 8
+_BATCH_ROWS = (1024, 2**17)
+""":meth:`ArrowReader.batches` reads about an eighth of the rows at a time, within these
+bounds: the driver's memory for a batch is then a fraction of what the caller keeps,
+while there are few enough batches that their fixed cost does not count."""
+
+_SQLITE_CACHE_KIB = 256
+"""The page cache of a reading connection. Its reads scan a group's rows once, in
+order; the operating system's file cache keeps the file's pages for the next read,
+and SQLite's default (2 MB a connection, up to four idle connections) would hold
+a copy of them too."""
+
+_NULLS = "_nulls"
+"""The column of a batched SQLite read whose bits mark the NULLs of its retyped columns."""
+
+_CURSOR = "arrow_batches"
 
 # Compiles SELECTs with PostgreSQL's own $1, $2 placeholders, as libpq wants them.
 _POSTGRES_NUMERIC = psycopg.dialect(paramstyle="numeric_dollar")
@@ -42,6 +82,17 @@ def _is_memory_sqlite(url: URL) -> bool:
 
 def _libpq_uri(url: URL) -> str:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@dataclass(frozen=True)
+class Batches:
+    """A query's row count and its record batches, read as they are asked for."""
+
+    rows: int
+    batches: Iterator[pa.RecordBatch]
+
+    def __iter__(self) -> Iterator[pa.RecordBatch]:
+        return self.batches
 
 
 class ArrowReader:
@@ -80,6 +131,82 @@ class ArrowReader:
         self._checkin(connection)
         return table
 
+    @contextmanager
+    def batches(self, query: Select) -> Iterator[Batches]:
+        """The rows of ``query``, counted first and then read as record batches as they
+        are asked for, with the column types of :meth:`read`.
+
+        The count and every batch come from one snapshot of the database, held until
+        the ``with`` block ends.
+        """
+        if _is_memory_sqlite(self._url):
+            table = self._read_through_engine(query)
+            chunk = _batch_rows(table.num_rows)
+            yield Batches(table.num_rows, iter(table.to_batches(max_chunksize=chunk)))
+            return
+        connection = self._checkout()
+        try:
+            # One transaction for the count and the rows. It is the driver's own: the
+            # PostgreSQL driver opens and commits one around a statement with
+            # time-zone-aware parameters while autocommit is on, which would end ours.
+            connection.adbc_connection.set_autocommit(False)
+            with connection.cursor() as cursor:
+                if self.backend == "sqlite":
+                    yield self._sqlite_batches(cursor, query)
+                else:
+                    yield self._postgres_batches(cursor, query)
+            connection.adbc_connection.set_autocommit(True)  # ends the read (it wrote nothing)
+        except BaseException:
+            connection.close()
+            raise
+        self._checkin(connection)
+
+    def _count(self, cursor: Any, query: Select) -> int:
+        counting = select(func.count()).select_from(query.order_by(None).subquery())
+        cursor.execute(*self._compile(counting))
+        return int(cursor.fetch_arrow_table().column(0)[0].as_py())
+
+    def _sqlite_batches(self, cursor: Any, query: Select) -> Batches:
+        count = self._count(cursor, query)
+        rows = _batch_rows(count)
+        cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(rows)})
+        return Batches(count, self._sqlite_rows(cursor, query, several=count > rows))
+
+    def _sqlite_rows(self, cursor: Any, query: Select, several: bool):
+        cursor.execute(*self._compile(query))
+        batches = iter(cursor.fetch_record_batch())
+        first = next(batches, None)
+        if first is None:
+            return
+        untyped = [
+            column.name
+            for column in query.selected_columns
+            if not isinstance(column.type, (Integer, Boolean))
+            and not pa.types.is_string(first.schema.field(column.name).type)
+        ]
+        if not (several and untyped):
+            yield first
+            yield from batches
+            return
+        del first, batches
+        retyped = _never_null(query, untyped)
+        cursor.execute(*self._compile(retyped))
+        for batch in cursor.fetch_record_batch():
+            yield _with_nulls_back(batch, untyped)
+
+    def _postgres_batches(self, cursor: Any, query: Select) -> Batches:
+        sql, parameters = self._compile(query)
+        # A scrollable cursor: moving it to the end counts the rows (the server keeps
+        # them), and back to the start for the batches, one run of the query.
+        cursor.execute(f"DECLARE {_CURSOR} SCROLL CURSOR FOR {sql}", parameters)
+        # These statements have no parameters, and the driver would wrap them in COPY.
+        cursor.adbc_statement.set_options(**{"adbc.postgresql.use_copy": "false"})
+        cursor.execute(f"MOVE FORWARD ALL FROM {_CURSOR}")
+        count = cursor.rowcount
+        cursor.execute(f"MOVE ABSOLUTE 0 FROM {_CURSOR}")
+        fetch = f"FETCH FORWARD {_batch_rows(count)} FROM {_CURSOR}"
+        return Batches(count, _fetched(cursor, fetch))
+
     def _compile(self, query: Select) -> tuple[str, list[Any]]:
         dialect = _POSTGRES_NUMERIC if self.backend == "postgresql" else self._engine.dialect
         compiled = query.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
@@ -96,7 +223,10 @@ class ArrowReader:
         if self.backend == "sqlite":
             import adbc_driver_sqlite.dbapi
 
-            return adbc_driver_sqlite.dbapi.connect(self._url.database, autocommit=True)
+            connection = adbc_driver_sqlite.dbapi.connect(self._url.database, autocommit=True)
+            with connection.cursor() as cursor:
+                cursor.execute(f"PRAGMA cache_size = -{_SQLITE_CACHE_KIB}")
+            return connection
         if self.backend == "postgresql":
             import adbc_driver_postgresql.dbapi
 
@@ -125,6 +255,52 @@ class ArrowReader:
             rows = result.all()
         columns = {name: [row[index] for row in rows] for index, name in enumerate(names)}
         return pa.table(columns)
+
+
+def _fetched(cursor: Any, fetch: str) -> Iterator[pa.RecordBatch]:
+    """The batches of an open cursor, one ``fetch`` at a time, until it has no more rows."""
+    while True:
+        cursor.execute(fetch)
+        table = cursor.fetch_arrow_table()
+        if table.num_rows == 0:
+            return
+        yield from table.to_batches()
+        del table
+
+
+def _batch_rows(rows: int) -> int:
+    low, high = _BATCH_ROWS
+    return min(max(rows // _BATCHES, low), high)
+
+
+def _never_null(query: Select, names: list[str]) -> Select:
+    """``query`` with the columns ``names`` as text that is never NULL, and a last column
+    whose bit ``1 << i`` is set where the ``i``-th of them was NULL."""
+    columns: list[Any] = []
+    nulls: list[Any] = []
+    for column in query.selected_columns:
+        if column.name not in names:
+            columns.append(column)
+            continue
+        inner = getattr(column, "element", column)
+        columns.append(func.coalesce(inner, literal_column("''")).label(column.name))
+        nulls.append(case((inner.is_(None), 1 << names.index(column.name)), else_=0))
+    return query.with_only_columns(*columns, sum(nulls[1:], nulls[0]).label(_NULLS))
+
+
+def _with_nulls_back(batch: pa.RecordBatch, names: list[str]) -> pa.RecordBatch:
+    """A batch of :func:`_never_null`'s query with the NULLs of ``names`` put back."""
+    nulls = batch.column(_NULLS)
+    columns = {}
+    for name in batch.schema.names:
+        if name == _NULLS:
+            continue
+        column = batch.column(name)
+        if name in names:
+            missing = pc.not_equal(pc.bit_wise_and(nulls, 1 << names.index(name)), 0)
+            column = pc.if_else(missing, pa.scalar(None, column.type), column)
+        columns[name] = column
+    return pa.RecordBatch.from_pydict(columns)
 
 
 def _close_all(idle: queue.SimpleQueue[Any]) -> None:

@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
+from dutch_app.services._history_frame import history_frame
 from dutch_app.services.demo import generate_history
 from dutch_app.services.games import start_game
 from dutch_app.services.history import history_query, load_history
@@ -120,3 +122,30 @@ def test_the_reader_binds_values_and_never_glues_them_into_the_sql(engine):
     assert "DROP TABLE" not in sql
     assert "'; DROP TABLE games; --" in parameters
     assert arrow_reader(engine).read(query).num_rows == 0
+
+
+def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, owner, group):
+    generate_history(session, group.id, rows=9_000, seed=5)
+    with arrow_reader(session.get_bind()).batches(history_query(group.id)) as read:
+        sizes = [batch.num_rows for batch in read]
+    assert len(sizes) >= 8
+    assert sum(sizes) == read.rows >= 9_000
+    assert_same_frames(session, owner, group.id)
+
+
+def test_the_count_and_the_rows_come_from_one_snapshot(engine, session, owner, group, seated):
+    """A round saved while a history is being read is in neither its count nor its rows."""
+    generate_history(session, group.id, rows=3_000, seed=6)
+    game = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic_open"])
+    session.commit()
+    hands = dict(zip([p.id for p in seated], ("3", "10", "12", "20"), strict=True))
+    with arrow_reader(engine).batches(history_query(group.id)) as read:
+        with Session(engine, expire_on_commit=False) as other:
+            add_round(other, owner, game.id, hands, seated[0].id, "dutch")
+            other.commit()
+        frame = history_frame(read)
+    assert len(frame) == read.rows
+    assert game.id not in set(frame["game_id"])
+    later = load_history(session, owner, group.id)
+    assert len(later) == read.rows + 4
+    assert later["game_id"].iloc[-4:].tolist() == [game.id] * 4
