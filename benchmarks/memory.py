@@ -94,25 +94,20 @@ def _healthy(url: str) -> bool:
 
 
 @contextmanager
-def app_server(database: BenchDatabase) -> Iterator[tuple[str, int]]:
-    """``streamlit run serve.py`` on a free port for ``database``: (base URL, process id)."""
+def streamlit_run(script: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """``streamlit run SCRIPT`` headless on a free port, from the project root, until it
+    answers its health check: (base URL, process id). Stopped (its whole process group)
+    when the block ends."""
     port = _free_port()
-    env = {
-        **os.environ,
-        "DUTCH_DATABASE_URL": database.url,
-        "DUTCH_SECRET_KEY": SECRET_KEY,
-        "DUTCH_AUTH_BACKEND": "local",
-        "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
-    }
     command = [
-        *(sys.executable, "-m", "streamlit", "run", "serve.py"),
+        *(sys.executable, "-m", "streamlit", "run", script),
         *("--server.headless", "true", "--server.address", "127.0.0.1"),
         *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
     ]
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(  # noqa: S603 - our own fixed command
-            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
+            command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
         try:
@@ -120,7 +115,7 @@ def app_server(database: BenchDatabase) -> Iterator[tuple[str, int]]:
             while not _healthy(url):
                 if process.poll() is not None or time.monotonic() > deadline:
                     log.seek(0)
-                    raise RuntimeError(f"Streamlit did not start:\n{log.read().decode()[-3000:]}")
+                    raise RuntimeError(f"{script} did not start:\n{log.read().decode()[-3000:]}")
                 time.sleep(0.25)
             yield url, process.pid
         finally:
@@ -130,6 +125,19 @@ def app_server(database: BenchDatabase) -> Iterator[tuple[str, int]]:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+
+
+@contextmanager
+def app_server(database: BenchDatabase) -> Iterator[tuple[str, int]]:
+    """``streamlit run serve.py`` on a free port for ``database``: (base URL, process id)."""
+    env = {
+        "DUTCH_DATABASE_URL": database.url,
+        "DUTCH_SECRET_KEY": SECRET_KEY,
+        "DUTCH_AUTH_BACKEND": "local",
+        "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
+    }
+    with streamlit_run("serve.py", env) as server:
+        yield server
 
 
 def peak_rss_mib(pid: int) -> float:

@@ -16,10 +16,10 @@
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,12 +29,10 @@ from benchmarks.live import _table
 from benchmarks.memory import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    _free_port,
-    _healthy,
     app_server,
     member_tokens,
+    streamlit_run,
 )
-from benchmarks.pages import ROOT
 from dutch_app.ui.context import SESSION_COOKIE
 
 GOAL = 1.3
@@ -121,28 +119,9 @@ def _phone(browser: Browser, url: str, cookie: str | None = None) -> Page:
 
 
 @contextmanager
-def _bare_server():
-    port = _free_port()
-    command = [
-        *(sys.executable, "-m", "streamlit", "run", "benchmarks/bare_round.py"),
-        *("--server.headless", "true", "--server.address", "127.0.0.1"),
-        *("--server.port", str(port), "--browser.gatherUsageStats", "false"),
-    ]
-    process = subprocess.Popen(  # noqa: S603 - our own fixed command
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while not _healthy(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the bare Streamlit page did not start")
-            time.sleep(0.25)
+def _bare_server() -> Iterator[str]:
+    with streamlit_run("benchmarks/bare_round.py") as (url, _pid):
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def _hands(number: int) -> tuple[str, ...]:

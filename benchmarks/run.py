@@ -117,6 +117,16 @@ def _csv(kind: Callable[[str], object]) -> Callable[[str], list]:
     return lambda text: [kind(item.strip()) for item in text.split(",") if item.strip()]
 
 
+def _add_part(parser: argparse.ArgumentParser, option: str, what: str) -> None:
+    """An option that runs a part of the benchmark with the ratios, alone, or not at all."""
+    parser.add_argument(
+        option,
+        choices=("also", "only", "skip"),
+        default="also",
+        help=f"{what}: with the ratios, alone, or not at all",
+    )
+
+
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
@@ -129,18 +139,12 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, help="timed turns per ratio (default by size)")
     parser.add_argument("--sessions", type=int, default=20, help="browser sessions for ratio 7")
     parser.add_argument("--memory-repeats", type=int, default=2, help="server pairs for ratio 7")
-    parser.add_argument(
-        "--live",
-        choices=("also", "only", "skip"),
-        default="also",
-        help="the live table's delay and idle cost: with the ratios, alone, or not at all",
-    )
+    _add_part(parser, "--live", "the live table's delay and idle cost")
     parser.add_argument("--live-rounds", type=int, default=20, help="rounds timed for the delay")
-    parser.add_argument(
+    _add_part(
+        parser,
         "--round-entry",
-        choices=("also", "only", "skip"),
-        default="also",
-        help="a typical round's taps and keystrokes, and Save to the next form (Chromium)",
+        "a typical round's taps and keystrokes, and Save to the next form (Chromium)",
     )
     parser.add_argument("--entry-rounds", type=int, default=10, help="saves timed for it")
     parser.add_argument("--live-pages", type=int, default=50, help="idle pages open at once")
