@@ -33,6 +33,7 @@ from dutch_app.storage.models import (
     RoundHand,
     User,
     UserPreferences,
+    game_is_shown,
 )
 
 README = """\
@@ -174,7 +175,7 @@ def export_user_data(session: Session, user_id: int) -> bytes:
     group_ids = list(
         session.scalars(select(Membership.group_id).where(Membership.user_id == user_id))
     )
-    games = select(Game.id).where(Game.group_id.in_(group_ids))
+    games = select(Game.id).where(Game.group_id.in_(group_ids), game_is_shown())
     rounds = select(Round.id).where(Round.game_id.in_(games))
     files = {
         "README.txt": README,
@@ -193,7 +194,7 @@ def export_user_data(session: Session, user_id: int) -> bytes:
                 Game.notes,
                 Game.rules,
             ],
-            Game.group_id.in_(group_ids),
+            Game.group_id.in_(group_ids) & game_is_shown(),
             order=[Game.group_id, Game.started_at, Game.id],
         ),
         "game_players.csv": _table(

@@ -15,7 +15,7 @@ from dutch_app.i18n import _
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import Forbidden, NotFound
 from dutch_app.services.views import Role
-from dutch_app.storage.models import Game, Group, Membership, Player, Round, User
+from dutch_app.storage.models import Game, Group, Membership, Player, Round, User, game_is_shown
 
 
 def acting_user(session: Session, user_id: object) -> User:
@@ -52,7 +52,9 @@ def game_for(session: Session, user_id: object, game_id: object, lock: bool = Fa
     """A game of one of the user's groups; ``lock`` holds its row until the transaction ends."""
     user_id = check_id("user_id", user_id)
     query = select(Game).where(
-        Game.id == check_id("game_id", game_id), _member_of(user_id, Game.group_id).exists()
+        Game.id == check_id("game_id", game_id),
+        _member_of(user_id, Game.group_id).exists(),
+        game_is_shown(),
     )
     if lock:
         query = query.with_for_update(of=Game)
@@ -71,6 +73,7 @@ def round_for(session: Session, user_id: object, round_id: object) -> Round:
         .where(
             Round.id == check_id("round_id", round_id),
             _member_of(user_id, Game.group_id).exists(),
+            game_is_shown(),
         )
     )
     found = session.scalars(query).one_or_none()

@@ -1,10 +1,11 @@
-"""Importing a rounds file into a group: all games in one transaction, none twice.
+"""Importing a rounds file into a group: all games or none, none twice.
 
 The file is read, checked and scored by :func:`dutch_app.csv_io.parse_rounds_csv`
 before any write begins, and the games the group already holds are found in a
-read of their own; the write transaction then only creates the new players and
-inserts the new games in bulk (one statement per table), so other groups' rounds
-wait for a moment at most (SQLite has one writer at a time).
+read of their own. The new players and games are then written in short
+transactions, hidden from every reader until the last one shows them all at once
+(:mod:`dutch_app.services._import_writes`), so other groups' rounds wait a few
+milliseconds at most (SQLite has one writer at a time).
 
 Players are matched by name (ignoring case) and created when new. A game is
 skipped when the group already holds it: one with the same import key, or one
@@ -23,21 +24,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_csv
-from dutch_app.services._access import bump_group, membership
-from dutch_app.services._bulk import (
-    BulkGame,
-    PreparedGames,
-    insert_games,
-    insert_with_ids,
-    prepare_games,
-)
-from dutch_app.services._caps import check_room_for_players
+from dutch_app.services._access import membership
+from dutch_app.services._bulk import BulkGame, PreparedGames, prepare_games
+from dutch_app.services._import_writes import store
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._stored_games import Table, core_game
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.players import PLAYER_NAME_LENGTH
-from dutch_app.services.unit_of_work import in_steps, read, write
-from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
+from dutch_app.services.unit_of_work import in_steps, read
+from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand, game_is_shown
 from dutch_core.game import GameStatus
 
 
@@ -65,24 +60,6 @@ def _check_member(session: Session, user_id: int, group_id: int) -> None:
     membership(session, user_id, group_id)
 
 
-def _players(session: Session, group_id: int, names: list[str]) -> tuple[dict, list[str]]:
-    """The group's player for each name (by name key), creating the missing ones."""
-    wanted = {name_key(name): name for name in names}
-    found = {
-        player.name_key: player
-        for player in session.scalars(
-            select(Player).where(Player.group_id == group_id, Player.name_key.in_(list(wanted)))
-        )
-    }
-    created = [name for key, name in wanted.items() if key not in found]
-    check_room_for_players(session, group_id, len(created))
-    rows = [{"group_id": group_id, "name": name, "name_key": name_key(name)} for name in created]
-    for chunk in _chunks(insert_with_ids(session, Player.__table__, rows)):
-        for player in session.scalars(select(Player).where(Player.id.in_(chunk))):
-            found[player.name_key] = player
-    return found, created
-
-
 CHUNK = 500
 """Ids per IN list: well under every database's limit on parameters."""
 
@@ -102,6 +79,7 @@ def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]
         for game in session.scalars(
             select(Game).where(
                 Game.group_id == group_id,
+                game_is_shown(),
                 Game.started_at >= min(seconds),
                 Game.started_at < max(seconds) + timedelta(seconds=1),
             )
@@ -191,68 +169,14 @@ def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> _Prepare
     return _Prepared(prepare_games(batch), names)
 
 
-def _without(prepared: PreparedGames, keep: list[bool]) -> PreparedGames:
-    """The prepared rows of the games whose ``keep`` is True, indexes renumbered."""
-    games = {old: new for new, old in enumerate(i for i, kept in enumerate(keep) if kept)}
-    rounds: list[dict[str, object]] = []
-    round_index: dict[int, int] = {}
-    for old, row in enumerate(prepared.rounds):
-        if row["game_id"] in games:
-            round_index[old] = len(rounds)
-            rounds.append({**row, "game_id": games[row["game_id"]]})
-    return PreparedGames(
-        [row for old, row in enumerate(prepared.games) if old in games],
-        [{**r, "game_id": games[r["game_id"]]} for r in prepared.seats if r["game_id"] in games],
-        rounds,
-        [
-            {**r, "round_id": round_index[r["round_id"]]}
-            for r in prepared.hands
-            if r["round_id"] in round_index
-        ],
-    )
-
-
-def _write(
-    session: Session,
-    user_id: int,
-    group_id: int,
-    candidates: list[PlannedGame],
-    prepared: _Prepared,
-) -> tuple[list[PlannedGame], list[int], list[str]]:
-    """Store the ``candidates`` (whose rows are ``prepared``) that the group does not hold
-    yet; the games stored, their new ids and the names of the players created."""
-    membership(session, user_id, group_id)
-    # Games another import stored since the read of content keys carry their key.
-    imported: set[str] = set()
-    for chunk in _chunks([game.import_key for game in candidates]):
-        imported.update(
-            session.scalars(
-                select(Game.import_key).where(Game.group_id == group_id, Game.import_key.in_(chunk))
-            )
-        )
-    if imported:
-        keep = [game.import_key not in imported for game in candidates]
-        candidates = [game for game, kept in zip(candidates, keep, strict=True) if kept]
-        prepared = _Prepared(_without(prepared.rows, keep), prepared.names)
-    names: dict[str, str] = {}  # the first spelling in the file of each player
-    for game in candidates:
-        for name in game.players:
-            names.setdefault(*prepared.names[name])
-    players, created = _players(session, group_id, list(names.values()))
-    ids = {key: player.id for key, player in players.items()}
-    game_ids = insert_games(session, prepared.rows, ids)
-    if game_ids or created:
-        bump_group(session, group_id)
-    return candidates, game_ids, created
-
-
 @in_steps
 def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes) -> ImportReport:
-    """Import a rounds file into the group in one transaction, skipping games it already has.
+    """Import a rounds file into the group, all or nothing, skipping games it already has.
 
     Raises CsvImportError (listing every problem with its line, found in one pass)
     and writes nothing when any part of the file is wrong. The file is read and
-    checked, and every row to insert built, before the write transaction begins.
+    checked, and every row to insert built, before the first write begins; the
+    import's short transactions are its own and leave ``session``'s alone.
     """
     read(session, _check_member, user_id, group_id)
     if not isinstance(data, bytes):
@@ -261,7 +185,16 @@ def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes
     content_keys = read(session, _content_keys, group_id, plan)
     candidates = [game for game in plan.games if game.import_key not in content_keys]
     prepared = _prepared(user_id, group_id, candidates)
-    stored, game_ids, created = write(session, _write, user_id, group_id, candidates, prepared)
+    if candidates:
+        names: dict[str, str] = {}  # the first spelling in the file of each player
+        for game in candidates:
+            for name in game.players:
+                names.setdefault(*prepared.names[name])
+        written = store(session, user_id, group_id, prepared.rows, names)
+        stored = [candidates[index] for index in written.kept]
+        game_ids, created = written.game_ids, written.created
+    else:
+        stored, game_ids, created = [], [], []
     return ImportReport(
         games_imported=len(game_ids),
         rounds_imported=sum(len(game.rounds) for game in stored),

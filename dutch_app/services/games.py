@@ -24,6 +24,7 @@ from dutch_app.storage.models import (
     Player,
     Round,
     RoundHand,
+    game_is_shown,
     utcnow,
 )
 from dutch_core import Game as CoreGame
@@ -123,6 +124,7 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
         select(Membership.group_id)
         .where(Membership.group_id == Game.group_id, Membership.user_id == user_id)
         .exists(),
+        game_is_shown(),
     )
     version = session.scalar(query)
     if version is None:
@@ -193,7 +195,9 @@ def list_games(
     """The group's games, newest first; ``date_from``/``date_to`` bound the start
     (a date includes that whole day), ``player_id`` keeps games that player sat in."""
     membership(session, user_id, group_id)
-    query = started_between(select(Game).where(Game.group_id == group_id), date_from, date_to)
+    query = started_between(
+        select(Game).where(Game.group_id == group_id, game_is_shown()), date_from, date_to
+    )
     if player_id is not None:
         player = player_for(session, user_id, check_id("player_id", player_id))
         if player.group_id != group_id:

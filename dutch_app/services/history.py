@@ -25,7 +25,7 @@ from dutch_app.services._history_frame import history_frame
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.arrow_read import arrow_reader
-from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand
+from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand, game_is_shown
 
 
 def history_query(group_id: int) -> Select:
@@ -59,7 +59,7 @@ def history_query(group_id: int) -> Select:
         .join(Game, Game.id == Round.game_id)
         .join(Player, Player.id == RoundHand.player_id)
         .outerjoin(caller, caller.id == Round.caller_player_id)
-        .where(Game.group_id == group_id)
+        .where(Game.group_id == group_id, game_is_shown())
         .order_by(Game.started_at, Game.id, Round.number, RoundHand.seat)
     )
 

@@ -13,7 +13,15 @@ from dutch_app.services._present import player_view
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import PlayerView
-from dutch_app.storage.models import Game, GamePlayer, Membership, Player, Round, RoundHand
+from dutch_app.storage.models import (
+    Game,
+    GamePlayer,
+    Membership,
+    Player,
+    Round,
+    RoundHand,
+    game_is_shown,
+)
 
 PLAYER_NAME_LENGTH = 60
 
@@ -154,7 +162,8 @@ def _check_never_together(session: Session, source: Player, target: Player) -> N
         select(func.count())
         .select_from(GamePlayer)
         .join(other, other.game_id == GamePlayer.game_id)
-        .where(GamePlayer.player_id == source.id, other.player_id == target.id)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .where(GamePlayer.player_id == source.id, other.player_id == target.id, game_is_shown())
     )
     if shared:
         raise ValidationError(

@@ -2,13 +2,16 @@
 
 SQLite gets write-ahead logging, a 30 s busy timeout and enforced foreign keys.
 Transactions that write start with ``BEGIN IMMEDIATE`` on SQLite (see
-:data:`WRITE`), so two writers queue for the lock instead of failing half-way;
+:data:`WRITE` and :func:`begin_writing`), so two writers queue for the lock instead
+of failing half-way;
 on PostgreSQL writers lock the rows they change (``SELECT ... FOR UPDATE``).
 """
 
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -72,14 +75,44 @@ def _configure_sqlite(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        writing = connection.get_execution_options().get(WRITE, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+        if connection.get_execution_options().get(WRITE, False):
+            begin_writing(connection.connection.driver_connection)  # type: ignore[arg-type]
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+
+WRITE_LOCK_POLL_S = 0.0005
+"""How often a writer waiting for SQLite's write lock tries again."""
+
+
+def begin_writing(driver: sqlite3.Connection) -> None:
+    """``BEGIN IMMEDIATE``, trying again every half millisecond while another writer holds
+    the lock (for up to the busy timeout).
+
+    SQLite's own busy handler sleeps 1, 2, 5, 10, 15, 20, 25 ms and longer between tries,
+    so a writer that arrives during another's transaction wakes up well after the lock is
+    free, and one that writes in many short transactions (a large import) takes it back
+    before the waiter wakes. Trying often lets a waiting round save in between them.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    driver.execute("PRAGMA busy_timeout=0")
+    try:
+        while True:
+            try:
+                driver.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorname != "SQLITE_BUSY" or time.monotonic() > deadline:
+                    raise
+            time.sleep(WRITE_LOCK_POLL_S)
+    finally:
+        driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 @contextmanager

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    ColumnElement,
     DateTime,
     ForeignKey,
     Identity,
@@ -28,8 +29,10 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    or_,
+    select,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, mapped_column
 
 # Constraint names are spelled out so that migrations can refer to them on every database.
 NAMING_CONVENTION = {
@@ -161,6 +164,10 @@ class Group(Base):
     # A demo group (made up players and games to look around in): marked as such on every
     # page, and its owner can delete it in one step.
     is_demo: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # Set on the holding group of an import at work: the group its games are for. Nobody
+    # is a member of a holding group; it holds the import's new players, and the import's
+    # games (stored in their group already) are hidden while it exists.
+    import_into_id: Mapped[int | None] = mapped_column(Integer)
 
 
 class Membership(Base):
@@ -228,6 +235,9 @@ class Game(Base):
     # Bumped on every change to the game or its rounds; add_round locks the row first.
     version: Mapped[int] = mapped_column(Integer, default=1)
     import_key: Mapped[str | None] = mapped_column(String(64))
+    # The holding group of the import that wrote the game (see Group.import_into_id): the
+    # game is hidden while that group exists, and shown once the import deletes it.
+    held_by_id: Mapped[int | None] = mapped_column(Integer)
 
 
 class GamePlayer(Base):
@@ -336,3 +346,12 @@ class SharedGame(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def game_is_shown() -> ColumnElement[bool]:
+    """Whether a game may be read: not one of an import still at work (``held_by_id``)."""
+    holding = aliased(Group)
+    return or_(
+        Game.held_by_id.is_(None),
+        ~select(holding.id).where(holding.id == Game.held_by_id).exists(),
+    )

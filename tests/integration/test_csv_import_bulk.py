@@ -1,5 +1,5 @@
-"""CSV import at scale: parsed before the write begins, written in one statement per table,
-and refused whole, with every problem listed, when anything is wrong."""
+"""CSV import at scale: parsed before the write begins, written in one statement per table
+for each short batch, and refused whole, with every problem listed, when anything is wrong."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from sqlalchemy import event
 
 from dutch_app.csv_io import CsvImportError
 from dutch_app.services import csv_import
+from dutch_app.services._import_writes import BATCH_HANDS
 from dutch_app.services.csv_export import export_rounds
 from dutch_app.services.demo import generate_history
 from dutch_app.services.games import get_game, list_games
@@ -23,7 +24,7 @@ def history_file(session, owner):
     return perform(session, export_rounds, owner, source.id)
 
 
-def test_an_import_writes_one_statement_per_table_and_stores_the_right_totals(
+def test_an_import_writes_one_statement_per_table_and_batch_and_stores_the_right_totals(
     session, engine, owner, history_file
 ):
     target = perform(session, create_group, owner, "Target")
@@ -39,7 +40,13 @@ def test_an_import_writes_one_statement_per_table_and_stores_the_right_totals(
     finally:
         event.remove(engine, "before_cursor_execute", seen)
     assert report.games_imported > 40
-    assert sorted(inserts) == ["game_players", "games", "players", "round_hands", "rounds"]
+    batches = inserts.count("games")
+    hands = len(history_file.splitlines()) - 1
+    # Whole games per batch, each batch at least BATCH_HANDS player-round rows (but the last).
+    assert 2 <= batches <= hands // BATCH_HANDS + 1
+    assert sorted(inserts) == sorted(
+        ["groups", "players", *["game_players", "games", "round_hands", "rounds"] * batches]
+    )
     assert perform(session, export_rounds, owner, target.id) == history_file
     for summary in perform(session, list_games, owner, target.id)[:5]:
         view = perform(session, get_game, owner, summary.id)

@@ -1,0 +1,340 @@
+"""Writing a large import in short transactions, hidden until the last one shows it all.
+
+A file of thousands of games would hold SQLite's one write lock for as long as its rows
+take to insert, and every other group's round would wait that long. So the rows go in a
+few dozen games at a time, each batch in a transaction of its own, and the writer rests
+between batches, letting waiting writers take the lock. The games are stored in their
+group from the first batch on, but marked with the import's *holding group*
+(``games.held_by_id``): a group nobody is a member of, whose ``import_into_id`` names
+the group the games are for, and which holds the import's new players. Every reader
+leaves out games whose holding group exists (:func:`game_is_shown`). The last short
+transaction moves the new players into the group and deletes the holding group, which
+shows every game of the file at once and counts one change to the group: a reader sees
+the whole file or nothing of it.
+
+When anything fails on the way, the import's games, its new players and its holding
+group are deleted (again in short transactions, the holding group last, so nothing is
+ever shown). A holding group left behind by a process that stopped half-way is cleaned
+up the same way by the next import, or when the app starts, once it is older than any
+import can take (:data:`ABANDONED_AFTER`).
+
+These transactions are the import's own: they run on a session of their own, on the
+caller's engine, and never commit or roll back the caller's session.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import NamedTuple
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+from dutch_app.i18n import _
+from dutch_app.services._access import bump_group, membership
+from dutch_app.services._bulk import PreparedGames, insert_games, insert_with_ids
+from dutch_app.services._caps import check_room_for_players
+from dutch_app.services.errors import Conflict
+from dutch_app.services.unit_of_work import ATTEMPTS, is_retryable
+from dutch_app.storage.db import WRITE
+from dutch_app.storage.models import Game, GamePlayer, Group, Player, Round, RoundHand, utcnow
+
+BATCH_HANDS = 60
+"""Player-round rows per short transaction (whole games): a few milliseconds of the lock."""
+
+PAUSE_SHARE = 1.0
+"""Between batches the writer rests this share of the time the batch took (at least
+:data:`LEAST_PAUSE_S`): room for other writers, and for other work on the processors."""
+
+LEAST_PAUSE_S = 0.002
+
+ABANDONED_AFTER = timedelta(hours=1)
+"""A holding group this old belongs to an import that stopped (the largest file takes
+seconds): it is cleaned up."""
+
+DELETE_BATCH = 50
+"""Games deleted per short transaction when an import is undone."""
+
+IN_LIST = 500
+"""Values per IN list: well under every database's limit on parameters."""
+
+
+class Stored(NamedTuple):
+    """What the import stored: the new games' ids (in the file's order), the index in the
+    file's games of each, and the names of the players it created."""
+
+    game_ids: list[int]
+    kept: list[int]
+    created: list[str]
+
+
+def _pause(seconds: float) -> None:
+    """Rest between two short transactions (a test watches the database here)."""
+    time.sleep(seconds)
+
+
+@contextmanager
+def _short_write(session: Session) -> Iterator[None]:
+    """One short write transaction on the import's own session."""
+    session.connection(execution_options={WRITE: True})
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _in_lists(items: list) -> list[list]:
+    return [items[start : start + IN_LIST] for start in range(0, len(items), IN_LIST)]
+
+
+class _Rows:
+    """The prepared rows of each game, to cut into batches."""
+
+    def __init__(self, prepared: PreparedGames) -> None:
+        self.games = prepared.games
+        self.seats: dict[int, list[dict]] = defaultdict(list)
+        for row in prepared.seats:
+            self.seats[row["game_id"]].append(row)
+        self.rounds: dict[int, list[dict]] = defaultdict(list)
+        hands: dict[int, list[dict]] = defaultdict(list)
+        for row in prepared.hands:
+            hands[row["round_id"]].append(row)
+        self.hands: dict[int, list[list[dict]]] = defaultdict(list)
+        for index, row in enumerate(prepared.rounds):
+            self.rounds[row["game_id"]].append(row)
+            self.hands[row["game_id"]].append(hands[index])
+
+    def batches(self) -> Iterator[list[int]]:
+        """The games' indexes, cut into batches of about :data:`BATCH_HANDS` hands."""
+        batch: list[int] = []
+        hands = 0
+        for index in range(len(self.games)):
+            batch.append(index)
+            hands += sum(len(round_hands) for round_hands in self.hands[index])
+            if hands >= BATCH_HANDS:
+                yield batch
+                batch, hands = [], 0
+        if batch:
+            yield batch
+
+    def of(self, indexes: list[int], holding: int) -> PreparedGames:
+        """The rows of the games at ``indexes``, renumbered from 0, held by ``holding``."""
+        batch = PreparedGames([], [], [], [])
+        for local, index in enumerate(indexes):
+            batch.games.append({**self.games[index], "held_by_id": holding})
+            batch.seats.extend({**row, "game_id": local} for row in self.seats[index])
+            for row, round_hands in zip(self.rounds[index], self.hands[index], strict=True):
+                number = len(batch.rounds)
+                batch.rounds.append({**row, "game_id": local})
+                batch.hands.extend({**hand, "round_id": number} for hand in round_hands)
+        return batch
+
+
+def _open(session: Session, user_id: int, group_id: int) -> int:
+    """A new holding group for an import into ``group_id``; its id."""
+    with _short_write(session):
+        membership(session, user_id, group_id)
+        # Lower case and a dash: no typed invite code (upper case letters and digits
+        # once normalised) can ever find a holding group.
+        code = f"import-{secrets.token_hex(12)}"
+        holding = Group(
+            name="import", invite_code=code, created_by=user_id, import_into_id=group_id
+        )
+        session.add(holding)
+        session.flush()
+        return holding.id
+
+
+def _players(
+    session: Session, group_id: int, holding: int, names: Mapping[str, str]
+) -> tuple[dict[object, int], list[str]]:
+    """The stored player id for each name key of ``names``: the group's player of that
+    name, or a new one made in the holding group; and the names of the new ones."""
+    with _short_write(session):
+        ids: dict[object, int] = {
+            key: player_id
+            for keys in _in_lists(list(names))
+            for key, player_id in session.execute(
+                select(Player.name_key, Player.id).where(
+                    Player.group_id == group_id, Player.name_key.in_(keys)
+                )
+            )
+            if key is not None
+        }
+        created = [name for key, name in names.items() if key not in ids]
+        check_room_for_players(session, group_id, len(created))
+        rows = [
+            {"group_id": holding, "name": name, "name_key": key}
+            for key, name in names.items()
+            if key not in ids
+        ]
+        new_ids = insert_with_ids(session, Player.__table__, rows)
+        for row, player_id in zip(rows, new_ids, strict=True):
+            ids[row["name_key"]] = player_id
+    return ids, created
+
+
+def _write_batch(
+    session: Session,
+    group_id: int,
+    holding: int,
+    rows: _Rows,
+    indexes: list[int],
+    player_ids: Mapping[object, int],
+) -> list[tuple[int, int]]:
+    """Insert one batch in a short transaction, leaving out the games the group got from
+    another import meanwhile (by their import key); (index, new id) of each game stored."""
+    clash: DBAPIError | None = None
+    for _attempt in range(ATTEMPTS):
+        try:
+            with _short_write(session):
+                keys = [rows.games[index]["import_key"] for index in indexes]
+                taken = set(
+                    session.scalars(
+                        select(Game.import_key).where(
+                            Game.group_id == group_id,
+                            Game.import_key.in_([key for key in keys if key is not None]),
+                        )
+                    )
+                )
+                kept = [index for index in indexes if rows.games[index]["import_key"] not in taken]
+                if not kept:
+                    return []
+                ids = insert_games(session, rows.of(kept, holding), player_ids)
+                return list(zip(kept, ids, strict=True))
+        except DBAPIError as error:  # another import's game of the same key, just stored
+            if not is_retryable(error):
+                raise
+            clash = error
+    raise Conflict(
+        _("Others changed the same data at the same moment; please try again.")
+    ) from clash
+
+
+def _reveal(session: Session, user_id: int, group_id: int, holding: int) -> None:
+    """Show the import: move its new players into the group and delete the holding group,
+    in one short transaction."""
+    with _short_write(session):
+        membership(session, user_id, group_id)
+        staged = list(
+            session.execute(select(Player.id, Player.name_key).where(Player.group_id == holding))
+        )
+        # Locks the group's row too, so two imports into one group show one at a time.
+        check_room_for_players(session, group_id, len(staged))
+        for player_id, key in staged:
+            # Someone added a player of this name while the file was written: it is them.
+            same = session.scalar(
+                select(Player.id).where(Player.group_id == group_id, Player.name_key == key)
+            )
+            if same is None:
+                continue
+            for column in (GamePlayer.player_id, RoundHand.player_id, Round.caller_player_id):
+                session.execute(
+                    update(column.class_)
+                    .where(column == player_id)
+                    .values({column.key: same})
+                    .execution_options(synchronize_session=False)
+                )
+            session.execute(delete(Player).where(Player.id == player_id))
+        session.execute(
+            update(Player)
+            .where(Player.group_id == holding)
+            .values(group_id=group_id)
+            .execution_options(synchronize_session=False)
+        )
+        session.execute(delete(Group).where(Group.id == holding))
+        bump_group(session, group_id)
+
+
+def _reveal_retrying(session: Session, user_id: int, group_id: int, holding: int) -> None:
+    """:func:`_reveal`, tried again when someone took a new player's name at that moment."""
+    clash: DBAPIError | None = None
+    for _attempt in range(ATTEMPTS):
+        try:
+            return _reveal(session, user_id, group_id, holding)
+        except DBAPIError as error:
+            if not is_retryable(error):
+                raise
+            clash = error
+    raise Conflict(
+        _("Others changed the same data at the same moment; please try again.")
+    ) from clash
+
+
+def discard(session: Session, holding: int, group_id: int) -> None:
+    """Undo an import: delete its games a batch per transaction, then its new players and
+    its holding group (last, so that none of its games is ever shown)."""
+    session.rollback()
+    while True:
+        with _short_write(session):
+            ids = list(
+                session.scalars(
+                    select(Game.id)
+                    .where(Game.group_id == group_id, Game.held_by_id == holding)
+                    .limit(DELETE_BATCH)
+                )
+            )
+            if not ids:
+                session.execute(delete(Player).where(Player.group_id == holding))
+                session.execute(delete(Group).where(Group.id == holding))
+                return
+            session.execute(delete(Game).where(Game.id.in_(ids)))
+        _pause(LEAST_PAUSE_S)
+
+
+def discard_abandoned(session: Session) -> int:
+    """Undo the imports that stopped half-way (their holding groups are old); how many."""
+    with session.begin():
+        old = list(
+            session.execute(
+                select(Group.id, Group.import_into_id).where(
+                    Group.import_into_id.is_not(None), Group.created_at < utcnow() - ABANDONED_AFTER
+                )
+            )
+        )
+    for holding, group_id in old:
+        if group_id is not None:
+            discard(session, holding, group_id)
+    return len(old)
+
+
+def store(
+    session: Session,
+    user_id: int,
+    group_id: int,
+    prepared: PreparedGames,
+    names: Mapping[str, str],
+) -> Stored:
+    """Write the ``prepared`` games into the group in short transactions, all or nothing.
+
+    ``names`` maps each name key of the file's players to the name a new player gets;
+    the seated players' ids in ``prepared`` are those keys. A game the group got from
+    another import meanwhile (the same import key) is left out.
+    """
+    own = Session(bind=session.get_bind(), expire_on_commit=False)
+    try:
+        discard_abandoned(own)
+        holding = _open(own, user_id, group_id)
+        try:
+            player_ids, created = _players(own, group_id, holding, names)
+            rows = _Rows(prepared)
+            stored: list[tuple[int, int]] = []
+            for indexes in rows.batches():
+                began = time.perf_counter()
+                stored.extend(_write_batch(own, group_id, holding, rows, indexes, player_ids))
+                _pause(max(LEAST_PAUSE_S, PAUSE_SHARE * (time.perf_counter() - began)))
+            _reveal_retrying(own, user_id, group_id, holding)
+        except BaseException:
+            discard(own, holding, group_id)
+            raise
+    finally:
+        own.close()
+    return Stored([game_id for _index, game_id in stored], [index for index, _ in stored], created)

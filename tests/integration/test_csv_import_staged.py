@@ -1,0 +1,251 @@
+"""A large import is written in short transactions, hidden by its holding group, and shown
+all at once: no reader ever sees part of a file, a failure anywhere leaves nothing, and an
+import left half-way by a stopped process is cleaned up."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from dutch_app.csv_io import parse_rounds_csv
+from dutch_app.services import _import_writes, csv_import
+from dutch_app.services.csv_export import export_games, export_rounds
+from dutch_app.services.demo import generate_history
+from dutch_app.services.errors import NotFound
+from dutch_app.services.games import get_game, list_games
+from dutch_app.services.groups import create_group
+from dutch_app.services.history import load_history
+from dutch_app.services.live import Watched, member_version
+from dutch_app.services.players import add_player, list_players
+from dutch_app.storage.models import Game, Group, Player, utcnow
+
+
+@pytest.fixture
+def history_file(session, owner):
+    """The rounds file of a demo history of some 60 games (several short transactions)."""
+    source = create_group(session, owner, "Source")
+    generate_history(session, source.id, 2000, 7)
+    return export_rounds(session, owner, source.id)
+
+
+def _file_counts(data: bytes, known: set[str] = frozenset()) -> dict[str, int]:
+    """The rows the file holds, counted from the file itself; ``known``: the names (case
+    folded) of the players the group has already."""
+    plan = parse_rounds_csv(data)
+    rounds = [planned for game in plan.games for planned in game.rounds]
+    return {
+        "games": len(plan.games),
+        "game_players": sum(len(game.players) for game in plan.games),
+        "rounds": len(rounds),
+        "round_hands": sum(len(game.players) * len(game.rounds) for game in plan.games),
+        "players": len({n.casefold() for game in plan.games for n in game.players} - known),
+    }
+
+
+class _Batches:
+    """Counts the import's short batch transactions and can make one of them fail."""
+
+    def __init__(self, monkeypatch, fail_at: int | None = None) -> None:
+        self.calls = 0
+        self.fail_at = fail_at
+        real = _import_writes.insert_games
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            if self.calls == self.fail_at:
+                raise RuntimeError("the disk is full")
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(_import_writes, "insert_games", counted)
+
+
+def _holding():
+    """The ids of holding groups (imports at work)."""
+    return select(Group.id).where(Group.import_into_id.is_not(None))
+
+
+def test_the_file_is_written_in_several_short_transactions_with_exact_counts(
+    session, owner, history_file, count_rows, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    batches = _Batches(monkeypatch)
+    known = {player.name.casefold() for player in list_players(session, owner, target.id)}
+    before = count_rows()
+    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    after = count_rows()
+    expected = _file_counts(history_file, known)
+    assert batches.calls >= 3
+    assert report.games_imported == expected["games"]
+    assert report.rounds_imported == expected["rounds"]
+    assert len(report.players_created) == expected["players"]
+    for table, rows in expected.items():
+        assert after[table] - before[table] == rows, table
+    assert after["groups"] == before["groups"]  # the holding group is gone
+    assert export_rounds(session, owner, target.id) == history_file
+
+
+def test_a_failure_in_the_last_batch_leaves_nothing(
+    session, owner, history_file, count_rows, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    probe = _Batches(monkeypatch)
+    scratch = create_group(session, owner, "Scratch")
+    csv_import.import_rounds_csv(session, owner, scratch.id, history_file)
+    last = probe.calls
+    assert last >= 3
+    _Batches(monkeypatch, fail_at=last)
+    before = count_rows()
+    version = member_version(session, owner, Watched.GROUP, target.id)
+    with pytest.raises(RuntimeError, match="disk is full"):
+        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    assert count_rows() == before
+    assert list_games(session, owner, target.id) == []
+    assert member_version(session, owner, Watched.GROUP, target.id) == version
+
+
+def test_a_failure_when_the_games_are_shown_leaves_nothing(
+    session, owner, history_file, count_rows, monkeypatch
+):
+    """The last short transaction fails (the owner left the group meanwhile, say)."""
+    target = create_group(session, owner, "Target")
+    before = count_rows()
+
+    def refuse(*_args):
+        raise NotFound("group", target.id)
+
+    monkeypatch.setattr(_import_writes, "_reveal", refuse)
+    with pytest.raises(NotFound):
+        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    assert count_rows() == before
+
+
+def test_a_reader_during_the_import_sees_nothing_of_it(
+    engine, session, owner, history_file, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    add_player(session, owner, target.id, "Somebody")
+    reader = Session(engine, expire_on_commit=False)
+
+    def seen() -> dict[str, object]:
+        frame = load_history(reader, owner, target.id)
+        return {
+            "games": list_games(reader, owner, target.id),
+            "players": [p.name for p in list_players(reader, owner, target.id)],
+            "history rows": len(frame),
+            "rounds file": export_rounds(reader, owner, target.id),
+            "games file": export_games(reader, owner, target.id),
+            "version": member_version(reader, owner, Watched.GROUP, target.id),
+        }
+
+    empty = seen()
+    views: list[dict[str, object]] = []
+    staged: list[int] = []
+    pause = _import_writes._pause
+
+    def watching(seconds: float) -> None:
+        views.append(seen())
+        staged.extend(reader.scalars(select(Game.id).where(Game.held_by_id.in_(_holding()))))
+        reader.rollback()
+        pause(seconds)
+
+    monkeypatch.setattr(_import_writes, "_pause", watching)
+    try:
+        report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+        assert len(views) >= 3
+        assert all(view == empty for view in views)
+        assert set(staged) & set(report.game_ids)  # stored before they were shown
+        shown = seen()
+        assert len(shown["games"]) == report.games_imported
+        assert shown["rounds file"] == history_file
+        assert shown["version"] == empty["version"] + 1  # one change, seen once
+    finally:
+        reader.close()
+
+
+def test_a_game_staged_mid_import_is_not_reachable_by_its_id(
+    session, owner, history_file, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    tried: list[str] = []
+    pause = _import_writes._pause
+
+    def peeking(seconds: float) -> None:
+        with Session(session.get_bind()) as reader:
+            staged = reader.scalars(select(Game.id).where(Game.held_by_id.in_(_holding()))).all()
+            for game_id in staged[-3:]:
+                try:
+                    get_game(reader, owner, game_id)
+                    tried.append("shown")
+                except NotFound:
+                    tried.append("hidden")
+        pause(seconds)
+
+    monkeypatch.setattr(_import_writes, "_pause", peeking)
+    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    assert tried and set(tried) == {"hidden"}
+    assert get_game(session, owner, report.game_ids[-1]).id == report.game_ids[-1]
+
+
+def test_an_import_stopped_half_way_is_cleaned_up_by_the_next_one(
+    engine, session, owner, history_file, count_rows, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    known = {player.name.casefold() for player in list_players(session, owner, target.id)}
+    before = count_rows()
+    # A process that stops half-way never gets to delete what it wrote.
+    monkeypatch.setattr(_import_writes, "discard", lambda *_args: None)
+    _Batches(monkeypatch, fail_at=3)
+    with pytest.raises(RuntimeError):
+        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    monkeypatch.undo()
+    left = count_rows()
+    assert left["games"] > before["games"]
+    assert left["groups"] == before["groups"] + 1
+    assert list_games(session, owner, target.id) == []
+    # A young holding group may be another server's import at work: it stays.
+    other = create_group(session, owner, "Other")
+    csv_import.import_rounds_csv(session, owner, other.id, history_file)
+    assert count_rows()["groups"] == left["groups"] + 1
+    with Session(engine) as writer, writer.begin():
+        writer.execute(
+            update(Group)
+            .where(Group.import_into_id.is_not(None))
+            .values(created_at=utcnow() - timedelta(hours=2))
+        )
+    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    after = count_rows()
+    expected = _file_counts(history_file, known)
+    assert report.games_imported == expected["games"]
+    with Session(engine) as reader:
+        assert reader.scalars(select(Group).where(Group.import_into_id.is_not(None))).all() == []
+    for table, rows in expected.items():
+        # Twice the file (the other group and the target), nothing of the stopped import.
+        # The other group's owner is one more player (the target's was there before).
+        extra = 1 if table == "players" else 0
+        assert after[table] - before[table] == 2 * rows + extra, table
+
+
+def test_a_player_added_meanwhile_under_a_name_of_the_file_is_the_same_player(
+    session, owner, history_file, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    names = sorted({name for game in parse_rounds_csv(history_file).games for name in game.players})
+    added: list[int] = []
+    pause = _import_writes._pause
+
+    def adding(seconds: float) -> None:
+        if not added:
+            with Session(session.get_bind(), expire_on_commit=False) as other:
+                added.append(add_player(other, owner, target.id, names[0].upper()).id)
+        pause(seconds)
+
+    monkeypatch.setattr(_import_writes, "_pause", adding)
+    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    players = session.scalars(select(Player).where(Player.group_id == target.id)).all()
+    assert sorted(p.name_key for p in players) == sorted(n.casefold() for n in names)
+    assert added[0] in {p.id for p in players}
+    assert export_rounds(session, owner, target.id).lower() == history_file.lower()
+    assert report.games_imported == len(parse_rounds_csv(history_file).games)
