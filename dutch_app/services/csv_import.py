@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_csv
 from dutch_app.services._access import membership
 from dutch_app.services._bulk import BulkGame, PreparedGames, prepare_games
-from dutch_app.services._import_writes import store
+from dutch_app.services._import_writes import discard_abandoned, store
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._stored_games import Table, core_game
 from dutch_app.services.errors import ValidationError
@@ -202,3 +202,11 @@ def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes
         players_created=tuple(created),
         game_ids=tuple(game_ids),
     )
+
+
+@in_steps
+def discard_abandoned_imports(session: Session) -> int:
+    """Undo the imports that a stopped process left half-way (hidden, and older than any
+    import takes); how many there were. Run when the app starts, and by every import."""
+    with Session(bind=session.get_bind()) as own:
+        return discard_abandoned(own)

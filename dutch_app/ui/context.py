@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
 from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.i18n import N_, _
-from dutch_app.services import groups, unit_of_work
+from dutch_app.services import csv_import, groups, unit_of_work
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_app.ui.text import md
@@ -66,6 +66,8 @@ def resources() -> Resources:
     settings = load_settings()
     engine = get_engine(settings.database_url)
     sessions = make_session_factory(engine)
+    with sessions() as session:
+        unit_of_work.perform(session, csv_import.discard_abandoned_imports)
     return Resources(settings, engine, sessions, make_backend(sessions, settings))
 
 

@@ -267,6 +267,8 @@ UNSCOPED: dict[str, Callable] = {
 NOT_SERVICES = {
     "demo.generate_history": "a command-line tool that fills a group by id, no acting user",
     "demo.main": "the command line itself",
+    "csv_import.discard_abandoned_imports": "start-up tidying of imports a stopped process "
+    "left hidden; no acting user",
     "history.history_query": "builds the SELECT behind load_history; reads nothing",
     "live.versions": "the live watcher's batch read, asked only for what the route has checked",
     "preferences.check_choices": "checks a choice's values; reads and writes nothing",

@@ -249,3 +249,25 @@ def test_a_player_added_meanwhile_under_a_name_of_the_file_is_the_same_player(
     assert added[0] in {p.id for p in players}
     assert export_rounds(session, owner, target.id).lower() == history_file.lower()
     assert report.games_imported == len(parse_rounds_csv(history_file).games)
+
+
+def test_the_app_start_cleans_up_an_import_stopped_half_way(
+    engine, session, owner, history_file, count_rows, monkeypatch
+):
+    target = create_group(session, owner, "Target")
+    before = count_rows()
+    monkeypatch.setattr(_import_writes, "discard", lambda *_args: None)
+    _Batches(monkeypatch, fail_at=2)
+    with pytest.raises(RuntimeError):
+        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    monkeypatch.undo()
+    assert count_rows()["games"] > before["games"]
+    assert csv_import.discard_abandoned_imports(session) == 0  # maybe still at work
+    with Session(engine) as writer, writer.begin():
+        writer.execute(
+            update(Group)
+            .where(Group.import_into_id.is_not(None))
+            .values(created_at=utcnow() - timedelta(hours=2))
+        )
+    assert csv_import.discard_abandoned_imports(session) == 1
+    assert count_rows() == before
