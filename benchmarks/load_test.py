@@ -6,9 +6,12 @@ scorer's phone does over Streamlit's own websocket protocol: open Play signed in
 by its session cookie, then save a round every few seconds (a seeded random pause
 of 3–7 s). For each save it times how long the page takes from the tap on Save
 until the run that shows the next round's form (and with it the new standings)
-has finished. Meanwhile the server's CPU time and peak memory are read from
-/proc. Afterwards every game must hold exactly the rounds that were saved, each
-once.
+has finished. The page waits on the live route meanwhile, as a browser's does
+(the client follows the page's live component). The server's CPU time, the time its
+threads were ready to run but waited for a processor, and its peak memory are read
+from /proc, with the CPU time of the clients (this process), of PostgreSQL and of the
+whole machine, which shows what else shares the processors. Afterwards every game
+must hold exactly the rounds that were saved, each once.
 
 ``python -m benchmarks.load_test --tables 1,10,25,50`` prints one line per level;
 ``make bench`` runs it as ratio 9 (p95 at the largest level ÷ p95 at one table).
@@ -58,20 +61,78 @@ class Level:
     peak_rss_mib: float
     stored_rounds: int
     expected_rounds: int
+    slowest: float = 0.0
+    server_cpu_ms_per_save: float = 0.0
+    clients_cpu_seconds_per_minute: float = 0.0
+    postgres_cpu_seconds_per_minute: float = 0.0
+    machine_busy_share: float = 0.0  # of all the machine's cores, anyone's work included
+    server_cpu_wait_ms_per_save: float = 0.0
+    live_asked: int = 0
+    live_requests: int = 0
+    live_reruns: int = 0
+    live_failures: int = 0
 
     def line(self) -> str:
         """One line for the terminal."""
         return (
             f"{self.tables:>3} tables: {self.saves:>4} saves, save-to-standings p50 "
-            f"{self.p50 * 1000:,.0f} ms, p95 {self.p95 * 1000:,.0f} ms; server "
-            f"{self.cpu_seconds_per_minute:.1f} CPU-s/min, peak {self.peak_rss_mib:,.0f} MiB; "
-            f"rounds stored {self.stored_rounds}/{self.expected_rounds}"
+            f"{self.p50 * 1000:,.0f} ms, p95 {self.p95 * 1000:,.0f} ms, slowest "
+            f"{self.slowest * 1000:,.0f} ms; server {self.cpu_seconds_per_minute:.1f} CPU-s/min "
+            f"({self.server_cpu_ms_per_save:.0f} ms a save, and "
+            f"{self.server_cpu_wait_ms_per_save:.0f} ms ready but waiting for a processor), "
+            f"peak {self.peak_rss_mib:,.0f} MiB; "
+            f"clients {self.clients_cpu_seconds_per_minute:.1f} CPU-s/min, PostgreSQL "
+            f"{self.postgres_cpu_seconds_per_minute:.1f}, machine {self.machine_busy_share:.0%} "
+            f"busy; live route {self.live_asked} asked, {self.live_requests} answered, "
+            f"{self.live_reruns} reruns, {self.live_failures} failures; rounds stored "
+            f"{self.stored_rounds}/"
+            f"{self.expected_rounds}"
         )
 
 
 def _proc_cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _waiting_for_a_cpu_seconds(pid: int) -> float:
+    """How long the process's threads have been ready to run but waited for a processor
+    (the second field of each thread's /proc schedstat), summed over its threads now."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):  # a thread that ended meanwhile
+            continue
+    return total / 1e9
+
+
+def _postgres_cpu_seconds() -> float:
+    """The CPU time of every PostgreSQL process on this machine (the whole server, so other
+    people's databases on it count too)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
+                total += _proc_cpu_seconds(int(entry.name))
+        except OSError:  # gone meanwhile
+            continue
+    return total
+
+
+def _machine_ticks() -> tuple[int, int]:
+    """(busy, all) clock ticks of all cores since boot, from /proc/stat."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def _own_cpu_seconds() -> float:
+    """This process's CPU time: the clients' (they run in its event loop)."""
+    usage = os.times()
+    return usage.user + usage.system
 
 
 def _peak_rss_mib(pid: int) -> float:
@@ -83,7 +144,8 @@ def _peak_rss_mib(pid: int) -> float:
 
 def prepare_tables(url: str, tables: int) -> tuple[list[str], list[int]]:
     """``tables`` groups on the database at ``url``, each with a game of four in progress
-    and a scorer; their session tokens and game ids."""
+    and a scorer; their session tokens and game ids. The games have no end (a game to 100
+    points would end after five of the test's rounds)."""
     env = {"DUTCH_DATABASE_URL": url, "DUTCH_SECRET_KEY": SECRET_KEY, "DUTCH_AUTH_BACKEND": "local"}
     engine = get_engine(url)
     sessions = make_session_factory(engine)
@@ -97,7 +159,7 @@ def prepare_tables(url: str, tables: int) -> tuple[list[str], list[int]]:
                 perform(session, players.add_player, scorer.user_id, group.id, n).id for n in NAMES
             ]
             game = perform(
-                session, games.start_game, scorer.user_id, group.id, seats, PRESETS["classic"]
+                session, games.start_game, scorer.user_id, group.id, seats, PRESETS["classic_open"]
             )
         tokens.append(accounts.issue_token(scorer.user_id))
         game_ids.append(game.id)
@@ -130,8 +192,11 @@ async def play_one_round(client: StreamlitClient, number: int) -> float:
     return time.perf_counter() - began
 
 
-async def scorer(server: str, token: str, rounds: int, seed: int, times: list[float]) -> None:
-    """One table's phone: open Play, then save ``rounds`` rounds with pauses between."""
+async def scorer(
+    server: str, token: str, rounds: int, seed: int, times: list[float], live: dict[str, int]
+) -> None:
+    """One table's phone: open Play, then save ``rounds`` rounds with pauses between; the
+    page waits on the live route meanwhile, as in a browser (counted in ``live``)."""
     pause = random.Random(seed)  # noqa: S311 (pacing, not security)
     client = StreamlitClient(server, {"dutch_session": token})
     await client.open()
@@ -141,15 +206,24 @@ async def scorer(server: str, token: str, rounds: int, seed: int, times: list[fl
             times.append(await play_one_round(client, number))
             await asyncio.sleep(pause.uniform(3, 7))
     finally:
+        live["asked"] += client.live_asked
+        live["requests"] += client.live_requests
+        live["reruns"] += client.live_reruns
+        live["failures"] += len(client.live_failures)
+        if client.live_failures:
+            print("live route:", client.live_failures[:3], file=sys.stderr)
         await client.close()
 
 
-async def _all_tables(server: str, tokens: list[str], rounds: int) -> list[float]:
+async def _all_tables(
+    server: str, tokens: list[str], rounds: int
+) -> tuple[list[float], dict[str, int]]:
     times: list[float] = []
+    live = {"asked": 0, "requests": 0, "reruns": 0, "failures": 0}
     await asyncio.gather(
-        *(scorer(server, token, rounds, seed, times) for seed, token in enumerate(tokens))
+        *(scorer(server, token, rounds, seed, times, live) for seed, token in enumerate(tokens))
     )
-    return times
+    return times, live
 
 
 def run_level(
@@ -160,13 +234,21 @@ def run_level(
     tokens, game_ids = prepare_tables(db_url, tables)
     before = count_rounds(db_url, game_ids)
     cpu_before = _proc_cpu_seconds(server_pid) if server_pid else 0.0
+    wait_before = _waiting_for_a_cpu_seconds(server_pid) if server_pid else 0.0
+    clients_before, postgres_before = _own_cpu_seconds(), _postgres_cpu_seconds()
+    busy_before, ticks_before = _machine_ticks()
     began = time.monotonic()
     # An event loop in a thread of its own, whatever the calling thread runs (the browser
     # tests' Playwright keeps a loop in the main thread).
     with concurrent.futures.ThreadPoolExecutor(1) as worker:
-        times = worker.submit(asyncio.run, _all_tables(server_url, tokens, rounds)).result()
+        run = worker.submit(asyncio.run, _all_tables(server_url, tokens, rounds))
+        times, live = run.result()
     cpu = _proc_cpu_seconds(server_pid) - cpu_before if server_pid else 0.0
+    waited = _waiting_for_a_cpu_seconds(server_pid) - wait_before if server_pid else 0.0
     minutes = (time.monotonic() - began) / 60
+    clients_cpu = _own_cpu_seconds() - clients_before
+    postgres_cpu = _postgres_cpu_seconds() - postgres_before
+    busy_after, ticks_after = _machine_ticks()
     ordered = sorted(times)
     return Level(
         tables=tables,
@@ -177,6 +259,16 @@ def run_level(
         peak_rss_mib=_peak_rss_mib(server_pid) if server_pid else 0.0,
         stored_rounds=count_rounds(db_url, game_ids) - before,
         expected_rounds=tables * rounds,
+        slowest=ordered[-1],
+        server_cpu_ms_per_save=1000 * cpu / max(1, len(times)),
+        server_cpu_wait_ms_per_save=1000 * waited / max(1, len(times)),
+        clients_cpu_seconds_per_minute=clients_cpu / minutes,
+        postgres_cpu_seconds_per_minute=postgres_cpu / minutes,
+        machine_busy_share=(busy_after - busy_before) / max(1, ticks_after - ticks_before),
+        live_asked=live["asked"],
+        live_requests=live["requests"],
+        live_reruns=live["reruns"],
+        live_failures=live["failures"],
     )
 
 

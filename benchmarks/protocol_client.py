@@ -7,22 +7,35 @@ sends, answers the server's requests to rerun a fragment on a timer
 (``ForwardMsg.auto_rerun``, how ``st.fragment(run_every=...)`` works), and lets
 a caller fill widgets by their keys and press buttons. The load test drives many
 of these at once against one server.
+
+It also does what the page's live component (``dutch_app/ui/live_push.js``) does in
+a browser: while the page shows one, it holds a request open to the live route
+(``GET /_dutch/live?game=…&since=…`` with the session cookie), asks again when the
+answer is the version it has, and when the version moved on, reruns the component's
+fragment with the component's ``changed`` event, as the browser would.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import websockets
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+LIVE_COMPONENT = "dutch_live"  # the end of the live component's registered name
+LIVE_AGAIN_S = 4.0  # after asking for a rerun, the component waits this long (AGAIN_MS)
+LIVE_TIMEOUT_S = 70.0  # longer than the route's longest wait (40 s)
 
 WIDGETS = {"text_input", "text_area", "selectbox", "radio", "button", "button_group", "checkbox"}
 
@@ -85,6 +98,15 @@ class StreamlitClient:
         self._run: Run | None = None
         self.fragment_runs = 0
         self.texts_changed = asyncio.Event()
+        self._http = httpx.AsyncClient(
+            base_url=base_url, cookies=dict(cookies), timeout=LIVE_TIMEOUT_S
+        )
+        self._live_shown: tuple[str, int] | None = None
+        self._live_task: asyncio.Task | None = None
+        self.live_asked = 0  # requests sent to the live route
+        self.live_requests = 0  # answers of the live route
+        self.live_reruns = 0  # fragment reruns the live route's answers asked for
+        self.live_failures: list[str] = []
 
     async def open(self) -> None:
         """Connect and run the landing page once."""
@@ -101,10 +123,13 @@ class StreamlitClient:
         """Stop the timers and the socket."""
         for timer in self._timers.values():
             timer.cancel()
+        if self._live_task is not None:
+            self._live_task.cancel()
         if self._reader is not None:
             self._reader.cancel()
         if self._socket is not None:
             await self._socket.close()
+        await self._http.aclose()
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -124,6 +149,8 @@ class StreamlitClient:
             self.elements[path] = element
             if self._run is not None:
                 self._run.elements[path] = element
+            if element.WhichOneof("type") == "bidi_component":
+                self._live_element(element, message.delta.fragment_id)
             widget_id = _widget_id(element)
             if widget_id is not None and widget_id not in self._touched:
                 state = _default_state(element)
@@ -139,6 +166,45 @@ class StreamlitClient:
             if fragment not in self._timers:
                 self._timers[fragment] = asyncio.create_task(self._every(interval, fragment))
 
+    def _live_element(self, element: Element, fragment_id: str) -> None:
+        """A live component drawn: follow the version it was drawn at (a component drawn
+        again with the same data keeps its request, as in the browser)."""
+        component = element.bidi_component
+        if not component.component_name.endswith(LIVE_COMPONENT):
+            return
+        data = json.loads(component.json)
+        shown = (str(data["url"]), int(data["since"]))
+        if shown == self._live_shown and self._live_task is not None:
+            return
+        if self._live_task is not None:
+            self._live_task.cancel()
+        self._live_shown = shown
+        self._live_task = asyncio.create_task(self._follow(*shown, component.id, fragment_id))
+
+    async def _follow(self, url: str, since: int, component_id: str, fragment_id: str) -> None:
+        trigger = _make_trigger_id(component_id, "events")
+        asked = 0
+        while True:
+            self.live_asked += 1
+            try:
+                answer = await self._http.get(f"{url}&since={since}")
+            except httpx.HTTPError as error:
+                self.live_failures.append(f"{type(error).__name__}: {error}")
+                return
+            self.live_requests += 1
+            if answer.status_code != 200:
+                self.live_failures.append(f"HTTP {answer.status_code}")
+                return
+            version = answer.json()["version"]
+            if version == since:
+                continue  # waited in vain: ask again
+            asked += 1
+            self.live_reruns += 1
+            event = [{"event": "changed", "value": {"version": version, "asked": asked}}]
+            changed = WidgetState(id=trigger, json_trigger_value=json.dumps(event))
+            await self._send_rerun(fragment_id=fragment_id, triggers=[changed], auto=False)
+            await asyncio.sleep(LIVE_AGAIN_S)  # the rerun draws the component anew
+
     async def _every(self, interval: float, fragment_id: str) -> None:
         while True:
             await asyncio.sleep(interval)
@@ -147,13 +213,19 @@ class StreamlitClient:
 
     # --- asking for runs -------------------------------------------------------------------
 
-    async def _send_rerun(self, fragment_id: str = "", pressed: str | None = None) -> None:
+    async def _send_rerun(
+        self,
+        fragment_id: str = "",
+        pressed: str | None = None,
+        triggers: list[WidgetState] | None = None,
+        auto: bool = True,
+    ) -> None:
         message = BackMsg()
         state = message.rerun_script
         state.page_script_hash = self.page_script_hash
         state.fragment_id = fragment_id
-        state.is_auto_rerun = bool(fragment_id)
-        widgets = [*self._states.values()]
+        state.is_auto_rerun = bool(fragment_id) and auto
+        widgets = [*self._states.values(), *(triggers or ())]
         if pressed is not None:
             widgets.append(WidgetState(id=pressed, trigger_value=True))
         state.widget_states.widgets.extend(widgets)
