@@ -22,6 +22,7 @@ from sqlalchemy.orm import sessionmaker
 import dutch_app.storage.db as db
 from benchmarks.write_ratios import HANDS, _import_elsewhere, import_file
 from dutch_app.services import games, groups, players, rounds
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import User
 from dutch_core import PRESETS
 
@@ -62,15 +63,15 @@ def main(argv: list[str] | None = None) -> int:
         session.add(user)
         session.commit()
         owner = user.id
-        other = groups.create_group(session, owner, "Next table")
-        ids = [players.add_player(session, owner, other.id, name).id for name in "ABCD"]
-        game = games.start_game(session, owner, other.id, ids, PRESETS["classic_open"])
-        target = groups.create_group(session, owner, "Imported").id
+        other = perform(session, groups.create_group, owner, "Next table")
+        ids = [perform(session, players.add_player, owner, other.id, name).id for name in "ABCD"]
+        game = perform(session, games.start_game, owner, other.id, ids, PRESETS["classic_open"])
+        target = perform(session, groups.create_group, owner, "Imported").id
     hands = dict(zip(ids, HANDS, strict=True))
 
     def save() -> None:
         with sessions() as session:
-            rounds.add_round(session, owner, game.id, hands, ids[0], "dutch")
+            perform(session, rounds.add_round, owner, game.id, hands, ids[0], "dutch")
 
     for _ in range(5):
         save()

@@ -20,15 +20,16 @@ from dutch_app.services.groups import create_group
 from dutch_app.services.history import load_history
 from dutch_app.services.live import Watched, member_version
 from dutch_app.services.players import add_player, list_players
+from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Game, Group, Player, utcnow
 
 
 @pytest.fixture
 def history_file(session, owner):
     """The rounds file of a demo history of some 60 games (several short transactions)."""
-    source = create_group(session, owner, "Source")
+    source = perform(session, create_group, owner, "Source")
     generate_history(session, source.id, 2000, 7)
-    return export_rounds(session, owner, source.id)
+    return perform(session, export_rounds, owner, source.id)
 
 
 def _file_counts(data: bytes, known: set[str] = frozenset()) -> dict[str, int]:
@@ -70,11 +71,11 @@ def _holding():
 def test_the_file_is_written_in_several_short_transactions_with_exact_counts(
     session, owner, history_file, count_rows, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     batches = _Batches(monkeypatch)
-    known = {player.name.casefold() for player in list_players(session, owner, target.id)}
+    known = {player.name.casefold() for player in perform(session, list_players, owner, target.id)}
     before = count_rows()
-    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     after = count_rows()
     expected = _file_counts(history_file, known)
     assert batches.calls >= 3
@@ -84,33 +85,33 @@ def test_the_file_is_written_in_several_short_transactions_with_exact_counts(
     for table, rows in expected.items():
         assert after[table] - before[table] == rows, table
     assert after["groups"] == before["groups"]  # the holding group is gone
-    assert export_rounds(session, owner, target.id) == history_file
+    assert perform(session, export_rounds, owner, target.id) == history_file
 
 
 def test_a_failure_in_the_last_batch_leaves_nothing(
     session, owner, history_file, count_rows, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     probe = _Batches(monkeypatch)
-    scratch = create_group(session, owner, "Scratch")
-    csv_import.import_rounds_csv(session, owner, scratch.id, history_file)
+    scratch = perform(session, create_group, owner, "Scratch")
+    perform(session, csv_import.import_rounds_csv, owner, scratch.id, history_file)
     last = probe.calls
     assert last >= 3
     _Batches(monkeypatch, fail_at=last)
     before = count_rows()
-    version = member_version(session, owner, Watched.GROUP, target.id)
+    version = perform(session, member_version, owner, Watched.GROUP, target.id)
     with pytest.raises(RuntimeError, match="disk is full"):
-        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+        perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     assert count_rows() == before
-    assert list_games(session, owner, target.id) == []
-    assert member_version(session, owner, Watched.GROUP, target.id) == version
+    assert perform(session, list_games, owner, target.id) == []
+    assert perform(session, member_version, owner, Watched.GROUP, target.id) == version
 
 
 def test_a_failure_when_the_games_are_shown_leaves_nothing(
     session, owner, history_file, count_rows, monkeypatch
 ):
     """The last short transaction fails (the owner left the group meanwhile, say)."""
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     before = count_rows()
 
     def refuse(*_args):
@@ -118,26 +119,26 @@ def test_a_failure_when_the_games_are_shown_leaves_nothing(
 
     monkeypatch.setattr(_import_writes, "_reveal", refuse)
     with pytest.raises(NotFound):
-        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+        perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     assert count_rows() == before
 
 
 def test_a_reader_during_the_import_sees_nothing_of_it(
     engine, session, owner, history_file, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
-    add_player(session, owner, target.id, "Somebody")
+    target = perform(session, create_group, owner, "Target")
+    perform(session, add_player, owner, target.id, "Somebody")
     reader = Session(engine, expire_on_commit=False)
 
     def seen() -> dict[str, object]:
-        frame = load_history(reader, owner, target.id)
+        frame = perform(reader, load_history, owner, target.id)
         return {
-            "games": list_games(reader, owner, target.id),
-            "players": [p.name for p in list_players(reader, owner, target.id)],
+            "games": perform(reader, list_games, owner, target.id),
+            "players": [p.name for p in perform(reader, list_players, owner, target.id)],
             "history rows": len(frame),
-            "rounds file": export_rounds(reader, owner, target.id),
-            "games file": export_games(reader, owner, target.id),
-            "version": member_version(reader, owner, Watched.GROUP, target.id),
+            "rounds file": perform(reader, export_rounds, owner, target.id),
+            "games file": perform(reader, export_games, owner, target.id),
+            "version": perform(reader, member_version, owner, Watched.GROUP, target.id),
         }
 
     empty = seen()
@@ -153,7 +154,7 @@ def test_a_reader_during_the_import_sees_nothing_of_it(
 
     monkeypatch.setattr(_import_writes, "_pause", watching)
     try:
-        report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+        report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
         assert len(views) >= 3
         assert all(view == empty for view in views)
         assert set(staged) & set(report.game_ids)  # stored before they were shown
@@ -168,7 +169,7 @@ def test_a_reader_during_the_import_sees_nothing_of_it(
 def test_a_game_staged_mid_import_is_not_reachable_by_its_id(
     session, owner, history_file, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     tried: list[str] = []
     pause = _import_writes._pause
 
@@ -177,37 +178,37 @@ def test_a_game_staged_mid_import_is_not_reachable_by_its_id(
             staged = reader.scalars(select(Game.id).where(Game.held_by_id.in_(_holding()))).all()
             for game_id in staged[-3:]:
                 try:
-                    get_game(reader, owner, game_id)
+                    perform(reader, get_game, owner, game_id)
                     tried.append("shown")
                 except NotFound:
                     tried.append("hidden")
         pause(seconds)
 
     monkeypatch.setattr(_import_writes, "_pause", peeking)
-    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     assert tried and set(tried) == {"hidden"}
-    assert get_game(session, owner, report.game_ids[-1]).id == report.game_ids[-1]
+    assert perform(session, get_game, owner, report.game_ids[-1]).id == report.game_ids[-1]
 
 
 def test_an_import_stopped_half_way_is_cleaned_up_by_the_next_one(
     engine, session, owner, history_file, count_rows, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
-    known = {player.name.casefold() for player in list_players(session, owner, target.id)}
+    target = perform(session, create_group, owner, "Target")
+    known = {player.name.casefold() for player in perform(session, list_players, owner, target.id)}
     before = count_rows()
     # A process that stops half-way never gets to delete what it wrote.
     monkeypatch.setattr(_import_writes, "discard", lambda *_args: None)
     _Batches(monkeypatch, fail_at=3)
     with pytest.raises(RuntimeError):
-        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+        perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     monkeypatch.undo()
     left = count_rows()
     assert left["games"] > before["games"]
     assert left["groups"] == before["groups"] + 1
-    assert list_games(session, owner, target.id) == []
+    assert perform(session, list_games, owner, target.id) == []
     # A young holding group may be another server's import at work: it stays.
-    other = create_group(session, owner, "Other")
-    csv_import.import_rounds_csv(session, owner, other.id, history_file)
+    other = perform(session, create_group, owner, "Other")
+    perform(session, csv_import.import_rounds_csv, owner, other.id, history_file)
     assert count_rows()["groups"] == left["groups"] + 1
     with Session(engine) as writer, writer.begin():
         writer.execute(
@@ -215,7 +216,7 @@ def test_an_import_stopped_half_way_is_cleaned_up_by_the_next_one(
             .where(Group.import_into_id.is_not(None))
             .values(created_at=utcnow() - timedelta(hours=2))
         )
-    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     after = count_rows()
     expected = _file_counts(history_file, known)
     assert report.games_imported == expected["games"]
@@ -231,7 +232,7 @@ def test_an_import_stopped_half_way_is_cleaned_up_by_the_next_one(
 def test_a_player_added_meanwhile_under_a_name_of_the_file_is_the_same_player(
     session, owner, history_file, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     names = sorted({name for game in parse_rounds_csv(history_file).games for name in game.players})
     added: list[int] = []
     pause = _import_writes._pause
@@ -239,35 +240,35 @@ def test_a_player_added_meanwhile_under_a_name_of_the_file_is_the_same_player(
     def adding(seconds: float) -> None:
         if not added:
             with Session(session.get_bind(), expire_on_commit=False) as other:
-                added.append(add_player(other, owner, target.id, names[0].upper()).id)
+                added.append(perform(other, add_player, owner, target.id, names[0].upper()).id)
         pause(seconds)
 
     monkeypatch.setattr(_import_writes, "_pause", adding)
-    report = csv_import.import_rounds_csv(session, owner, target.id, history_file)
+    report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     players = session.scalars(select(Player).where(Player.group_id == target.id)).all()
     assert sorted(p.name_key for p in players) == sorted(n.casefold() for n in names)
     assert added[0] in {p.id for p in players}
-    assert export_rounds(session, owner, target.id).lower() == history_file.lower()
+    assert perform(session, export_rounds, owner, target.id).lower() == history_file.lower()
     assert report.games_imported == len(parse_rounds_csv(history_file).games)
 
 
 def test_the_app_start_cleans_up_an_import_stopped_half_way(
     engine, session, owner, history_file, count_rows, monkeypatch
 ):
-    target = create_group(session, owner, "Target")
+    target = perform(session, create_group, owner, "Target")
     before = count_rows()
     monkeypatch.setattr(_import_writes, "discard", lambda *_args: None)
     _Batches(monkeypatch, fail_at=2)
     with pytest.raises(RuntimeError):
-        csv_import.import_rounds_csv(session, owner, target.id, history_file)
+        perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     monkeypatch.undo()
     assert count_rows()["games"] > before["games"]
-    assert csv_import.discard_abandoned_imports(session) == 0  # maybe still at work
+    assert perform(session, csv_import.discard_abandoned_imports) == 0  # maybe still at work
     with Session(engine) as writer, writer.begin():
         writer.execute(
             update(Group)
             .where(Group.import_into_id.is_not(None))
             .values(created_at=utcnow() - timedelta(hours=2))
         )
-    assert csv_import.discard_abandoned_imports(session) == 1
+    assert perform(session, csv_import.discard_abandoned_imports) == 1
     assert count_rows() == before
