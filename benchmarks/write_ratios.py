@@ -165,6 +165,10 @@ def _import_elsewhere(url: str, owner: int, group_id: int, data: bytes, started,
     engine = make_engine(url)
     try:
         sessions = sessionmaker(engine, expire_on_commit=False)
+        # Ready to begin means connected, as a running server is: the first connection of
+        # a new process is part of starting the process, not of the import.
+        with engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
         started.set()
         with sessions() as session:
             perform(session, csv_import.import_rounds_csv, owner, group_id, data)
