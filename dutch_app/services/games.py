@@ -124,7 +124,8 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
         select(Membership.group_id)
         .where(Membership.group_id == Game.group_id, Membership.user_id == user_id)
         .exists(),
-    )  # a game an import still holds has an id no page was shown, so none asks for it
+        game_is_shown(),  # a game an import still holds is not found, like any unknown id
+    )
     version = session.scalar(query)
     if version is None:
         raise NotFound("game", game_id)

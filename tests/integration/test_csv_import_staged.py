@@ -177,11 +177,15 @@ def test_a_game_staged_mid_import_is_not_reachable_by_its_id(
         with Session(session.get_bind()) as reader:
             staged = reader.scalars(select(Game.id).where(Game.held_by_id.in_(_holding()))).all()
             for game_id in staged[-3:]:
-                try:
-                    perform(reader, get_game, owner, game_id)
-                    tried.append("shown")
-                except NotFound:
-                    tried.append("hidden")
+                for service, args in (
+                    (get_game, (game_id,)),
+                    (member_version, (Watched.GAME, game_id)),
+                ):
+                    try:
+                        perform(reader, service, owner, *args)
+                        tried.append("shown")
+                    except NotFound:
+                        tried.append("hidden")
         pause(seconds)
 
     monkeypatch.setattr(_import_writes, "_pause", peeking)
