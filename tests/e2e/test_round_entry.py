@@ -26,6 +26,7 @@ from tests.e2e.streamlit_ui import (
     expect_clean_page,
     expect_standings,
     expect_title,
+    field,
     fill,
     fill_round,
     is_chosen,
@@ -76,7 +77,7 @@ def stored(table, game_id):
 
 
 def hand_input(page: Page, seat: int):
-    return widget(page, f"play_round_hand_{seat}").locator("input")
+    return field(page, f"play_round_hand_{seat}")
 
 
 def in_view(page: Page, locator) -> bool:
@@ -186,10 +187,10 @@ def test_a_round_entered_entirely_with_the_card_pad(at_table):
         for card in hand:
             tap(page, keys.get_by_role("button", name=card, exact=True))
         tap(page, keys.get_by_role("button", name="Next"))
-    expect(widget(page, "play_round_penalty").locator("input")).to_be_visible()
+    expect(field(page, "play_round_penalty")).to_be_visible()
     for card in ("Q", "3", "Black K"):
         tap(page, keys.get_by_role("button", name=card, exact=True))
-    expect(widget(page, "play_round_penalty").locator("input")).to_have_value("Q 3 BK")
+    expect(field(page, "play_round_penalty")).to_have_value("Q 3 BK")
     assert [hand_input(page, seat).input_value() for seat in range(4)] == [
         "Q",
         "4,",
@@ -336,7 +337,7 @@ def test_a_typical_round_takes_the_taps_and_keystrokes_the_readme_promises(at_ta
     for seat, hand in enumerate(TYPICAL_HANDS):
         tap(page, hand_input(page, seat))
         page.keyboard.type(hand)
-    penalty = widget(page, "play_round_penalty").locator("input")
+    penalty = field(page, "play_round_penalty")
     expect(penalty).to_be_visible()  # shown once Dan's hand made the 3 cards due
     tap(page, penalty)
     page.keyboard.type(TYPICAL_PENALTY)
