@@ -59,6 +59,12 @@ def _key(page: Page, key: str):
     return page.locator(f".st-key-{key}")
 
 
+def _field(page: Page, key: str):
+    """The text field on show in the widget with this key (the previous entry's field can
+    stay on the page, hidden, for a while after the next entry's took its place)."""
+    return _key(page, key).locator("input:visible")
+
+
 def _tap(page: Page, locator) -> None:
     _idle(page)
     locator.tap()
@@ -95,9 +101,9 @@ def typed_round(page: Page) -> tuple[int, int]:
     before = _counts(page)
     _choose_call(page)
     for seat, hand in enumerate(HANDS):
-        _tap(page, _key(page, f"play_round_hand_{seat}").locator("input"))
+        _tap(page, _field(page, f"play_round_hand_{seat}"))
         page.keyboard.type(hand)
-    penalty = _key(page, "play_round_penalty").locator("input")
+    penalty = _field(page, "play_round_penalty")
     expect(penalty).to_be_visible()  # once Dan's hand made the three cards due
     _tap(page, penalty)
     page.keyboard.type(PENALTY)
@@ -134,11 +140,11 @@ def _time_app_save(page: Page, number: int) -> float:
     heading shows with an empty first field."""
     for seat, hand in enumerate(_hands(number)):
         _idle(page)
-        _key(page, f"play_round_hand_{seat}").locator("input").fill(hand)
+        _field(page, f"play_round_hand_{seat}").fill(hand)
     _choose_call(page)
     _idle(page)
     heading = page.get_by_role("heading", name=f"Round {number + 1}")
-    first = _key(page, "play_round_hand_0").locator("input")
+    first = _field(page, "play_round_hand_0")
     began = time.perf_counter()
     _key(page, "play_round_save").get_by_role("button").tap()
     heading.wait_for()

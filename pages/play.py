@@ -10,12 +10,14 @@ from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
+from dutch_app.ui.entry_keys import entry_number, widget_key
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import in_progress_label
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import (
+    FORM,
     form_basis,
     just_saved,
     round_notice,
@@ -110,14 +112,17 @@ def enter_round(game, group: GroupView) -> None:
         round_notice(game, group, basis)
     round_entry(game)
     # Save is drawn by the page, not the entry's fragment: its callback stores the round
-    # before the page runs, so a save costs one run of the page.
-    st.button(
-        _("Save the round"),
-        type="primary",
-        key="play_round_save",
-        on_click=save_entry,
-        args=(game, basis),
-    )
+    # before the page runs, so a save costs one run of the page. Like the entry's fields
+    # it belongs to the entry on the form (see dutch_app/ui/entry_keys.py).
+    entry = entry_number(FORM)
+    with st.container(key="play_round_save"):
+        st.button(
+            _("Save the round"),
+            type="primary",
+            key=widget_key(FORM, "save"),
+            on_click=save_entry,
+            args=(game, basis, entry),
+        )
 
 
 @st.fragment
@@ -125,7 +130,7 @@ def round_entry(game) -> None:
     """The entry widgets (rerun on their own while typing)."""
     with guarded():
         names = [player.name for player in game.players]
-        round_form("play_round", names, game.rules, totals=game.totals, draw_save=False)
+        round_form(FORM, names, game.rules, totals=game.totals, draw_save=False)
         number = just_saved(game.id)
         if number is not None:  # the next round's entry starts at its first field, in view
             pad = st.session_state.get("play_round_pad_on", False)

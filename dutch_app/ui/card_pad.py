@@ -1,10 +1,11 @@
 """A card pad: tap the cards of a hand instead of typing them.
 
-The pad writes into the very text fields the keyboard does (``<key>_hand_<seat>`` and
-``<key>_penalty``), in the notation the parser reads (``Q 5 BK``), so both ways make the
-same hand and either can finish what the other began. It enters for one player at a
-time (chosen with a tap; "Next" moves one seat on, then to the penalty cards when they
-are due). In total mode it is a number pad for a hand whose cards were not written down.
+The pad writes into the very text fields the keyboard does (a player's hand and the
+penalty cards of the entry on the form), in the notation the parser reads (``Q 5 BK``),
+so both ways make the same hand and either can finish what the other began. It enters
+for one player at a time (chosen with a tap; "Next" moves one seat on, then to the
+penalty cards when they are due). In total mode it is a number pad for a hand whose
+cards were not written down.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from dutch_app.i18n import N_, _
+from dutch_app.ui.entry_keys import widget_key
 from dutch_app.ui.text import md
 from dutch_core.rules import HouseRules
 
@@ -33,7 +35,7 @@ _WHOLE = re.compile(r"-?[0-9]*")  # a total, or the start of one
 
 def _field(key: str) -> str:
     target = st.session_state.get(f"{key}_pad_for", 0)  # not a widget: see _text
-    return f"{key}_penalty" if target == PENALTY_TARGET else f"{key}_hand_{target}"
+    return widget_key(key, "penalty" if target == PENALTY_TARGET else f"hand_{target}")
 
 
 def _text(key: str, field: str) -> str:

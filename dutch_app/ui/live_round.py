@@ -17,7 +17,6 @@ has since replaced never acts on another round.
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple
 
 import streamlit as st
@@ -27,6 +26,7 @@ from dutch_app.services import games, rounds
 from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.views import GroupView
 from dutch_app.ui.context import call
+from dutch_app.ui.entry_keys import entry_number
 from dutch_app.ui.history_view import service_input
 from dutch_app.ui.live import member_name
 from dutch_app.ui.round_form import RoundFields, check_round_form, clear_round_form, tap_save
@@ -43,8 +43,6 @@ UNDO_KEY = "play_undo_refused"  # (game id, why an undo was refused)
 SAVED_KEY = "play_saved"  # a message for the next run's toast
 LAST_KEY = "play_last_saved"  # (game id, round number, one line about the round saved here)
 JUST_KEY = "play_just_saved"  # the round just stored from this tab (its next form starts)
-ECHO_KEY = "play_saved_entry"  # (the entry just stored, when): a double tap's second tap
-ECHO_SECONDS = 1.5  # a double tap's taps come well within this; a new round never
 
 
 class Refused(NamedTuple):
@@ -78,25 +76,25 @@ def set_basis(game_id: int, number: int, clear: bool = False) -> None:
         clear_round_form(FORM)
 
 
-def save_entry(game, basis: int) -> None:
-    """Save's callback: store the entry as round ``basis`` if it is complete and right.
+def save_entry(game, basis: int, entry: int) -> None:
+    """Save's callback: store entry number ``entry`` as round ``basis`` if it is complete
+    and right.
 
     It runs before the page does, so a save costs one run of the page. A problem is left
-    for the entry to show; a round the game has moved past is kept with what happened. A
-    tap that still carries the entry just stored, within a moment of storing it, is the
-    second tap of a double tap, sent before the browser saw the emptied form: ignored.
+    for the entry to show; a round the game has moved past is kept with what happened.
+    The second tap of a double tap, sent before the browser saw the emptied form, is a
+    tap on the stored entry's Save: that widget is gone (each entry's Save has a key of
+    its own), so Streamlit drops the tap; should the widget still be known, the tap
+    names an entry that is no longer on the form, and is ignored here.
     """
-    names = [player.name for player in game.players]
-    echo = st.session_state.get(ECHO_KEY)
-    if echo is not None and time.monotonic() - echo[1] < ECHO_SECONDS:
-        hands = {p: st.session_state.get(f"{FORM}_hand_{seat}") for seat, p in enumerate(names)}
-        if hands == echo[0]:
-            return
-    tap_save(FORM)
-    entry = check_round_form(FORM, names, game.rules)
-    if entry is None:
+    if entry != entry_number(FORM):
         return
-    fields, check = entry
+    names = [player.name for player in game.players]
+    tap_save(FORM)
+    checked = check_round_form(FORM, names, game.rules)
+    if checked is None:
+        return
+    fields, check = checked
     try:
         stored = call(rounds.add_round, game.id, *service_input(game, fields), for_round=basis)
     except (StaleRound, GameEnded) as error:
@@ -105,7 +103,6 @@ def save_entry(game, basis: int) -> None:
     except (ServiceError, DutchError) as error:
         st.session_state[f"{FORM}_errors"] = {ROUND: error_text(error)}
         return
-    st.session_state[ECHO_KEY] = (dict(fields.hand_texts), time.monotonic())
     saved(game.id, stored, check.result)
 
 

@@ -23,6 +23,7 @@ import streamlit as st
 from dutch_app.i18n import N_, _, localized, ngettext
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
+from dutch_app.ui.entry_keys import new_entry, widget_key
 from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.round_preview import show_preview
 from dutch_app.ui.text import md
@@ -41,6 +42,8 @@ CALL_LABELS = {
 }
 """The call choices of the form (Auto Dutch with what it means; translate with ``_``)."""
 HAND_HINT = N_("cards like 7 KH Q, or a total like 23")
+ENTRY_CHOICES = ("caller", "call_type", "penalty", "save")
+"""The entry's widgets besides its hands (each in a container of that lasting name)."""
 
 
 @dataclass(frozen=True)
@@ -71,21 +74,24 @@ def _no_caller_label(players: Sequence[str]) -> str:
 def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None) -> None:
     """Put these values (or an empty entry when None) into the form, before it is drawn.
 
-    Values are set rather than widget keys deleted: only a set value reaches the
-    browser, a deleted key leaves the old text on screen. An empty entry has no caller
-    and no kind of call chosen: they are chosen afresh for every round.
+    It is a new entry, with widget keys of its own (see :mod:`dutch_app.ui.entry_keys`):
+    what the browser still sends for the previous entry's widgets is dropped. An empty
+    entry has no caller and no kind of call chosen: they are chosen afresh for every round.
     """
+    seats = max(len(players), len(st.session_state.get(f"{key}_players", ())))
+    new_entry(key, (*(f"hand_{seat}" for seat in range(seats)), *ENTRY_CHOICES))
     for seat, player in enumerate(players):
-        st.session_state[f"{key}_hand_{seat}"] = fields.hand_texts.get(player, "") if fields else ""
-    st.session_state[f"{key}_penalty"] = fields.penalty_text if fields else ""
+        text = fields.hand_texts.get(player, "") if fields else ""
+        st.session_state[widget_key(key, f"hand_{seat}")] = text
+    st.session_state[widget_key(key, "penalty")] = fields.penalty_text if fields else ""
     st.session_state[f"{key}_penalty_start"] = fields.penalty_text if fields else ""
     st.session_state[f"{key}_penalty_shown"] = False
     if fields is not None:
-        st.session_state[f"{key}_caller"] = fields.caller if fields.caller else NO_CALLER
-        st.session_state[f"{key}_call_type"] = fields.call_type
+        st.session_state[widget_key(key, "caller")] = fields.caller or NO_CALLER
+        st.session_state[widget_key(key, "call_type")] = fields.call_type
     else:
-        st.session_state[f"{key}_caller"] = None
-        st.session_state[f"{key}_call_type"] = None
+        st.session_state[widget_key(key, "caller")] = None
+        st.session_state[widget_key(key, "call_type")] = None
     st.session_state[f"{key}_players"] = tuple(players)
     st.session_state[f"{key}_pad_for"] = 0
     forget_written(key)
@@ -108,10 +114,11 @@ def _prepare(
     cleared = st.session_state.pop(f"{key}_clear", False)
     if cleared or st.session_state.get(f"{key}_players") != tuple(players):
         fill_round_form(key, players, None if cleared else initial)
-    if st.session_state.get(f"{key}_caller") not in (*options, None):
-        st.session_state[f"{key}_caller"] = None
-    if st.session_state.get(f"{key}_call_type") not in (*CALL_LABELS, None):
-        st.session_state[f"{key}_call_type"] = None
+    caller, call_type = widget_key(key, "caller"), widget_key(key, "call_type")
+    if st.session_state.get(caller) not in (*options, None):
+        st.session_state[caller] = None
+    if st.session_state.get(call_type) not in (*CALL_LABELS, None):
+        st.session_state[call_type] = None
     return cleared
 
 
@@ -145,7 +152,8 @@ def _choice_errors(caller_choice: str | None, call_choice: CallType | None) -> d
 
 
 def field_key(key: str, players: Sequence[str], error_field: str, caller_chosen: bool) -> str:
-    """The widget key of the field an error belongs to (to bring it into view)."""
+    """The lasting name of the field an error belongs to (to bring it into view): the
+    key of the container it stands in, the same for every entry."""
     if error_field in players:
         return f"{key}_hand_{list(players).index(error_field)}"
     if error_field == CALLER:
@@ -170,7 +178,7 @@ def _penalty_text(key: str) -> str:
     Save before it appeared would store it.
     """
     if st.session_state.get(f"{key}_penalty_shown"):
-        return st.session_state.get(f"{key}_penalty") or ""
+        return st.session_state.get(widget_key(key, "penalty")) or ""
     return st.session_state.get(f"{key}_penalty_start", "")
 
 
@@ -180,14 +188,19 @@ def _show_penalty(key: str, due: bool) -> None:
     if not due:
         st.session_state[f"{key}_penalty_shown"] = False
     elif not st.session_state.get(f"{key}_penalty_shown"):
-        st.session_state[f"{key}_penalty"] = st.session_state.get(f"{key}_penalty_start", "")
+        st.session_state[widget_key(key, "penalty")] = st.session_state.get(
+            f"{key}_penalty_start", ""
+        )
 
 
 def _current(key: str, players: Sequence[str]) -> tuple[dict[str, str], str | None, object]:
     """The entry as it stands in the session (before or after its widgets are drawn)."""
     state = st.session_state
-    hands = {player: state.get(f"{key}_hand_{seat}") or "" for seat, player in enumerate(players)}
-    return hands, state.get(f"{key}_caller"), state.get(f"{key}_call_type")
+    hands = {
+        player: state.get(widget_key(key, f"hand_{seat}")) or ""
+        for seat, player in enumerate(players)
+    }
+    return hands, state.get(widget_key(key, "caller")), state.get(widget_key(key, "call_type"))
 
 
 def _check(
@@ -220,10 +233,10 @@ def _hand_fields(
         row = st.columns(per_row)
         for seat in range(start, min(start + per_row, len(players))):
             player = players[seat]
-            with row[seat - start]:
+            with row[seat - start], st.container(key=f"{key}_hand_{seat}"):
                 st.text_input(
                     md(player),
-                    key=f"{key}_hand_{seat}",
+                    key=widget_key(key, f"hand_{seat}"),
                     placeholder=_(HAND_HINT),
                     autocomplete="off",
                     live=live,
@@ -246,8 +259,10 @@ def round_form(
     """Draw the entry; return its fields and their good check once Save is tapped on a
     complete, valid round (else None, with the problems shown).
 
-    ``key`` prefixes every widget key (``play_round``, ``calc_round``), so tests can drive
-    the entry and two entries never clash. ``initial`` fills a fresh entry (see also
+    ``key`` prefixes every widget key (``play_round``, ``calc_round``), so two entries
+    never clash; the fields, choices and Save carry the entry's number too, inside a
+    container with the lasting name (``play_round_hand_0``, see
+    :mod:`dutch_app.ui.entry_keys`). ``initial`` fills a fresh entry (see also
     :func:`fill_round_form`); ``totals`` are the game totals before this round, for the
     preview's new game totals. ``live`` updates the preview while a field is typed in
     (after a short pause), not only when it is left; for pages drawn as a fragment.
@@ -290,33 +305,36 @@ def round_form(
     ):
         card_pad(key, players, rules, preview.penalty_cards_due or 0, caller)
     nobody = _no_caller_label(players)
-    caller_choice = st.pills(
-        _("Who ended the round?"),
-        options,
-        format_func=lambda option: nobody if option == NO_CALLER else md(option),
-        key=f"{key}_caller",
-    )
-    if caller_choice != NO_CALLER:
-        st.segmented_control(
-            _("How?"),
-            list(CALL_LABELS),
-            format_func=lambda call: _(CALL_LABELS[call]),
-            key=f"{key}_call_type",
+    with st.container(key=f"{key}_caller"):
+        caller_choice = st.pills(
+            _("Who ended the round?"),
+            options,
+            format_func=lambda option: nobody if option == NO_CALLER else md(option),
+            key=widget_key(key, "caller"),
         )
+    if caller_choice != NO_CALLER:
+        with st.container(key=f"{key}_call_type"):
+            st.segmented_control(
+                _("How?"),
+                list(CALL_LABELS),
+                format_func=lambda call: _(CALL_LABELS[call]),
+                key=widget_key(key, "call_type"),
+            )
     if CALLER in errors:
         st.error(md(localized(errors[CALLER])))
     show_preview(preview, players, caller, call_type, rules, totals, key)
     due = preview.penalty_cards_due or 0
     if due:
-        st.text_input(
-            _("{caller} draws {cards}: enter them").format(
-                caller=md(caller), cards=localized(penalty_cards_text(due))
-            ),
-            key=f"{key}_penalty",
-            placeholder=_("cards like 4S KD, or their total"),
-            autocomplete="off",
-            live=live,
-        )
+        with st.container(key=f"{key}_penalty"):
+            st.text_input(
+                _("{caller} draws {cards}: enter them").format(
+                    caller=md(caller), cards=localized(penalty_cards_text(due))
+                ),
+                key=widget_key(key, "penalty"),
+                placeholder=_("cards like 4S KD, or their total"),
+                autocomplete="off",
+                live=live,
+            )
         st.session_state[f"{key}_penalty_shown"] = True  # drawn with its text: it is its own
         st.session_state.pop(f"{key}_penalty_start", None)  # hidden and shown again: empty
     if PENALTY in errors:
@@ -328,7 +346,14 @@ def round_form(
         )
         st.error(f"{heading}\n\n{lines}")
     if draw_save:
-        st.button(submit_label, type="primary", key=f"{key}_save", on_click=tap_save, args=(key,))
+        with st.container(key=f"{key}_save"):
+            st.button(
+                submit_label,
+                type="primary",
+                key=widget_key(key, "save"),
+                on_click=tap_save,
+                args=(key,),
+            )
     if tapped and errors:
         first = next(iter(errors))
         target = field_key(key, players, first, caller_choice is not None)

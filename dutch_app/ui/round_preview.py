@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 
 from dutch_app.i18n import _, localized, ngettext
+from dutch_app.ui.entry_keys import widget_key
 from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 from dutch_core.entry import RoundPreview, check_entry
@@ -65,8 +66,11 @@ def _result(key: str, players, preview, caller, call_type, rules) -> RoundResult
     if preview.outcome is None:
         return None
     state = st.session_state
-    hands = {player: state.get(f"{key}_hand_{seat}") or "" for seat, player in enumerate(players)}
-    penalty = (state.get(f"{key}_penalty") or "") if preview.penalty_cards_due else ""
+    hands = {
+        player: state.get(widget_key(key, f"hand_{seat}")) or ""
+        for seat, player in enumerate(players)
+    }
+    penalty = (state.get(widget_key(key, "penalty")) or "") if preview.penalty_cards_due else ""
     return check_entry(players, hands, caller, call_type, penalty, rules).result
 
 

@@ -99,7 +99,9 @@ TABLE_SCRIPT = """
       // person has meanwhile put the focus somewhere else.
       let checks = 0;
       const keep = () => {
-        const input = find() && find().querySelector("input");
+        // The field on show: the previous entry's can stay hidden beside it for a while.
+        const box = find();
+        const input = box && [...box.querySelectorAll("input")].find((i) => i.offsetParent);
         const idle = !document.activeElement || document.activeElement === document.body;
         if (input && document.activeElement !== input && (checks === 0 || idle)) {
           input.focus({ preventScroll: true });

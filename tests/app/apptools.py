@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from dutch_app.accounts import Account
 from dutch_app.services import groups, players
 from dutch_app.services.unit_of_work import perform
 from dutch_app.ui.context import Resources, resources
+from dutch_app.ui.entry_keys import entry_widget_key
 from tests.rendering import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,3 +144,15 @@ def messages(at: AppTest) -> list[str]:
 def toasts(at: AppTest) -> list[str]:
     """Every toast of the last run, as shown."""
     return [shown(toast.value) for toast in at.toast]
+
+
+_ENTRY_FIELD = re.compile(r"(?P<form>.+?)_(?P<name>hand_[0-9]+|caller|call_type|penalty|save)")
+
+
+def entry_key(at: AppTest, name: str) -> str:
+    """The widget key a round entry's field (by its lasting name: ``play_round_hand_0``,
+    ``calc_round_save``) has in the entry now on the form."""
+    match = _ENTRY_FIELD.fullmatch(name)
+    assert match is not None, name
+    entry = at.session_state[f"{match['form']}_entry"]
+    return entry_widget_key(match["form"], match["name"], entry)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app.apptools import shown
+from tests.app.apptools import entry_key, shown
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "calculator.py")
 
@@ -18,11 +18,11 @@ def _calculator() -> AppTest:
 
 def _type(at: AppTest, hands: list[str], caller: str | None, call: str | None = "dutch"):
     for index, text in enumerate(hands):
-        at.text_input(key=f"calc_round_hand_{index}").input(text)
+        at.text_input(key=entry_key(at, f"calc_round_hand_{index}")).input(text)
     if caller is not None:
-        at.pills(key="calc_round_caller").set_value(caller)
+        at.pills(key=entry_key(at, "calc_round_caller")).set_value(caller)
     if call is not None:
-        at.segmented_control(key="calc_round_call_type").set_value(call)
+        at.segmented_control(key=entry_key(at, "calc_round_call_type")).set_value(call)
     at.run()
     assert not at.exception
 
@@ -31,8 +31,8 @@ def _fill(at: AppTest, hands: list[str], caller: str, call: str = "dutch", penal
     """Type a round and tap Score (the penalty once its field has appeared)."""
     _type(at, hands, caller, call)
     if penalty:
-        at.text_input(key="calc_round_penalty").input(penalty)
-    at.button(key="calc_round_save").click()
+        at.text_input(key=entry_key(at, "calc_round_penalty")).input(penalty)
+    at.button(key=entry_key(at, "calc_round_save")).click()
     at.run()
     assert not at.exception
 
@@ -58,15 +58,15 @@ def test_a_beaten_call_shows_the_penalty_cards_due_before_scoring_then_adds_them
     """Worked example 3: one lower and one tied means three penalty cards, said before
     anything is tapped; one tap of Score then scores the round."""
     at = _calculator()
-    assert [t.key for t in at.text_input if t.key == "calc_round_penalty"] == []
+    assert [t.key for t in at.text_input if t.key == entry_key(at, "calc_round_penalty")] == []
     _type(at, ["12", "4", "12", "30"], "Ann")
     assert "Ann draws 3 penalty cards" in _preview(at)
     assert "Lowest: Ben (4)." in _preview(at)
     assert not at.error
-    (penalty,) = [t for t in at.text_input if t.key == "calc_round_penalty"]
+    (penalty,) = [t for t in at.text_input if t.key == entry_key(at, "calc_round_penalty")]
     assert "3 penalty cards" in penalty.label
     penalty.input("QC 3D KS")
-    at.button(key="calc_round_save").click()
+    at.button(key=entry_key(at, "calc_round_save")).click()
     at.run()
     assert _scores(at) == {"Ann": 40, "Ben": 4, "Cleo": 12, "Dan": 30}
 
@@ -75,12 +75,12 @@ def test_an_earlier_result_never_stands_beside_new_input():
     at = _calculator()
     _fill(at, ["AH 2C", "10", "7", "25"], "Ann")
     assert _scores(at)["Ann"] == 3
-    at.text_input(key="calc_round_hand_1").input("1").run()
+    at.text_input(key=entry_key(at, "calc_round_hand_1")).input("1").run()
     assert not at.dataframe  # the old result is gone; the preview follows the new hands
     assert "Lowest: Ben (1)." in _preview(at)
     _fill(at, ["K 2", "10", "7", "25"], "Ann")
     assert at.error
-    at.text_input(key="calc_round_hand_0").input("KH 2").run()
+    at.text_input(key=entry_key(at, "calc_round_hand_0")).input("KH 2").run()
     assert not at.error  # the old error is gone with the fixed hand
 
 
@@ -88,9 +88,9 @@ def test_points_rules_never_show_a_penalty_field():
     at = _calculator()
     at.selectbox(key="calc_rules").select("points").run()
     _type(at, ["12", "4", "12", "30"], "Ann")
-    assert [t.key for t in at.text_input if t.key == "calc_round_penalty"] == []
+    assert [t.key for t in at.text_input if t.key == entry_key(at, "calc_round_penalty")] == []
     assert "Ann scores 10 penalty points" in _preview(at)
-    at.button(key="calc_round_save").click()
+    at.button(key=entry_key(at, "calc_round_save")).click()
     at.run()
     assert _scores(at) == {"Ann": 22, "Ben": 4, "Cleo": 12, "Dan": 30}
 
@@ -98,12 +98,12 @@ def test_points_rules_never_show_a_penalty_field():
 def test_nothing_is_scored_until_the_caller_and_the_call_are_chosen():
     at = _calculator()
     _type(at, ["3", "4", "6", "8"], None, None)
-    at.button(key="calc_round_save").click()
+    at.button(key=entry_key(at, "calc_round_save")).click()
     at.run()
     assert not at.dataframe
     assert "Choose who ended the round." in [shown(e.value) for e in at.error]
-    at.pills(key="calc_round_caller").set_value("Ann").run()
-    at.button(key="calc_round_save").click()
+    at.pills(key=entry_key(at, "calc_round_caller")).set_value("Ann").run()
+    at.button(key=entry_key(at, "calc_round_save")).click()
     at.run()
     assert not at.dataframe
     assert any("Choose how Ann ended the round" in shown(e.value) for e in at.error)

@@ -12,6 +12,7 @@ from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.csv_export import export_rounds
 from dutch_core import PRESETS
 from tests.app.apptools import (
+    entry_key,
     linked_pages,
     make_table,
     messages,
@@ -162,11 +163,11 @@ def test_filters_by_date_player_and_status(table):
 def test_a_correction_changes_the_round_and_the_totals(table, two_rounds):
     at = open_app(table.account, PAGE)
     assert at.selectbox(key="history_round").value == 2
-    assert at.text_input(key=f"{EDIT}_hand_0").value == "12"
-    assert at.text_input(key=f"{EDIT}_penalty").value == "9"
-    at.text_input(key=f"{EDIT}_hand_1").input("20")
-    at.text_input(key=f"{EDIT}_penalty").input("")
-    at.button(key=f"{EDIT}_save").click().run()
+    assert at.text_input(key=entry_key(at, f"{EDIT}_hand_0")).value == "12"
+    assert at.text_input(key=entry_key(at, f"{EDIT}_penalty")).value == "9"
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("20")
+    at.text_input(key=entry_key(at, f"{EDIT}_penalty")).input("")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
     assert not at.exception
     assert "Round 2 corrected: Ann 21 → 12, Ben 4 → 20." in messages(at)
     last = round_table(at)[-1]
@@ -178,8 +179,8 @@ def test_a_correction_changes_the_round_and_the_totals(table, two_rounds):
 
 def test_a_correction_with_a_bad_hand_is_refused_under_the_field(table, two_rounds):
     at = open_app(table.account, PAGE)
-    at.text_input(key=f"{EDIT}_hand_1").input("7 K")
-    at.button(key=f"{EDIT}_save").click().run()
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("7 K")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
     assert not at.exception
     assert any("'K'" in text for text in messages(at))
     stored = table.call(games.get_game, two_rounds).rounds[1]
@@ -199,9 +200,9 @@ def test_a_stale_correction_shows_the_conflict_and_overwrites_nothing(table, two
         "dutch",
         None,
     )
-    at.text_input(key=f"{EDIT}_hand_1").input("20")
-    at.text_input(key=f"{EDIT}_penalty").input("")
-    at.button(key=f"{EDIT}_save").click().run()
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("20")
+    at.text_input(key=entry_key(at, f"{EDIT}_penalty")).input("")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
     assert not at.exception
     assert any("changed by someone else" in text for text in shown_all(at.error))
     stored = table.call(games.get_game, two_rounds).rounds[1]
@@ -210,9 +211,9 @@ def test_a_stale_correction_shows_the_conflict_and_overwrites_nothing(table, two
     at.button(key="history_reload_round").click().run()
     assert not at.exception
     assert not any("changed by someone else" in text for text in shown_all(at.error))
-    assert at.text_input(key=f"{EDIT}_hand_1").value == "30"
-    at.text_input(key=f"{EDIT}_hand_1").input("31")
-    at.button(key=f"{EDIT}_save").click().run()
+    assert at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).value == "30"
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("31")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
     assert "Round 2 corrected: Ben 30 → 31." in messages(at)
     assert round_table(at)[-1]["Ben"] == 31
 
@@ -390,7 +391,7 @@ def test_switching_groups_shows_the_other_groups_games(table, two_rounds):
     assert not at.exception
     assert at.selectbox(key="history_filter_player").value is None
     assert listed_games(at) == ["Eve 1 · Finn 5"]
-    assert at.text_input(key=f"{EDIT}_hand_1").value == "5"
+    assert at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).value == "5"
 
 
 @pytest.mark.parametrize(

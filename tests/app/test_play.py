@@ -3,7 +3,7 @@
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules
-from tests.app.apptools import literal, make_table, messages, open_app, shown
+from tests.app.apptools import entry_key, literal, make_table, messages, open_app, shown
 
 PLAY = "pages/play.py"
 
@@ -20,13 +20,13 @@ SAVE = "play_round_save"
 def _enter(at, hands, caller, call="dutch", penalty=None):
     """Fill in a round and tap Save; the penalty once its field has appeared."""
     for seat, text in enumerate(hands):
-        at.text_input(key=f"play_round_hand_{seat}").input(text)
-    at.pills(key="play_round_caller").set_value(caller)
-    at.segmented_control(key="play_round_call_type").set_value(call)
+        at.text_input(key=entry_key(at, f"play_round_hand_{seat}")).input(text)
+    at.pills(key=entry_key(at, "play_round_caller")).set_value(caller)
+    at.segmented_control(key=entry_key(at, "play_round_call_type")).set_value(call)
     if penalty is not None:
         at.run()
-        at.text_input(key="play_round_penalty").input(penalty)
-    at.button(key=SAVE).click()
+        at.text_input(key=entry_key(at, "play_round_penalty")).input(penalty)
+    at.button(key=entry_key(at, SAVE)).click()
     at.run()
     assert not at.exception, at.exception
 
@@ -102,7 +102,7 @@ def test_entering_rounds_updates_the_standings(table):
     assert _standings(at) == {"Ann": 3, "Ben": 10, "Cleo": 7, "Dan": 25}
     _enter(at, ["12", "4", "12", "30"], "Ann", penalty="QC 3D KS")
     assert _standings(at) == {"Ann": 43, "Ben": 14, "Cleo": 19, "Dan": 55}
-    assert at.text_input(key="play_round_hand_0").value == ""
+    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == ""
 
 
 def test_a_bad_hand_is_shown_next_to_it_and_nothing_is_stored(table):
@@ -214,7 +214,10 @@ def test_a_player_name_with_markup_appears_literally(table):
     )
     at = open_app(table.account, PLAY)
     assert "<img src=x onerror=alert(1)>" in list(at.dataframe[0].value["Player"])
-    assert literal(at.text_input(key="play_round_hand_1").label) == "<img src=x onerror=alert(1)>"
+    assert (
+        literal(at.text_input(key=entry_key(at, "play_round_hand_1")).label)
+        == "<img src=x onerror=alert(1)>"
+    )
 
 
 MARKDOWN_NAMES = ("**B** `c` :red[x] :smile: $1$", "[a](http://t.example) ![](http://t.example/p)")

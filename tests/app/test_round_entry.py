@@ -9,7 +9,7 @@ import io
 
 from dutch_app.services import games
 from dutch_core import PRESETS, HouseRules
-from tests.app.apptools import make_table, messages, open_app, shown
+from tests.app.apptools import entry_key, make_table, messages, open_app, shown
 from tests.app.downloads import download_file, keep_media
 
 PLAY = "pages/play.py"
@@ -25,17 +25,17 @@ def start(table, rules=PRESETS["classic"], seats=("Ann", "Ben", "Cleo", "Dan")):
 
 def type_hands(at, hands):
     for seat, text in enumerate(hands):
-        at.text_input(key=f"play_round_hand_{seat}").input(text)
+        at.text_input(key=entry_key(at, f"play_round_hand_{seat}")).input(text)
 
 
 def choose(at, caller, call="dutch"):
-    at.pills(key="play_round_caller").set_value(caller)
+    at.pills(key=entry_key(at, "play_round_caller")).set_value(caller)
     if call is not None:
-        at.segmented_control(key="play_round_call_type").set_value(call)
+        at.segmented_control(key=entry_key(at, "play_round_call_type")).set_value(call)
 
 
 def save(at):
-    at.button(key=SAVE).click().run()
+    at.button(key=entry_key(at, SAVE)).click().run()
     assert not at.exception, at.exception
 
 
@@ -45,7 +45,7 @@ def preview(at) -> str:
 
 
 def penalty_field(at):
-    found = [field for field in at.text_input if field.key == PENALTY]
+    found = [field for field in at.text_input if field.key == entry_key(at, PENALTY)]
     return found[0] if found else None
 
 
@@ -87,10 +87,10 @@ def test_a_beaten_call_is_saved_with_one_tap_of_save(table):
     line = [shown(s.value) for s in at.success]
     assert any(text.startswith("Round 1 saved. Ann called Dutch, was beaten") for text in line)
     assert any(b.key and b.key.startswith("play_undo_") for b in at.button)
-    assert at.text_input(key="play_round_hand_0").value == ""
+    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == ""
     # The next round starts unchosen and asks for its first field to be brought into view.
-    assert at.pills(key="play_round_caller").value is None
-    assert at.segmented_control(key="play_round_call_type").value is None
+    assert at.pills(key=entry_key(at, "play_round_caller")).value is None
+    assert at.segmented_control(key=entry_key(at, "play_round_call_type")).value is None
     assert any('data-scroll="play_round_hand_0"' in w for w in helper_wishes(at))
 
 
@@ -100,11 +100,11 @@ def test_save_is_refused_until_the_caller_and_the_call_are_chosen(table):
     type_hands(at, ["3", "10", "7", "25"])
     save(at)
     assert "Choose who ended the round." in messages(at)
-    at.pills(key="play_round_caller").set_value("Ann")
+    at.pills(key=entry_key(at, "play_round_caller")).set_value("Ann")
     save(at)
     assert any("Choose how Ann ended the round: Dutch or Auto Dutch." in m for m in messages(at))
     assert stored(table, game) == ()
-    at.segmented_control(key="play_round_call_type").set_value("dutch")
+    at.segmented_control(key=entry_key(at, "play_round_call_type")).set_value("dutch")
     save(at)
     assert len(stored(table, game)) == 1
 
@@ -112,11 +112,13 @@ def test_save_is_refused_until_the_caller_and_the_call_are_chosen(table):
 def test_nobody_called_is_offered_only_where_the_rules_allow_it(table):
     start(table)
     at = open_app(table.account, PLAY)
-    assert at.pills(key="play_round_caller").options == ["Ann", "Ben", "Cleo", "Dan"]
+    assert at.pills(key=entry_key(at, "play_round_caller")).options == ["Ann", "Ben", "Cleo", "Dan"]
     other = make_table(table.resources, "eve@example.com", "Eve")
     start(other, PRESETS["deck_out"])
     at = open_app(other.account, PLAY)
-    assert at.pills(key="play_round_caller").options[-1] == "Nobody (the deck ran out)"
+    assert (
+        at.pills(key=entry_key(at, "play_round_caller")).options[-1] == "Nobody (the deck ran out)"
+    )
 
 
 def test_committing_a_field_as_enter_does_never_saves(table):
@@ -183,14 +185,14 @@ def test_a_round_entered_entirely_with_the_card_pad(table):
         for name in hand:
             tap(name)
         tap("next")
-    assert [at.text_input(key=f"play_round_hand_{s}").value for s in range(4)] == [
+    assert [at.text_input(key=entry_key(at, f"play_round_hand_{s}")).value for s in range(4)] == [
         "Q",
         "4,",  # one number card, not a total of 4
         "5 7",
         "BK 8 9",
     ]
-    at.pills(key="play_round_caller").set_value("Ann").run()
-    at.segmented_control(key="play_round_call_type").set_value("dutch").run()
+    at.pills(key=entry_key(at, "play_round_caller")).set_value("Ann").run()
+    at.segmented_control(key=entry_key(at, "play_round_call_type")).set_value("dutch").run()
     at.button(key="play_round_pad_to_penalty").click().run()  # the penalty cards next
     for name in ("card_Q", "card_3", "card_BK"):
         tap(name)
@@ -204,7 +206,7 @@ def test_a_round_entered_entirely_with_the_card_pad(table):
     at.segmented_control(key="play_round_pad_mode").set_value("total").run()
     tap("digit_2")
     tap("digit_3")
-    assert at.text_input(key="play_round_hand_0").value == "23"
+    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == "23"
 
 
 def test_points_mode_rules_never_show_a_penalty_field(table):
@@ -236,7 +238,7 @@ def test_negative_jokers_from_set_up_to_totals_and_through_csv(table, monkeypatc
 
     at.toggle(key="play_round_pad_on").set_value(True).run()
     at.button(key="play_round_pad_card_JK").click().run()  # the pad has Jokers now
-    assert at.text_input(key="play_round_hand_0").value == "JK"
+    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == "JK"
     type_hands(at, ["JK JK", "3", "KH"])
     at.run()
     assert "Lowest: Ann (-4)." in preview(at)
@@ -321,7 +323,7 @@ def test_a_saved_rounds_penalty_cards_never_come_back_into_the_next_round(table)
     assert penalty_field(at) is None  # no caller chosen yet for round 2
     still_sent(at, kept)
     pad_tap(at, "card_Q")  # a late tap on the pad: it goes to the first player, nothing else
-    assert at.text_input(key="play_round_hand_0").value == "Q"
+    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == "Q"
     assert penalty_field(at) is None
     still_sent(at, kept)
     choose(at, "Ann")
@@ -351,3 +353,85 @@ def test_a_save_before_the_penalty_field_appears_never_takes_the_last_rounds_car
     assert len(stored(table, game)) == 1
     assert penalty_field(at).value == ""
     assert any("penalty" in message.lower() for message in messages(at))
+
+
+def entry_on_show(at):
+    """Round entry as the page shows it: the four hands, the caller and the kind of call."""
+    hands = [at.text_input(key=entry_key(at, f"play_round_hand_{s}")).value for s in range(4)]
+    caller = at.pills(key=entry_key(at, "play_round_caller")).value
+    return hands, caller, at.segmented_control(key=entry_key(at, "play_round_call_type")).value
+
+
+def type_round_one(at):
+    """Round 1 typed and shown; each field and choice of the page holds its value as the
+    browser does (it sends them with every message, whatever the server has since)."""
+    type_hands(at, ["3", "10", "7", "25"])
+    choose(at, "Ann")
+    at.run()
+    for field in (
+        *(at.text_input(key=entry_key(at, f"play_round_hand_{s}")) for s in range(4)),
+        at.pills(key=entry_key(at, "play_round_caller")),
+        at.segmented_control(key=entry_key(at, "play_round_call_type")),
+    ):
+        field.set_value(field.value)
+
+
+def save_once(at):
+    """One tap on Save. The page the browser showed stays as it was (the elements taken
+    from it before the tap): its next message, sent before the browser sees the next run,
+    still carries the stored entry's values (but not the tap: a tap is sent once)."""
+    tapped = at.button(key=entry_key(at, SAVE)).click()
+    at.run()
+    assert not at.exception, at.exception
+    assert at.subheader[0].value == "Round 2"
+    tapped.set_value(False)
+    return tapped
+
+
+def test_a_field_left_just_after_save_brings_no_hand_of_the_saved_round_back(table):
+    """Ben's field left again just after Save, before the browser saw round 2's empty
+    entry: the message carries round 1's hands, and round 2's entry stays empty."""
+    game = start(table)
+    at = open_app(table.account, PLAY)
+    type_round_one(at)
+    ben = at.text_input(key=entry_key(at, "play_round_hand_1"))  # as the browser shows it
+    save_once(at)
+    ben.input("10").run()  # sent from the page the browser still showed
+    assert not at.exception, at.exception
+    assert entry_on_show(at) == (["", "", "", ""], None, None)
+    assert not at.error
+    at.button(key=entry_key(at, SAVE)).click().run()  # a hurried second Save
+    assert "Choose who ended the round." in messages(at)
+    assert len(stored(table, game)) == 1
+
+
+def test_a_card_tapped_just_after_save_starts_the_next_round_alone(table):
+    """A card-pad tap sent before the browser saw round 2's empty entry: its card is the
+    first of round 2's first hand, and round 1's hands and choices stay out."""
+    game = start(table)
+    at = open_app(table.account, PLAY)
+    at.toggle(key="play_round_pad_on").set_value(True).run()
+    type_round_one(at)
+    queen = at.button(key="play_round_pad_card_Q")  # as the browser shows it
+    save_once(at)
+    queen.click().run()
+    assert not at.exception, at.exception
+    assert entry_on_show(at) == (["Q", "", "", ""], None, None)
+    at.button(key=entry_key(at, SAVE)).click().run()
+    assert len(stored(table, game)) == 1
+    assert [hand.hand_total for hand in stored(table, game)[0].hands] == [3, 10, 7, 25]
+
+
+def test_the_second_tap_of_a_double_tap_on_save_stores_nothing_and_shows_no_problem(table):
+    """Both taps of a double tap on Save are sent from the page showing round 1: the
+    second arrives after round 1 was stored and round 2's entry drawn."""
+    game = start(table)
+    at = open_app(table.account, PLAY)
+    type_round_one(at)
+    tapped = save_once(at)
+    tapped.click().run()  # the same Save of the same page, tapped again
+    assert not at.exception, at.exception
+    assert len(stored(table, game)) == 1
+    assert entry_on_show(at) == (["", "", "", ""], None, None)
+    assert not at.error
+    assert at.subheader[0].value == "Round 2"

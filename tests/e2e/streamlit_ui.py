@@ -27,6 +27,13 @@ def widget(page: Page, key: str) -> Locator:
     return page.locator(f".st-key-{key}")
 
 
+def field(page: Page, key: str) -> Locator:
+    """The text field on show in the widget with this key. A round entry's field of the
+    previous entry can stay on the page for a while, hidden, after the next entry's
+    field took its place (each entry has widget keys of its own)."""
+    return widget(page, key).locator("input:visible")
+
+
 def wait_until_idle(page: Page) -> None:
     """Wait until the app is connected and no script run is going on."""
     page.wait_for_selector(
@@ -41,7 +48,7 @@ def fill(page: Page, key: str, text: str) -> None:
     Typing while a rerun is still drawing the page can lose the text to the redraw.
     """
     wait_until_idle(page)
-    widget(page, key).locator("input").fill(text)
+    field(page, key).fill(text)
 
 
 def press(button: Locator) -> None:
@@ -128,7 +135,7 @@ def fill_round(
     tap_choice(page, f"{form}_caller", caller)
     tap_choice(page, f"{form}_call_type", how)
     if penalty:
-        expect(widget(page, f"{form}_penalty").locator("input")).to_be_visible()
+        expect(field(page, f"{form}_penalty")).to_be_visible()
         fill(page, f"{form}_penalty", penalty)
 
 

@@ -26,6 +26,7 @@ from tests.e2e.streamlit_ui import (
     expect_clean_page,
     expect_standings,
     expect_title,
+    field,
     fill,
     fill_round,
     press,
@@ -142,10 +143,10 @@ def test_a_stale_form_on_phone_b_cannot_save_the_same_round_again(table_of_two):
     expect(phone_b.get_by_text("Round 1 was already saved by Ann on another phone")).to_be_visible()
     assert len(stored_rounds(ann, game_id)) == 1
     # What Finn typed is still there, and the page now shows the game as it is.
-    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("9")
+    expect(field(phone_b, "play_round_hand_1")).to_have_value("9")
     expect_standings(phone_b, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 9)])
     press(phone_b.get_by_role("button", name="Discard it"))
-    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("")
+    expect(field(phone_b, "play_round_hand_1")).to_have_value("")
     expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible()
     assert len(stored_rounds(ann, game_id)) == 1
     expect_clean_page(phone_b)
@@ -164,8 +165,8 @@ def test_a_round_typed_on_phone_b_survives_a_live_update_and_can_be_saved_as_the
     expect(notice).to_be_visible(timeout=LIVE_PROMISE_MS)
     expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible()
     wait_until_idle(phone_b)
-    expect(widget(phone_b, "play_round_hand_0").locator("input")).to_have_value("KH 2")
-    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("4")
+    expect(field(phone_b, "play_round_hand_0")).to_have_value("KH 2")
+    expect(field(phone_b, "play_round_hand_1")).to_have_value("4")
     press(phone_b.get_by_role("button", name="Keep it for round 2"))
     expect(notice).to_have_count(0)
     fill(phone_b, "play_round_hand_2", "8")
@@ -198,7 +199,7 @@ def test_saving_into_a_game_ended_on_phone_a_says_so_and_loses_nothing(table_of_
     expect(phone_a.get_by_text("Ann wins with 3 points!")).to_be_visible()
     save_on(phone_b)
     expect(phone_b.get_by_text("This game has ended: Ann won with 3 points.")).to_be_visible()
-    expect(widget(phone_b, "play_round_hand_1").locator("input")).to_have_value("2")
+    expect(field(phone_b, "play_round_hand_1")).to_have_value("2")
     assert len(stored_rounds(ann, game_id)) == 1
     press(phone_b.get_by_role("button", name="Reopen the game and save this round"))
     expect(phone_b.get_by_text("Round 2 saved.")).to_be_visible()
@@ -221,7 +222,7 @@ def test_a_game_ended_on_phone_a_leaves_what_phone_b_typed_in_place(table_of_two
     ended = phone_b.get_by_text("The game was just ended on another phone.")
     expect(ended).to_be_visible(timeout=LIVE_PROMISE_MS)
     wait_until_idle(phone_b)
-    expect(widget(phone_b, "play_round_hand_0").locator("input")).to_have_value("QH")
+    expect(field(phone_b, "play_round_hand_0")).to_have_value("QH")
     press(phone_b.get_by_role("button", name="Show the final result"))
     expect(phone_b.get_by_text("Ann wins with 3 points!")).to_be_visible()
     expect_clean_page(phone_b)

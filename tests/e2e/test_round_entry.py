@@ -11,12 +11,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import time
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
+from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from dutch_app.services import games
+from dutch_app.services import games, rounds
 from dutch_core import PRESETS, HouseRules
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
@@ -24,8 +26,10 @@ from tests.e2e.streamlit_ui import (
     expect_clean_page,
     expect_standings,
     expect_title,
+    field,
     fill,
     fill_round,
+    is_chosen,
     press,
     save_button,
     tap_choice,
@@ -73,7 +77,7 @@ def stored(table, game_id):
 
 
 def hand_input(page: Page, seat: int):
-    return widget(page, f"play_round_hand_{seat}").locator("input")
+    return field(page, f"play_round_hand_{seat}")
 
 
 def in_view(page: Page, locator) -> bool:
@@ -183,10 +187,10 @@ def test_a_round_entered_entirely_with_the_card_pad(at_table):
         for card in hand:
             tap(page, keys.get_by_role("button", name=card, exact=True))
         tap(page, keys.get_by_role("button", name="Next"))
-    expect(widget(page, "play_round_penalty").locator("input")).to_be_visible()
+    expect(field(page, "play_round_penalty")).to_be_visible()
     for card in ("Q", "3", "Black K"):
         tap(page, keys.get_by_role("button", name=card, exact=True))
-    expect(widget(page, "play_round_penalty").locator("input")).to_have_value("Q 3 BK")
+    expect(field(page, "play_round_penalty")).to_have_value("Q 3 BK")
     assert [hand_input(page, seat).input_value() for seat in range(4)] == [
         "Q",
         "4,",
@@ -197,6 +201,101 @@ def test_a_round_entered_entirely_with_the_card_pad(at_table):
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     (saved,) = stored(table, game_id)
     assert [hand.round_score for hand in saved.hands] == [40, 4, 12, 30]
+    expect_clean_page(page)
+
+
+class HeldAnswers:
+    """Sits in a page's websocket and, while ``held``, keeps the server's answers from the
+    page (they reach it, in order, on ``release``): what the page sends meanwhile is sent
+    from the page as it was. ``sent`` counts the runs the page asked for."""
+
+    def __init__(self, page: Page) -> None:
+        self.held = False
+        self.sent = 0
+        self._kept: list[str | bytes] = []
+        self._socket: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
+
+    def _route(self, socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        self._socket = socket
+
+        def outgoing(message: str | bytes) -> None:
+            if isinstance(message, bytes) and BackMsg.FromString(message).HasField("rerun_script"):
+                self.sent += 1
+            server.send(message)
+
+        def incoming(message: str | bytes) -> None:
+            if self.held:
+                self._kept.append(message)
+            else:
+                socket.send(message)
+
+        socket.on_message(outgoing)
+        server.on_message(incoming)
+
+    def release(self) -> None:
+        self.held = False
+        assert self._socket is not None
+        for message in self._kept:
+            self._socket.send(message)
+        self._kept.clear()
+
+
+def wait_for(page: Page, condition, what: str) -> None:
+    deadline = time.monotonic() + 20
+    while not condition():
+        assert time.monotonic() < deadline, what
+        page.wait_for_timeout(20)
+
+
+def test_a_card_tapped_right_after_save_never_brings_the_saved_hands_back(at_table):
+    """A card-pad tap sent right after Save, before the phone saw round 3's empty entry,
+    still carries round 2's hands: round 3 gets only the tapped card, in its fields and
+    in the preview (drawn from what the server holds), and a hurried second Save stores
+    nothing."""
+    table, game_id, page = at_table()
+    ids = [table.player_ids[name] for name in NAMES]
+    # Round 1 first: from round 2 on the page keeps its layout from round to round, so
+    # Streamlit still knows the entry a late tap was sent from (after round 1 the Undo
+    # line moves the entry down, and Streamlit drops a tap on the entry as it was).
+    table.call(
+        rounds.add_round,
+        game_id,
+        dict(zip(ids, ["5", "8", "9", "12"], strict=True)),
+        ids[0],
+        "dutch",
+    )
+    answers = HeldAnswers(page)
+    page.reload()  # on a connection that passes through ``answers``
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    tap(page, widget(page, "play_round_pad_on").get_by_text("Card pad"))
+    keys = widget(page, "play_round_pad")
+    expect(keys).to_be_visible()
+    fill_round(page, "play_round", ["3", "10", "7", "25"], "Ann")
+    wait_until_idle(page)
+    answers.held = True  # the phone goes on showing round 2 while the server stores it
+    save_button(page).tap()
+    wait_for(page, lambda: len(stored(table, game_id)) == 2, "Save stored round 2")
+    asked = answers.sent
+    keys.get_by_role("button", name="Q", exact=True).tap()
+    wait_for(page, lambda: answers.sent > asked, "the card's tap was sent")
+    answers.release()
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    expect(hand_input(page, 0)).to_have_value("Q")
+    wait_until_idle(page)
+    assert [hand_input(page, seat).input_value() for seat in range(4)] == ["Q", "", "", ""]
+    # What the server holds shows in the preview: round 3's one card, none of round 2.
+    preview = widget(page, "play_round_preview")
+    expect(preview).not_to_contain_text("25")
+    expect(preview).not_to_contain_text("called")
+    caller = widget(page, "play_round_caller").get_by_role("radio")
+    expect(caller).to_have_count(4)
+    assert not any(is_chosen(choice) for choice in caller.all())
+    assert [hand.hand_total for hand in stored(table, game_id)[1].hands] == [3, 10, 7, 25]
+    press(save_button(page))  # a hurried second Save
+    expect(page.get_by_text("Choose who ended the round.").first).to_be_visible()
+    assert len(stored(table, game_id)) == 2
     expect_clean_page(page)
 
 
@@ -238,7 +337,7 @@ def test_a_typical_round_takes_the_taps_and_keystrokes_the_readme_promises(at_ta
     for seat, hand in enumerate(TYPICAL_HANDS):
         tap(page, hand_input(page, seat))
         page.keyboard.type(hand)
-    penalty = widget(page, "play_round_penalty").locator("input")
+    penalty = field(page, "play_round_penalty")
     expect(penalty).to_be_visible()  # shown once Dan's hand made the 3 cards due
     tap(page, penalty)
     page.keyboard.type(TYPICAL_PENALTY)
