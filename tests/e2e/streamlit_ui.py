@@ -12,6 +12,7 @@ import io
 import re
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from PIL import Image
 from playwright.sync_api import Locator, Page, expect
@@ -55,6 +56,14 @@ def press(button: Locator) -> None:
     """Click a button once the app is idle, so the click acts on the page as it is shown."""
     wait_until_idle(button.page)
     button.click()
+
+
+def download(page: Page, key: str, path: Path) -> Path:
+    """Press the download button with this key and save what the browser gets at ``path``."""
+    with page.expect_download() as started:
+        press(widget(page, key).get_by_role("button"))
+    started.value.save_as(path)
+    return path
 
 
 def expect_clean_page(page: Page) -> None:

@@ -24,6 +24,7 @@ from tests.e2e.streamlit_ui import (
     expect_literal_name,
     expect_standings,
     expect_title,
+    field,
     fill,
     fill_round,
     is_chosen,
@@ -184,16 +185,13 @@ def test_picking_a_round_on_history_loads_it_into_the_correction_form(page):
     """Round 3 is shown first; picking round 1 fills the form with round 1's hands and call."""
     open_page(page, "History")
     expect_literal_name(page)
-    expect(widget(page, "history_edit_hand_2").locator("input")).to_have_value("2")
+    expect(field(page, "history_edit_hand_2")).to_have_value("2")
 
     choose(page, "history_round", "Round 1")
     expect(page.get_by_role("button", name="Delete round 1")).to_be_visible()
     expect_clean_page(page)
 
-    shown = [
-        widget(page, f"history_edit_hand_{seat}").locator("input").input_value()
-        for seat in range(4)
-    ]
+    shown = [field(page, f"history_edit_hand_{seat}").input_value() for seat in range(4)]
     assert shown == ["AH 2C", "10", "25", "7"]
     assert is_chosen(choice_button(page, "history_edit_caller", "Ann"))
 

@@ -23,6 +23,7 @@ from dutch_core import PRESETS, HouseRules
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
     choose,
+    download,
     expect_clean_page,
     expect_standings,
     expect_title,
@@ -426,10 +427,7 @@ def test_negative_jokers_from_set_up_through_totals_and_csv(
 
     page.goto(f"{app_server.url}/history")
     expect_title(page, "History")
-    with page.expect_download() as download:
-        press(widget(page, "history_download_rounds").get_by_role("button"))
-    rounds_file = tmp_path / "rounds.csv"
-    download.value.save_as(rounds_file)
+    rounds_file = download(page, "history_download_rounds", tmp_path / "rounds.csv")
     rows = list(csv.DictReader(io.StringIO(rounds_file.read_text(encoding="utf-8"))))
     assert json.loads(rows[0]["rules"]) == {"jokers": 2, "joker_value": -2}
     assert [(r["player"], r["cards"], r["hand_total"], r["game_total"]) for r in rows] == [

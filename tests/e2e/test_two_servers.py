@@ -32,11 +32,11 @@ from tests.e2e.streamlit_ui import (
     expect_clean_page,
     expect_standings,
     expect_title,
+    field,
     fill,
     fill_round,
     open_page,
     press,
-    widget,
 )
 from tests.servers import Balancer, start_balancer, stop_process_group, wait_until
 
@@ -231,7 +231,7 @@ def test_clashing_corrections_on_two_servers_one_is_refused_and_nothing_is_lost(
     ben = signed_in(page_factory(), shared.server_b, shared, shared.ben)
     for page in (ann, ben):
         open_page(page, "History")
-        expect(widget(page, "history_edit_hand_1").locator("input")).to_have_value("10")
+        expect(field(page, "history_edit_hand_1")).to_have_value("10")
 
     correct_hands(ann, ["3", "8", "12"])
     press(ann.get_by_role("button", name="Save the correction"))
@@ -248,7 +248,7 @@ def test_clashing_corrections_on_two_servers_one_is_refused_and_nothing_is_lost(
     assert stored.version == 2
 
     press(ben.get_by_role("button", name="Load the round as it is now"))
-    expect(widget(ben, "history_edit_hand_1").locator("input")).to_have_value("8")
+    expect(field(ben, "history_edit_hand_1")).to_have_value("8")
     expect_standings(ben, corrected)
     expect_clean_page(ben)
 

@@ -23,6 +23,7 @@ from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
     PASSWORD,
     SESSION_COOKIE,
+    download,
     expect_title,
     fill,
     press,
@@ -305,10 +306,7 @@ def test_files_download_and_upload_under_the_policy(app_server, make_table, page
 
     page.goto(f"{app_server.url}/history")
     expect_title(page, "History")
-    with page.expect_download() as download:
-        press(widget(page, "history_download_rounds").get_by_role("button"))
-    rounds_file = tmp_path / "rounds.csv"
-    download.value.save_as(rounds_file)
+    rounds_file = download(page, "history_download_rounds", tmp_path / "rounds.csv")
     assert "game_started_at" in rounds_file.read_text(encoding="utf-8").splitlines()[0]
     widget(page, "history_import_file").locator("input[type='file']").set_input_files(rounds_file)
     press(page.get_by_role("button", name="Import the file"))
@@ -316,9 +314,6 @@ def test_files_download_and_upload_under_the_policy(app_server, make_table, page
 
     page.goto(f"{app_server.url}/account")
     expect_title(page, "Account")
-    with page.expect_download() as download:
-        press(widget(page, "account_download_data").get_by_role("button"))
-    archive = tmp_path / "data.zip"
-    download.value.save_as(archive)
+    archive = download(page, "account_download_data", tmp_path / "data.zip")
     assert archive.read_bytes()[:2] == b"PK"
     assert breaches == []
