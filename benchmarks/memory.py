@@ -58,9 +58,11 @@ def member_tokens(database: BenchDatabase, count: int) -> list[str]:
     engine = make_engine(database.url)
     try:
         with Session(engine, expire_on_commit=False) as session:
-            invite = perform(
-                session, groups.get_group, database.owner_id, database.group_id
-            ).invite_code
+            (invite,) = [
+                group.invite_code
+                for group in perform(session, groups.list_groups, database.owner_id)
+                if group.id == database.group_id
+            ]
             user_ids = []
             for number in range(1, count + 1):
                 email = f"bench-member-{number}@example.com"

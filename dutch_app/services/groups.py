@@ -85,12 +85,6 @@ def list_groups(session: Session, user_id: int) -> list[GroupView]:
     return group_views(session, [(group, mine) for group, mine in rows])
 
 
-def get_group(session: Session, user_id: int, group_id: int) -> GroupView:
-    """One of the user's groups with its members."""
-    mine = membership(session, user_id, group_id)
-    return group_view(session, session.get_one(Group, group_id), mine)
-
-
 @writes
 def rotate_invite_code(session: Session, user_id: int, group_id: int) -> GroupView:
     """Replace the invite code, so the old one no longer works (owner only)."""

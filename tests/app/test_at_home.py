@@ -14,6 +14,7 @@ from dutch_app.services.unit_of_work import perform
 from dutch_core import EndCondition, HouseRules
 from tests.app.apptools import entry_key, make_table, messages, open_app, shown
 from tests.app.downloads import Media, download_file, keep_media
+from tests.views import get_group
 
 ACCOUNT, GROUP, PLAY = "pages/account.py", "pages/group.py", "pages/play.py"
 
@@ -69,7 +70,7 @@ def test_someone_with_no_game_yet_gets_the_usual_presets(table):
 
 def test_an_invite_link_joins_after_sign_in_and_a_rotated_ones_is_refused(app_resources):
     owner = make_table(app_resources)
-    code = owner.call(groups.get_group, owner.group_id).invite_code
+    code = owner.call(get_group, owner.group_id).invite_code
     ben = app_resources.accounts.sign_up("ben@example.com", "correct horse 42", "Ben")
 
     at = open_app()

@@ -16,6 +16,7 @@ from tests.app.apptools import (
     shown,
     shown_all,
 )
+from tests.views import get_group
 
 PAGE = "pages/group.py"
 
@@ -59,7 +60,7 @@ def my_group_names(res, account) -> list[str]:
 def join(table, email: str, name: str):
     """A second person, with a group of their own, who also joins the table's group."""
     other = make_table(table.resources, email, name)
-    other.call(groups.join_group, table.call(groups.get_group, table.group_id).invite_code)
+    other.call(groups.join_group, table.call(get_group, table.group_id).invite_code)
     return other
 
 
@@ -86,7 +87,7 @@ def test_joining_with_a_wrong_code_says_so_and_the_right_code_joins(table, loner
     at.text_input(key="group_join_code").input("WRONG123")
     submit(at, "group_join_form", "Join the group")
     assert "No group with invite code 'WRONG123'." in shown_all(at.error)
-    code = table.call(groups.get_group, table.group_id).invite_code
+    code = table.call(get_group, table.group_id).invite_code
     at.text_input(key="group_join_code").input(f" {code[:4].lower()}-{code[4:]} ")
     submit(at, "group_join_form", "Join the group")
     assert at.session_state["active_group_id"] == table.group_id
@@ -104,11 +105,11 @@ def test_a_demo_group_can_be_loaded_from_the_empty_page(loner, app_resources):
 
 def test_the_owner_sees_the_invite_link_its_qr_code_and_the_code_and_can_replace_them(table):
     at = open_app(table.account, PAGE)
-    old = table.call(groups.get_group, table.group_id).invite_code
+    old = table.call(get_group, table.group_id).invite_code
     assert [code.value for code in at.code[:2]] == [f"http://localhost:8501/?join={old}", old]
     assert len(at.get("image")) == 1  # the QR code of the link
     click(at, "group_rotate_code")
-    new = table.call(groups.get_group, table.group_id).invite_code
+    new = table.call(get_group, table.group_id).invite_code
     assert new != old
     assert [code.value for code in at.code[:2]] == [f"http://localhost:8501/?join={new}", new]
     assert any("new invite code and link" in text for text in messages(at))
@@ -120,7 +121,7 @@ def test_a_member_does_not_see_the_invite_code(table):
     at.session_state["active_group_id"] = table.group_id
     at.switch_page(PAGE).run()
     assert not at.exception
-    code = table.call(groups.get_group, table.group_id).invite_code
+    code = table.call(get_group, table.group_id).invite_code
     assert not any(
         code in element.value for element in (*at.markdown, *at.caption, *at.code, *at.text)
     )
@@ -137,7 +138,7 @@ def test_the_owner_renames_the_group(table):
     at.text_input(key="group_rename_name").input("")
     submit(at, "group_rename_form", "Rename the group")
     assert "The name cannot be empty." in shown_all(at.error)
-    assert table.call(groups.get_group, table.group_id).name == "Friday night cards"
+    assert table.call(get_group, table.group_id).name == "Friday night cards"
 
 
 def test_the_rename_field_follows_the_active_group(table):
@@ -155,7 +156,7 @@ def test_creating_and_joining_another_group_switch_to_it(table):
     at.text_input(key="group_create_name").input("Sunday lunch")
     submit(at, "group_create_form", "Create the group")
     assert at.subheader[0].value == "Sunday lunch"
-    code = eve.call(groups.get_group, eve.group_id).invite_code
+    code = eve.call(get_group, eve.group_id).invite_code
     at.text_input(key="group_join_code").input(code)
     submit(at, "group_join_form", "Join the group")
     assert at.session_state["active_group_id"] == eve.group_id
@@ -300,7 +301,7 @@ def test_the_owner_removes_a_member_after_a_confirmation(table):
     assert any("their player stays" in m.value for m in at.markdown)
     click(at, "group_remove")
     assert "Tick the box above to confirm; nobody was removed." in at.error.values
-    assert len(table.call(groups.get_group, table.group_id).members) == 2
+    assert len(table.call(get_group, table.group_id).members) == 2
     at.checkbox(key="group_remove_confirm").check().run()
     click(at, "group_remove")
     assert "Ben is no longer a member of Friday cards. The group has a new invite code." in (
@@ -308,7 +309,7 @@ def test_the_owner_removes_a_member_after_a_confirmation(table):
     )
     assert table_column(at, "Member") == ["Ann (you)"]
     assert [g.id for g in ben.call(groups.list_groups)] == [ben.group_id]
-    assert at.code[1].value == table.call(groups.get_group, table.group_id).invite_code
+    assert at.code[1].value == table.call(get_group, table.group_id).invite_code
     assert "You are the only member: nobody else to remove." in at.caption.values
 
 
@@ -327,7 +328,7 @@ def test_a_removed_members_open_tab_says_they_are_no_longer_in_the_group(table):
 def test_a_removed_member_who_is_in_no_other_group_sees_the_first_visit_page(table, loner):
     from tests.app.apptools import Table
 
-    code = table.call(groups.get_group, table.group_id).invite_code
+    code = table.call(get_group, table.group_id).invite_code
     zoe = Table(loner, table.group_id, {}, table.resources)
     zoe.call(groups.join_group, code)
     tab = member_tab(table, zoe)

@@ -21,6 +21,7 @@ from tests.app.apptools import (
     shown_all,
 )
 from tests.app.downloads import Media, download_file, keep_media
+from tests.views import get_group
 
 PAGE = "pages/history.py"
 EDIT = "history_edit"
@@ -276,7 +277,7 @@ def test_deleting_a_game_needs_the_box_ticked(table, two_rounds):
 
 
 def test_only_the_owner_or_the_starter_may_delete_a_game(table, two_rounds):
-    code = table.call(groups.get_group, table.group_id).invite_code
+    code = table.call(get_group, table.group_id).invite_code
     ben = make_table(table.resources, "ben@example.com", "Ben")
     ben.call(groups.join_group, code)
     at = open_app(ben.account)

@@ -9,8 +9,8 @@ import pytest
 
 from dutch_app.config import limits
 from dutch_app.services import groups
-from dutch_app.services.groups import get_group
 from tests.app.apptools import messages, open_app
+from tests.views import get_group
 
 PAGE = "pages/group.py"
 

@@ -14,6 +14,7 @@ from dutch_app.ui.round_form import NO_CALLER
 from dutch_core import PRESETS
 from tests.app.apptools import entry_key, make_table, open_app
 from tests.app.apptools import messages as raw_messages
+from tests.views import get_group
 
 PLAY = "pages/play.py"
 TABLE = "pages/table.py"
@@ -24,7 +25,7 @@ SAVE = "play_round_save"
 def friend(table):
     """Finn, a second member of the group."""
     account = table.resources.accounts.sign_up("finn@example.com", "correct horse 43", "Finn")
-    invite = table.call(groups.get_group, table.group_id).invite_code
+    invite = table.call(get_group, table.group_id).invite_code
     with table.resources.sessions() as session:
         perform(session, groups.join_group, account.user_id, invite)
     return account

@@ -9,6 +9,7 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import User
 from dutch_core import PRESETS
 from tests.app.apptools import messages, open_app
+from tests.views import get_group
 
 GROUP = "pages/group.py"
 PLAY = "pages/play.py"
@@ -64,7 +65,7 @@ def test_a_new_group_is_one_tap_from_the_set_up_with_its_maker_chosen(app_resour
 
 def test_a_newcomer_is_a_player_and_one_tap_starts_a_game_with_the_members(table):
     sam = sign_up(table.resources, "sam@example.com", "Sam")
-    code = table.call(groups.get_group, table.group_id).invite_code
+    code = table.call(get_group, table.group_id).invite_code
     at = open_app(sam, GROUP)
     at.text_input(key="group_join_code").input(code)
     submit(at, "group_join_form", "Join the group")
@@ -84,7 +85,7 @@ def test_a_member_is_offered_the_guest_of_their_name_and_says_it_is_them(table):
             session,
             groups.join_group,
             olivia.user_id,
-            perform(session, groups.get_group, table.account.user_id, table.group_id).invite_code,
+            perform(session, get_group, table.account.user_id, table.group_id).invite_code,
         )
     assert names(table)["olivia"] is None  # never linked without asking
     at = as_member(table.resources, olivia, table.group_id)
@@ -119,7 +120,7 @@ def test_someone_in_a_group_loads_a_demo_group_sees_it_marked_and_removes_it(tab
     click(at, "group_load_demo")
     demo_id = at.session_state["active_group_id"]
     assert demo_id != table.group_id
-    assert table.call(groups.get_group, demo_id).is_demo
+    assert table.call(get_group, demo_id).is_demo
     assert any("This is a demo group." in block.value for block in at.markdown)
     click(at, "group_remove_demo")
     assert "Demo group was removed with all its games." in messages(at)

@@ -4,6 +4,7 @@ from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules
 from tests.app.apptools import entry_key, literal, make_table, messages, open_app, shown
+from tests.views import get_group
 
 PLAY = "pages/play.py"
 
@@ -152,7 +153,7 @@ def test_another_members_round_shows_on_the_next_rerun(table):
     game = _start(table)
     at = open_app(table.account, PLAY)
     friend = table.resources.accounts.sign_up("ben@example.com", "correct horse 43", "Ben")
-    invite = table.call(groups.get_group, table.group_id).invite_code
+    invite = table.call(get_group, table.group_id).invite_code
     with table.resources.sessions() as session:
         perform(session, groups.join_group, friend.user_id, invite)
         ids = table.player_ids

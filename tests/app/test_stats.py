@@ -34,6 +34,7 @@ from dutch_app.stats_view import ROLLING_WINDOW, StatsBundle, StatsFilters, Tren
 from dutch_app.ui.stats_cache import _bundle, games_csv, rounds_csv
 from dutch_core import EndCondition, HouseRules
 from tests.app.apptools import Table, literal, messages, open_app, shown
+from tests.views import get_group
 
 TWO_ROUNDS = HouseRules(end=EndCondition.after_rounds(2))
 OPEN = HouseRules(end=EndCondition.open())
@@ -409,7 +410,7 @@ def test_a_new_group_with_a_deleted_groups_id_and_version_never_gets_its_statist
 
     at = open_app(history.account, STATS)
     assert sorted(table_with(at, "avg_round_score")["player"]) == ["Ann", "Ben", "Cleo"]
-    old = history.call(groups.get_group, history.group_id)
+    old = history.call(get_group, history.group_id)
     history.call(groups.leave_group, history.group_id)  # the last member: the group goes
     with history.resources.sessions() as session:
         session.add(Group(id=old.id, name="New club", invite_code="NEWCODE1", data_version=1))

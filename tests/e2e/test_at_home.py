@@ -19,6 +19,7 @@ from tests.e2e.streamlit_ui import (
     wait_until_idle,
     widget,
 )
+from tests.views import get_group
 
 DARK_BACKGROUND = "rgb(18, 26, 22)"  # theme.dark.backgroundColor in .streamlit/config.toml
 LIGHT_BACKGROUND = "rgb(251, 250, 246)"  # theme.light.backgroundColor
@@ -49,7 +50,7 @@ def test_an_invite_link_joins_a_new_account_and_a_replaced_codes_link_is_refused
     anns.goto(app_server.url + "/group")
     expect_title(anns, "Group")
     link = invite_link_on_group_page(anns)
-    code = ann.call(groups.get_group, ann.group_id).invite_code
+    code = ann.call(get_group, ann.group_id).invite_code
     assert link == f"{app_server.url}/?join={code}"
     expect(anns.get_by_test_id("stImage").locator("img")).to_be_visible()  # the QR code
     expect(anns.get_by_text("Scan to join")).to_be_visible()
@@ -70,7 +71,7 @@ def test_an_invite_link_joins_a_new_account_and_a_replaced_codes_link_is_refused
     joined = "You joined Sunday cards with the invite link; it is now your active group."
     expect(bens.get_by_text(joined)).to_be_visible()
     expect_title(bens, "Play")
-    members = ann.call(groups.get_group, ann.group_id).members
+    members = ann.call(get_group, ann.group_id).members
     assert [member.display_name for member in members] == ["Ann", "Ben"]
 
     press(anns.get_by_role("button", name="Make a new code"))
@@ -83,7 +84,7 @@ def test_an_invite_link_joins_a_new_account_and_a_replaced_codes_link_is_refused
     expect(cleos.get_by_text("This invite link no longer works")).to_be_visible()
     expect_clean_page(cleos)
     assert [g.id for g in cleo.call(groups.list_groups)] == [cleo.group_id]
-    assert len(ann.call(groups.get_group, ann.group_id).members) == 2
+    assert len(ann.call(get_group, ann.group_id).members) == 2
 
 
 def test_a_read_only_link_shows_that_game_only_and_is_refused_like_a_guess_once_ended(

@@ -36,6 +36,7 @@ from tests.e2e.streamlit_ui import (
     wait_until_idle,
     widget,
 )
+from tests.views import get_group
 
 # Their promises are deadlines, measured on a machine no other browser test shares.
 pytestmark = pytest.mark.deadline
@@ -91,7 +92,7 @@ def table_of_two(app_server, make_table, page_factory):
     stamp = f"{time.monotonic_ns()}"
     ann = make_table("Ann", f"ann{stamp}@example.com", "Card night", list(NAMES))
     finn = ann.accounts.sign_up(f"finn{stamp}@example.com", PASSWORD, "Finn")
-    invite = ann.call(groups.get_group, ann.group_id).invite_code
+    invite = ann.call(get_group, ann.group_id).invite_code
     with ann.sessions() as session:
         perform(session, groups.join_group, finn.user_id, invite)
     seats = [ann.player_ids[name] for name in NAMES]

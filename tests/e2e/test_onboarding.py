@@ -23,6 +23,7 @@ from tests.e2e.streamlit_ui import (
     wait_until_idle,
     widget,
 )
+from tests.views import get_group
 
 pytestmark = pytest.mark.e2e
 
@@ -44,7 +45,7 @@ def test_a_newcomer_joins_and_one_tap_starts_a_game_with_the_members(
     at once, and the button offered there starts a game of Ann and Sam on the Play page."""
     table = make_table("Ann", "ann.join@example.com", "Card night", [])
     sam = table.accounts.sign_up("sam.join@example.com", PASSWORD, "Sam")
-    code = table.call(groups.get_group, table.group_id).invite_code
+    code = table.call(get_group, table.group_id).invite_code
     signed_in(browser_page, table, app_server.url, sam)
     open_page(browser_page, "Group")
     fill(browser_page, "group_join_code", code)
@@ -69,7 +70,7 @@ def test_a_member_is_asked_whether_the_guest_of_their_name_is_them(
     table = make_table("Ann", "ann.guest@example.com", "Guests", ["Olivia"])
     olivia = table.accounts.sign_up("olivia.guest@example.com", PASSWORD, "Olivia")
     with table.sessions() as session:
-        code = perform(session, groups.get_group, table.account.user_id, table.group_id).invite_code
+        code = perform(session, get_group, table.account.user_id, table.group_id).invite_code
         perform(session, groups.join_group, olivia.user_id, code)
     signed_in(browser_page, table, app_server.url, olivia)
     open_page(browser_page, "Group")

@@ -33,6 +33,7 @@ from dutch_app.services import (
 from dutch_app.services.errors import NotFound
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
+from tests.views import get_group
 
 MISSING = 987_654_321
 
@@ -81,7 +82,6 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     "groups.rename_group": (
         "group", "group", lambda s, u, i, w: perform(s, groups.rename_group, u, i, "X")
     ),
-    "groups.get_group": ("group", "group", lambda s, u, i, w: perform(s, groups.get_group, u, i)),
     "groups.rotate_invite_code": (
         "group", "group", lambda s, u, i, w: perform(s, groups.rotate_invite_code, u, i)
     ),
@@ -318,7 +318,7 @@ def test_a_stranger_finds_nothing_and_changes_nothing(
 def removed_member(session, world, make_user) -> int:
     """Someone who was a member of the owner's group until the owner removed them."""
     former = make_user("Former")
-    code = perform(session, groups.get_group, world.owner, world.group).invite_code
+    code = perform(session, get_group, world.owner, world.group).invite_code
     perform(session, groups.join_group, former, code)
     assert perform(session, history.load_history, former, world.group) is not None  # a member reads
     perform(session, groups.remove_member, world.owner, world.group, former)

@@ -13,6 +13,7 @@ from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Game, Group
 from dutch_core import PRESETS
+from tests.views import get_group
 
 
 def test_the_creator_owns_the_group_and_sees_its_invite_code(session, owner, group):
@@ -56,7 +57,7 @@ def test_only_the_owner_renames_or_rotates(session, make_user, group):
         perform(session, groups.rename_group, ben, group.id, "Ben's club")
     with pytest.raises(Forbidden):
         perform(session, groups.rotate_invite_code, ben, group.id)
-    assert perform(session, groups.get_group, ben, group.id).name == "Friday club"
+    assert perform(session, get_group, ben, group.id).name == "Friday club"
 
 
 def test_renaming_tidies_spaces_and_refuses_an_empty_name(session, owner, group):
@@ -93,7 +94,7 @@ def test_list_groups_gives_each_group_its_own_members_and_the_members_role(
     assert listed["Friday club"].role == "owner" and listed["Friday club"].invite_code
     assert listed["Ben's club"].role == "member" and listed["Ben's club"].invite_code is None
     for view in listed.values():
-        assert view == perform(session, groups.get_group, owner, view.id)
+        assert view == perform(session, get_group, owner, view.id)
 
 
 def test_list_groups_of_someone_in_no_group_is_empty_and_of_no_one_not_found(session, make_user):
@@ -109,10 +110,10 @@ def test_when_the_owner_leaves_the_longest_standing_member_takes_over(
     perform(session, groups.join_group, ben, group.invite_code)
     perform(session, groups.join_group, cleo, group.invite_code)
     perform(session, groups.leave_group, owner, group.id)
-    assert perform(session, groups.get_group, ben, group.id).role == "owner"
-    assert perform(session, groups.get_group, cleo, group.id).role == "member"
+    assert perform(session, get_group, ben, group.id).role == "owner"
+    assert perform(session, get_group, cleo, group.id).role == "member"
     with pytest.raises(NotFound):
-        perform(session, groups.get_group, owner, group.id)
+        perform(session, get_group, owner, group.id)
 
 
 def test_a_leaving_members_player_is_unlinked(session, owner, make_user, group):
@@ -197,9 +198,9 @@ def test_the_owner_removes_a_member_who_loses_access_at_once(session, owner, mak
     assert after.data_version > before
     assert perform(session, groups.list_groups, ben) == []
     with pytest.raises(NotFound) as caught:
-        perform(session, groups.get_group, ben, group.id)
+        perform(session, get_group, ben, group.id)
     assert str(caught.value) == f"No group with id {group.id}."
-    assert perform(session, groups.get_group, cleo, group.id).role == "member"
+    assert perform(session, get_group, cleo, group.id).role == "member"
 
 
 def test_removing_a_member_replaces_the_invite_code_they_know(session, owner, make_user, group):
@@ -207,7 +208,7 @@ def test_removing_a_member_replaces_the_invite_code_they_know(session, owner, ma
     perform(session, groups.join_group, ben, group.invite_code)
     after = perform(session, groups.remove_member, owner, group.id, ben)
     assert after.invite_code != group.invite_code
-    assert perform(session, groups.get_group, owner, group.id).invite_code == after.invite_code
+    assert perform(session, get_group, owner, group.id).invite_code == after.invite_code
     with pytest.raises(NotFound):
         perform(session, groups.join_group, ben, group.invite_code)
     assert perform(session, groups.join_group, ben, after.invite_code).role == "member"
@@ -240,7 +241,7 @@ def test_only_the_owner_removes_members(session, owner, make_user, group):
         perform(session, groups.remove_member, ben, group.id, cleo)
     with pytest.raises(Forbidden):
         perform(session, groups.remove_member, ben, group.id, owner)
-    assert len(perform(session, groups.get_group, owner, group.id).members) == 3
+    assert len(perform(session, get_group, owner, group.id).members) == 3
 
 
 def test_the_only_owner_cannot_remove_themselves(session, owner, make_user, group, count_rows):
@@ -251,7 +252,7 @@ def test_the_only_owner_cannot_remove_themselves(session, owner, make_user, grou
     with pytest.raises(Conflict, match="only owner, so you cannot remove yourself"):
         perform(session, groups.remove_member, owner, group.id, owner)
     assert count_rows() == before
-    assert perform(session, groups.get_group, owner, group.id).role == "owner"
+    assert perform(session, get_group, owner, group.id).role == "owner"
 
 
 def test_removing_someone_not_in_the_group_is_not_found(session, owner, make_user, group):

@@ -26,6 +26,7 @@ from dutch_app.services.live import Watched, versions
 from dutch_app.services.unit_of_work import perform
 from dutch_app.web.live import LiveRoute, VersionWatcher, live_route_path
 from dutch_core import PRESETS
+from tests.views import get_group
 
 KEY = b"a-test-key-for-the-live-route-0123456789"
 PASSWORD = "correct horse 43"
@@ -117,7 +118,7 @@ def test_without_a_session_the_route_answers_401_and_tells_nothing(table):
 
 def test_a_session_that_ended_elsewhere_is_refused(table):
     assert ask(table, "finn", game=table.game_id, since=0).status_code == 200
-    table.accounts.sign_out(table.call(groups.get_group, table.group_id).members[1].user_id)
+    table.accounts.sign_out(table.call(get_group, table.group_id).members[1].user_id)
     assert ask(table, "finn", game=table.game_id, since=0).status_code == 401
 
 

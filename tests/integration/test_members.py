@@ -12,6 +12,7 @@ from dutch_app.services.games import end_game, list_games
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import User
 from dutch_core import PRESETS
+from tests.views import get_group
 
 
 def roster(session, user, group_id) -> dict[str, int | None]:
@@ -139,13 +140,13 @@ def test_a_demo_group_is_marked_and_its_owner_removes_it_in_one_step(
     assert made.is_demo and not group.is_demo
     assert perform(session, list_games, owner, made.id)
     sam = make_user("Sam")
-    code = perform(session, groups.get_group, owner, made.id).invite_code
+    code = perform(session, get_group, owner, made.id).invite_code
     perform(session, groups.join_group, sam, code)
     with pytest.raises(Forbidden):
         perform(session, demo.remove_demo_group, sam, made.id)
     assert perform(session, demo.remove_demo_group, owner, made.id) == "Demo group"
     with pytest.raises(NotFound):
-        perform(session, groups.get_group, sam, made.id)
+        perform(session, get_group, sam, made.id)
     after = count_rows()
     kept = {"users", "throttle_counters"}
     assert {k: v for k, v in after.items() if k not in kept} == {

@@ -14,6 +14,7 @@ from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
+from tests.views import get_group
 
 UNSTORABLE = {
     "a NUL": ("Cup\x00final", "control character (U+0000) at position 4"),
@@ -106,7 +107,7 @@ def test_an_id_beyond_64_bits_is_not_found_like_any_missing_id(
     lookups = [
         ("game", lambda i: perform(session, games.get_game, owner, i)),
         ("game", lambda i: perform(session, games.end_game, owner, i)),
-        ("group", lambda i: perform(session, groups.get_group, owner, i)),
+        ("group", lambda i: perform(session, get_group, owner, i)),
         ("group", lambda i: perform(session, games.list_games, owner, i)),
         ("player", lambda i: perform(session, players.rename_player, owner, i, "Zed")),
         ("round", lambda i: perform(session, rounds.delete_round, owner, i, 1)),

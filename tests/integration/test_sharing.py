@@ -20,6 +20,7 @@ from dutch_app.services.sharing import (
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import SharedGame
 from dutch_core import PRESETS
+from tests.views import get_group
 
 CLIENT = "203.0.113.9"
 
@@ -113,7 +114,7 @@ def test_only_members_see_make_or_end_a_games_link(session, owner, game, make_us
         session,
         groups.join_group,
         member,
-        perform(session, groups.get_group, owner, game.group_id).invite_code,
+        perform(session, get_group, owner, game.group_id).invite_code,
     )
     token = perform(session, sharing.make_share_link, member, game.id)
     assert perform(session, sharing.share_link_state, owner, game.id).exists

@@ -21,6 +21,7 @@ from dutch_app.services.unit_of_work import (
 )
 from dutch_app.storage.models import Group, Player
 from dutch_core import PRESETS
+from tests.views import get_group
 
 MISSING = 987_654_321
 
@@ -132,7 +133,7 @@ def test_an_unmarked_service_that_writes_is_refused_loudly_and_stores_nothing(
         with pytest.raises(WriteInRead, match="mark it with @writes"):
             perform(session, service, owner, group.id)
     assert count_rows() == before
-    assert perform(session, groups.get_group, owner, group.id).name == group.name
+    assert perform(session, get_group, owner, group.id).name == group.name
     # Marked, the same service writes.
     perform(session, writes(adds_a_player), owner, group.id)
     assert "Zed" in player_names(session, group.id)
