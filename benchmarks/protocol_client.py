@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -242,8 +243,11 @@ class StreamlitClient:
     # --- widgets ---------------------------------------------------------------------------
 
     def widget(self, key: str) -> Element:
-        """The newest element of the widget whose user key is ``key``."""
-        found = [e for e in self.elements.values() if (_widget_id(e) or "").endswith(f"-{key}")]
+        """The newest element of the widget whose user key is ``key``, or ``key`` with the
+        number of the round entry on the form (``play_round_hand_0-3``; see
+        ``dutch_app/ui/entry_keys.py``)."""
+        named = re.compile(rf"-{re.escape(key)}(-\d+)?$")
+        found = [e for e in self.elements.values() if named.search(_widget_id(e) or "")]
         if not found:
             raise LookupError(f"no widget with key {key!r} on the page")
         return found[-1]
