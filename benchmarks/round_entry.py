@@ -6,7 +6,8 @@
   press the page receives. The browser test ``tests/e2e/test_round_entry.py`` asserts the
   same counts, and the README states them.
 - **Save to the next round's form**: the time from tapping Save until the next round's
-  heading is shown with an empty first field, median of ``rounds`` rounds, side by side
+  heading is shown with an empty first field (checked in the page on every animation
+  frame, so the wait adds no polling interval), median of ``rounds`` rounds, side by side
   (taking turns) with a bare Streamlit page showing a four-field form and the next
   round's heading (``benchmarks/bare_round.py``). Goal ≤ 1.3×.
 
@@ -135,7 +136,33 @@ def _hands(number: int) -> tuple[str, ...]:
     return ("1", str(2 + number % 20), str(3 + number % 17), str(4 + number % 13))
 
 
-def _time_app_save(page: Page, number: int) -> float:
+ARM = """() => {
+  window.dutchTapped = null;
+  document.addEventListener("touchstart", () => { window.dutchTapped = performance.now(); },
+                            { capture: true, once: true });
+}"""
+READY = """([heading, field]) => {
+  const shown = [...document.querySelectorAll("h1, h2, h3")]
+    .some((element) => element.textContent.trim() === heading);
+  const fields = [...document.querySelectorAll(field)].filter((f) => f.offsetParent !== null);
+  if (!shown || fields.length !== 1 || fields[0].value !== "") return false;
+  return performance.now() - window.dutchTapped;
+}"""
+"""The next round's form is there: its heading, and its one visible first field empty.
+Checked in the page on every animation frame; the answer is the time since the tap."""
+
+
+def _time_save(page: Page, save, heading: str, field: str) -> tuple[float, float]:
+    """Tap ``save``: seconds until the page shows ``heading`` with ``field`` empty, as
+    this script sees it and as the page itself timed it from the touch."""
+    page.evaluate(ARM)
+    began = time.perf_counter()
+    save.tap()
+    in_page = page.wait_for_function(READY, arg=[heading, field], polling="raf").json_value()
+    return time.perf_counter() - began, in_page / 1000
+
+
+def _time_app_save(page: Page, number: int) -> tuple[float, float]:
     """Fill round ``number`` (a lowest call), tap Save: seconds until round number + 1's
     heading shows with an empty first field."""
     for seat, hand in enumerate(_hands(number)):
@@ -143,31 +170,22 @@ def _time_app_save(page: Page, number: int) -> float:
         _field(page, f"play_round_hand_{seat}").fill(hand)
     _choose_call(page)
     _idle(page)
-    heading = page.get_by_role("heading", name=f"Round {number + 1}")
-    first = _field(page, "play_round_hand_0")
-    began = time.perf_counter()
-    _key(page, "play_round_save").get_by_role("button").tap()
-    heading.wait_for()
-    expect(first).to_have_value("")
-    return time.perf_counter() - began
+    save = _key(page, "play_round_save").get_by_role("button")
+    return _time_save(page, save, f"Round {number + 1}", ".st-key-play_round_hand_0 input")
 
 
-def _time_bare_save(page: Page, number: int) -> float:
+def _time_bare_save(page: Page, number: int) -> tuple[float, float]:
     for seat, hand in enumerate(_hands(number)):
         _idle(page)
         page.get_by_label(f"Player {seat + 1}").fill(hand)
     _idle(page)
-    heading = page.get_by_role("heading", name=f"Round {number + 1}")
-    first = page.get_by_label("Player 1")
-    began = time.perf_counter()
-    page.get_by_role("button", name="Save the round").tap()
-    heading.wait_for()
-    expect(first).to_have_value("")
-    return time.perf_counter() - began
+    save = page.get_by_role("button", name="Save the round")
+    return _time_save(page, save, f"Round {number + 1}", "input[aria-label='Player 1']")
 
 
-def _saves(app: Page, bare: Page, rounds: int) -> tuple[list[float], list[float]]:
-    """Save ``rounds`` rounds on each page, taking turns (A B, B A, …) after a warm-up."""
+def _saves(app: Page, bare: Page, rounds: int) -> tuple[list, list]:
+    """Save ``rounds`` rounds on each page, taking turns (A B, B A, …) after a warm-up:
+    each save's (seconds seen by this script, seconds timed in the page)."""
     app_times, bare_times = [], []
     for turn in range(rounds + 1):  # the first turn warms both up
         if turn % 2:
@@ -176,7 +194,11 @@ def _saves(app: Page, bare: Page, rounds: int) -> tuple[list[float], list[float]
         else:
             app_s = _time_app_save(app, 3 + turn)
             bare_s = _time_bare_save(bare, 1 + turn)
-        print(f"  save {turn}: app {app_s:.3f} s, bare {bare_s:.3f} s", file=sys.stderr)
+        print(
+            f"  save {turn}: app {app_s[0]:.3f} s ({app_s[1]:.3f} in the page), "
+            f"bare {bare_s[0]:.3f} s ({bare_s[1]:.3f})",
+            file=sys.stderr,
+        )
         if turn:
             app_times.append(app_s)
             bare_times.append(bare_s)
@@ -196,7 +218,10 @@ def _measure(browser: Browser, url: str, token: str, bare_url: str, rounds: int)
     bare = _phone(browser, bare_url)
     bare.get_by_role("heading", name="Round 1").wait_for()
     app_times, bare_times = _saves(app, bare, rounds)
-    app_median, bare_median = statistics.median(app_times), statistics.median(bare_times)
+    app_median = statistics.median(seen for seen, _in_page in app_times)
+    bare_median = statistics.median(seen for seen, _in_page in bare_times)
+    app_in_page = statistics.median(in_page for _seen, in_page in app_times)
+    bare_in_page = statistics.median(in_page for _seen, in_page in bare_times)
     ratio = app_median / bare_median
     return {
         "pad_taps": pad[0],
@@ -206,6 +231,9 @@ def _measure(browser: Browser, url: str, token: str, bare_url: str, rounds: int)
         "rounds": rounds,
         "save_to_next_form_median_s": round(app_median, 3),
         "bare_page_median_s": round(bare_median, 3),
+        "in_page_median_s": round(app_in_page, 3),
+        "bare_in_page_median_s": round(bare_in_page, 3),
+        "in_page_ratio": round(app_in_page / bare_in_page, 2),
         "ratio": round(ratio, 2),
         "goal": GOAL,
         "ok": ratio <= GOAL,
@@ -243,5 +271,8 @@ def text_report(result: dict) -> str:
             f"{result['save_to_next_form_median_s'] * 1000:.0f} ms against "
             f"{result['bare_page_median_s'] * 1000:.0f} ms for a bare four-field form: "
             f"{result['ratio']:.2f}× (goal ≤ {result['goal']}: {mark})",
+            f"  timed by the page itself from the touch: "
+            f"{result['in_page_median_s'] * 1000:.0f} ms against "
+            f"{result['bare_in_page_median_s'] * 1000:.0f} ms: {result['in_page_ratio']:.2f}×",
         ]
     )
