@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,15 @@ OKABE_ITO = [
     "#000000",  # black
 ]
 """The Okabe–Ito palette, readable with every common colour-vision deficiency."""
+MORE_PLAYERS = [
+    "#CC6677",  # rose
+    "#44AA99",  # teal
+    "#999933",  # olive
+    "#AA4499",  # purple
+]
+"""Four more colours (from Paul Tol's muted scheme) for the ninth to twelfth player: a table
+seats up to twelve. Next to the first eight, some of them are alike to some eyes."""
+PLAYER_PALETTE = [*OKABE_ITO, *MORE_PLAYERS]
 
 OUTCOME_COLOURS = {"lowest": "#0072B2", "tied": "#E69F00", "beaten": "#D55E00"}
 OUTCOME_LABELS = {"lowest": N_("Lowest (success)"), "tied": N_("Tied"), "beaten": N_("Beaten")}
@@ -275,30 +284,52 @@ def player_colours(players: Iterable[tuple[int, str]]) -> dict[str, str]:
     """
     colours: dict[str, str] = {}
     for _id, name in sorted(players):
-        colours.setdefault(name, OKABE_ITO[len(colours) % len(OKABE_ITO)])
+        colours.setdefault(name, PLAYER_PALETTE[len(colours) % len(PLAYER_PALETTE)])
     return colours
+
+
+def distinct_colours(players: Sequence[str], colours: Mapping[str, str]) -> list[str]:
+    """The colours of ``players`` in one chart, no two alike while the palette lasts.
+
+    Each player keeps their own colour (:func:`player_colours`) unless an earlier player of
+    the chart already has it (a group of more than twelve players, or colours kept from
+    players no longer in it): the later one then takes the first palette colour nobody in
+    the chart has.
+
+    >>> kept = {"Ann": "#E69F00", "Ben": "#56B4E9", "Mo": "#E69F00"}
+    >>> distinct_colours(["Ann", "Ben", "Mo"], kept)
+    ['#E69F00', '#56B4E9', '#009E73']
+    """
+    light = {dark: colour for colour, dark in DARK_SWAPS.items()}  # as the palette has it
+    own = [colours.get(name) or fallback_colour(name) for name in players]
+    own = [light.get(colour, colour) for colour in own]
+    free = [colour for colour in PLAYER_PALETTE if colour not in own]
+    shown: list[str] = []
+    for colour in own:
+        if colour in shown and free:
+            colour = free.pop(0)
+        shown.append(colour)
+    return shown
 
 
 def fallback_colour(name: str) -> str:
     """A colour for a name missing from the group's list: derived from the name alone."""
     digest = hashlib.blake2b(str(name).encode(), digest_size=2).digest()
-    return OKABE_ITO[int.from_bytes(digest, "big") % len(OKABE_ITO)]
+    return PLAYER_PALETTE[int.from_bytes(digest, "big") % len(PLAYER_PALETTE)]
 
 
 def coloured(spec: ChartSpec, colours: Mapping[str, str] | None) -> ChartSpec:
     """``spec`` with its players drawn in ``colours`` (see :func:`player_colours`).
 
     The colour scale's domain is the players the chart shows (so the legend
-    lists just them) and its range their colours. Returns a new top-level
+    lists just them) and its range their colours, no two alike
+    (:func:`distinct_colours`). Returns a new top-level
     dict; only the parts on the way to a colour encoding are copied.
     """
     players = spec.get("usermeta", {}).get("players")
     if not colours or not players:
         return spec
-    scale = {
-        "domain": players,
-        "range": [colours.get(name) or fallback_colour(name) for name in players],
-    }
+    scale = {"domain": players, "range": distinct_colours(players, colours)}
     return _recolour(spec, scale)
 
 

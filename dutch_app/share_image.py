@@ -13,7 +13,7 @@ import altair as alt
 import pandas as pd
 import vl_convert
 
-from dutch_app.charts import fallback_colour
+from dutch_app.charts import distinct_colours
 from dutch_app.i18n import _
 from dutch_app.services.sharing import SharedGameView
 
@@ -74,9 +74,7 @@ def _standings_chart(view: SharedGameView, colours: Mapping[str, str]) -> alt.La
                 text="player:N",
                 color=alt.Color(
                     "player:N",
-                    scale=alt.Scale(
-                        domain=names, range=[colours.get(n) or fallback_colour(n) for n in names]
-                    ),
+                    scale=alt.Scale(domain=names, range=distinct_colours(names, colours)),
                     legend=None,
                 ),
             ),
@@ -98,9 +96,7 @@ def _totals_chart(view: SharedGameView, colours: Mapping[str, str]) -> alt.Chart
             color=alt.Color(
                 "player:N",
                 title=_("Player"),
-                scale=alt.Scale(
-                    domain=names, range=[colours.get(n) or fallback_colour(n) for n in names]
-                ),
+                scale=alt.Scale(domain=names, range=distinct_colours(names, colours)),
                 legend=alt.Legend(orient="bottom", columns=3),
             ),
         )

@@ -291,3 +291,43 @@ def test_a_bar_per_player_draws_the_named_column_of_each_player():
     assert spec["encoding"]["x"]["field"] == "points"
     assert spec["title"] == "Points paid"
     assert kind.spec(table)["usermeta"]["players"] == ["Ann", "Ben"]
+
+
+def _chart_of(players: list[str]) -> dict:
+    frame = pd.DataFrame(
+        {"player": players, "round_number": [1] * len(players), "game_total": range(len(players))}
+    )
+    return charts.CUMULATIVE_TOTALS.spec(frame)
+
+
+def test_twelve_players_at_one_table_get_twelve_colours():
+    names = [f"P{number}" for number in range(1, 13)]
+    colours = charts.player_colours(enumerate(names))
+    assert len(set(colours.values())) == 12
+    spec = charts.coloured(_chart_of(names), colours)
+    assert len(set(spec["encoding"]["color"]["scale"]["range"])) == 12
+
+
+def test_players_of_a_large_group_never_share_a_colour_in_one_chart():
+    """In a group of 14 players, the 1st and 13th (and 2nd and 14th) have the same own
+    colour; drawn together, the later one takes a colour nobody in the chart has, and
+    everyone else keeps their own."""
+    names = [f"P{number}" for number in range(1, 15)]
+    colours = charts.player_colours(enumerate(names))
+    assert colours["P1"] == colours["P13"] and colours["P2"] == colours["P14"]
+    shown = ["P1", "P5", "P13", "P14", "P2"]
+    spec = charts.coloured(_chart_of(shown), colours)
+    scale = spec["encoding"]["color"]["scale"]
+    drawn = dict(zip(scale["domain"], scale["range"], strict=True))
+    assert scale["domain"] == ["P1", "P13", "P14", "P2", "P5"]  # the legend's order
+    assert len(set(drawn.values())) == len(shown)
+    assert drawn["P1"] == colours["P1"] and drawn["P5"] == colours["P5"]
+    assert drawn["P14"] == colours["P14"]  # first in the legend with that colour: kept
+    assert drawn["P13"] != colours["P13"] and drawn["P2"] != colours["P2"]
+
+
+def test_in_the_dark_theme_a_replacement_colour_is_never_the_one_swapped_for_black():
+    colours = charts.theme_colours({"Ann": "#000000", "Ben": "#000000"}, dark=True)
+    spec = charts.for_theme(charts.coloured(_chart_of(["Ann", "Ben"]), colours), dark=True)
+    ann, ben = spec["encoding"]["color"]["scale"]["range"]
+    assert ann == "#EDEDED" and ben not in ("#EDEDED", "#000000")
