@@ -38,7 +38,7 @@ from dutch_app.ui.invite_link import (
 )
 from dutch_app.ui.password_reset import reset_link_opened
 from dutch_app.ui.phone_css import phone_css
-from dutch_app.ui.preferences import my_preferences, page_head
+from dutch_app.ui.preferences import my_preferences, page_head, read_again_next_run
 from dutch_app.ui.text import distinct_labels
 from dutch_app.ui.widgets import apply_pending_resets
 
@@ -226,3 +226,4 @@ try:
     run()
 finally:
     end_of_run()  # the next run, a callback or a fragment checks the session again
+    read_again_next_run()  # and reads the preferences again

@@ -1,5 +1,6 @@
-"""The signed-in person's preferences in the UI: read once per session, shown on the Account
-page, and applied to every page (the theme; the language once translations read it)."""
+"""The signed-in person's preferences in the UI: read once a run of the page (so a choice
+made on another device shows at the next run), shown on the Account page, and applied to
+every page (the theme and the language)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def language_names() -> dict[str, str]:
 
 
 def my_preferences() -> Preferences:
-    """The signed-in person's preferences (the defaults before sign-in), read once a session."""
+    """The signed-in person's preferences (the defaults before sign-in), read once a run
+    (one query by primary key), so a choice made on another device shows at the next run."""
     if current_account() is None:
         return DEFAULTS
     kept = st.session_state.get(PREFERENCES_KEY)
@@ -47,6 +49,11 @@ def save_my_preferences(*, language: str | None, theme: str, keep_awake: bool) -
     )
     st.session_state[PREFERENCES_KEY] = saved
     return saved
+
+
+def read_again_next_run() -> None:
+    """The next run reads the preferences afresh (see :func:`my_preferences`)."""
+    st.session_state.pop(PREFERENCES_KEY, None)
 
 
 def forget_remembered_rules() -> None:

@@ -151,6 +151,17 @@ def test_the_language_stored_with_the_account_wins_over_the_browsers(table):
     assert at.title[0].value == "Jouer"
 
 
+def test_a_language_chosen_on_another_device_shows_at_the_next_run(table):
+    """Preferences are read on every run of the page, not once a session: French chosen
+    on the phone shows on the laptop's open tab as soon as it runs again."""
+    at = open_app(table.account, "pages/play.py", context={"locale": "en-GB"})
+    assert at.title[0].value == "Play"
+    table.call(preferences.save_preferences, language="fr", theme="auto", keep_awake=True)
+    at.run()
+    assert not at.exception
+    assert at.title[0].value == "Jouer"
+
+
 def test_the_language_picker_lists_each_language_in_its_own_name(table):
     """The Account page offers the four languages by their own names, after the browser's."""
     at = open_app(table.account, "pages/account.py", context={"locale": "de-DE"})
