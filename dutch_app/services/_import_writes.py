@@ -18,8 +18,10 @@ ever shown). A holding group left behind by a process that stopped half-way is c
 up the same way by the next import, or when the app starts, once it is older than any
 import can take (:data:`ABANDONED_AFTER`).
 
-These transactions are the import's own: they run on a session of their own, on the
-caller's engine, and never commit or roll back the caller's session.
+These transactions are the import's own: each step runs in a write unit of work
+(:func:`~dutch_app.services.unit_of_work.write`: committed, rolled back, or run again
+after a clash with a concurrent write) on a session of its own, on the caller's engine,
+and never commits or rolls back the caller's session.
 """
 
 from __future__ import annotations
@@ -33,16 +35,12 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from sqlalchemy import Connection, Engine, delete, select, update
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, membership
 from dutch_app.services._bulk import PreparedGames, insert_games, insert_with_ids
 from dutch_app.services._caps import check_room_for_players
-from dutch_app.services.errors import Conflict
-from dutch_app.services.unit_of_work import ATTEMPTS, is_retryable
-from dutch_app.storage.db import WRITE
+from dutch_app.services.unit_of_work import read, write
 from dutch_app.storage.models import Game, GamePlayer, Group, Player, Round, RoundHand, utcnow
 
 BATCH_HANDS = 60
@@ -77,18 +75,6 @@ class Stored(NamedTuple):
 def _pause(seconds: float) -> None:
     """Rest between two short transactions (a test watches the database here)."""
     time.sleep(seconds)
-
-
-@contextmanager
-def _short_write(session: Session) -> Iterator[None]:
-    """One short write transaction on the import's own session."""
-    session.connection(execution_options={WRITE: True})
-    try:
-        yield
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
 
 
 _SYNCHRONOUS = "dutch_import_synchronous"  # the connection's own setting, restored after
@@ -193,17 +179,14 @@ class _Rows:
 
 def _open(session: Session, user_id: int, group_id: int) -> int:
     """A new holding group for an import into ``group_id``; its id."""
-    with _short_write(session):
-        membership(session, user_id, group_id)
-        # Lower case and a dash: no typed invite code (upper case letters and digits
-        # once normalised) can ever find a holding group.
-        code = f"import-{secrets.token_hex(12)}"
-        holding = Group(
-            name="import", invite_code=code, created_by=user_id, import_into_id=group_id
-        )
-        session.add(holding)
-        session.flush()
-        return holding.id
+    membership(session, user_id, group_id)
+    # Lower case and a dash: no typed invite code (upper case letters and digits once
+    # normalised) can ever find a holding group.
+    code = f"import-{secrets.token_hex(12)}"
+    holding = Group(name="import", invite_code=code, created_by=user_id, import_into_id=group_id)
+    session.add(holding)
+    session.flush()
+    return holding.id
 
 
 def _players(
@@ -211,27 +194,26 @@ def _players(
 ) -> tuple[dict[object, int], list[str]]:
     """The stored player id for each name key of ``names``: the group's player of that
     name, or a new one made in the holding group; and the names of the new ones."""
-    with _short_write(session):
-        ids: dict[object, int] = {
-            key: player_id
-            for keys in _in_lists(list(names))
-            for key, player_id in session.execute(
-                select(Player.name_key, Player.id).where(
-                    Player.group_id == group_id, Player.name_key.in_(keys)
-                )
+    ids: dict[object, int] = {
+        key: player_id
+        for keys in _in_lists(list(names))
+        for key, player_id in session.execute(
+            select(Player.name_key, Player.id).where(
+                Player.group_id == group_id, Player.name_key.in_(keys)
             )
-            if key is not None
-        }
-        created = [name for key, name in names.items() if key not in ids]
-        check_room_for_players(session, group_id, len(created))
-        rows = [
-            {"group_id": holding, "name": name, "name_key": key}
-            for key, name in names.items()
-            if key not in ids
-        ]
-        new_ids = insert_with_ids(session, Player.__table__, rows)
-        for row, player_id in zip(rows, new_ids, strict=True):
-            ids[row["name_key"]] = player_id
+        )
+        if key is not None
+    }
+    created = [name for key, name in names.items() if key not in ids]
+    check_room_for_players(session, group_id, len(created))
+    rows = [
+        {"group_id": holding, "name": name, "name_key": key}
+        for key, name in names.items()
+        if key not in ids
+    ]
+    new_ids = insert_with_ids(session, Player.__table__, rows)
+    for row, player_id in zip(rows, new_ids, strict=True):
+        ids[row["name_key"]] = player_id
     return ids, created
 
 
@@ -243,116 +225,95 @@ def _write_batch(
     indexes: list[int],
     player_ids: Mapping[object, int],
 ) -> list[tuple[int, int]]:
-    """Insert one batch in a short transaction, leaving out the games the group got from
+    """Insert one batch (a short transaction of its own), leaving out the games the group got from
     another import meanwhile (by their import key); (index, new id) of each game stored."""
-    clash: DBAPIError | None = None
-    for _attempt in range(ATTEMPTS):
-        try:
-            with _short_write(session):
-                keys = [rows.games[index]["import_key"] for index in indexes]
-                taken = set(
-                    session.scalars(
-                        select(Game.import_key).where(
-                            Game.group_id == group_id,
-                            Game.import_key.in_([key for key in keys if key is not None]),
-                        )
-                    )
-                )
-                kept = [index for index in indexes if rows.games[index]["import_key"] not in taken]
-                if not kept:
-                    return []
-                ids = insert_games(session, rows.of(kept, holding), player_ids)
-                return list(zip(kept, ids, strict=True))
-        except DBAPIError as error:  # another import's game of the same key, just stored
-            if not is_retryable(error):
-                raise
-            clash = error
-    raise Conflict(
-        _("Others changed the same data at the same moment; please try again.")
-    ) from clash
+    keys = [rows.games[index]["import_key"] for index in indexes]
+    taken = set(
+        session.scalars(
+            select(Game.import_key).where(
+                Game.group_id == group_id,
+                Game.import_key.in_([key for key in keys if key is not None]),
+            )
+        )
+    )
+    kept = [index for index in indexes if rows.games[index]["import_key"] not in taken]
+    if not kept:
+        return []
+    ids = insert_games(session, rows.of(kept, holding), player_ids)
+    return list(zip(kept, ids, strict=True))
 
 
 def _reveal(session: Session, user_id: int, group_id: int, holding: int) -> None:
     """Show the import: move its new players into the group and delete the holding group,
     in one short transaction."""
-    with _short_write(session):
-        membership(session, user_id, group_id)
-        staged = list(
-            session.execute(select(Player.id, Player.name_key).where(Player.group_id == holding))
+    membership(session, user_id, group_id)
+    staged = list(
+        session.execute(select(Player.id, Player.name_key).where(Player.group_id == holding))
+    )
+    # Locks the group's row too, so two imports into one group show one at a time.
+    check_room_for_players(session, group_id, len(staged))
+    for player_id, key in staged:
+        # Someone added a player of this name while the file was written: it is them.
+        same = session.scalar(
+            select(Player.id).where(Player.group_id == group_id, Player.name_key == key)
         )
-        # Locks the group's row too, so two imports into one group show one at a time.
-        check_room_for_players(session, group_id, len(staged))
-        for player_id, key in staged:
-            # Someone added a player of this name while the file was written: it is them.
-            same = session.scalar(
-                select(Player.id).where(Player.group_id == group_id, Player.name_key == key)
+        if same is None:
+            continue
+        for column in (GamePlayer.player_id, RoundHand.player_id, Round.caller_player_id):
+            session.execute(
+                update(column.class_)
+                .where(column == player_id)
+                .values({column.key: same})
+                .execution_options(synchronize_session=False)
             )
-            if same is None:
-                continue
-            for column in (GamePlayer.player_id, RoundHand.player_id, Round.caller_player_id):
-                session.execute(
-                    update(column.class_)
-                    .where(column == player_id)
-                    .values({column.key: same})
-                    .execution_options(synchronize_session=False)
-                )
-            session.execute(delete(Player).where(Player.id == player_id))
-        session.execute(
-            update(Player)
-            .where(Player.group_id == holding)
-            .values(group_id=group_id)
-            .execution_options(synchronize_session=False)
-        )
-        session.execute(delete(Group).where(Group.id == holding))
-        bump_group(session, group_id)
-
-
-def _reveal_retrying(session: Session, user_id: int, group_id: int, holding: int) -> None:
-    """:func:`_reveal`, tried again when someone took a new player's name at that moment."""
-    clash: DBAPIError | None = None
-    for _attempt in range(ATTEMPTS):
-        try:
-            return _reveal(session, user_id, group_id, holding)
-        except DBAPIError as error:
-            if not is_retryable(error):
-                raise
-            clash = error
-    raise Conflict(
-        _("Others changed the same data at the same moment; please try again.")
-    ) from clash
+        session.execute(delete(Player).where(Player.id == player_id))
+    session.execute(
+        update(Player)
+        .where(Player.group_id == holding)
+        .values(group_id=group_id)
+        .execution_options(synchronize_session=False)
+    )
+    session.execute(delete(Group).where(Group.id == holding))
+    bump_group(session, group_id)
 
 
 def discard(session: Session, holding: int, group_id: int) -> None:
     """Undo an import: delete its games a batch per transaction, then its new players and
     its holding group (last, so that none of its games is ever shown)."""
     session.rollback()
-    while True:
-        with _short_write(session):
-            ids = list(
-                session.scalars(
-                    select(Game.id)
-                    .where(Game.group_id == group_id, Game.held_by_id == holding)
-                    .limit(DELETE_BATCH)
-                )
-            )
-            if not ids:
-                session.execute(delete(Player).where(Player.group_id == holding))
-                session.execute(delete(Group).where(Group.id == holding))
-                return
-            session.execute(delete(Game).where(Game.id.in_(ids)))
+    while write(session, _discard_some, holding, group_id):
         _pause(LEAST_PAUSE_S)
+
+
+def _discard_some(session: Session, holding: int, group_id: int) -> bool:
+    """Delete a batch of the import's games; when none is left, its new players and its
+    holding group. Whether there may be more to delete."""
+    ids = list(
+        session.scalars(
+            select(Game.id)
+            .where(Game.group_id == group_id, Game.held_by_id == holding)
+            .limit(DELETE_BATCH)
+        )
+    )
+    if not ids:
+        session.execute(delete(Player).where(Player.group_id == holding))
+        session.execute(delete(Group).where(Group.id == holding))
+        return False
+    session.execute(delete(Game).where(Game.id.in_(ids)))
+    return True
+
+
+def _abandoned(session: Session) -> list[tuple[int, int | None]]:
+    """The holding groups old enough to belong to stopped imports, with their groups."""
+    query = select(Group.id, Group.import_into_id).where(
+        Group.import_into_id.is_not(None), Group.created_at < utcnow() - ABANDONED_AFTER
+    )
+    return [(holding, group_id) for holding, group_id in session.execute(query)]
 
 
 def discard_abandoned(session: Session) -> int:
     """Undo the imports that stopped half-way (their holding groups are old); how many."""
-    with session.begin():
-        old = list(
-            session.execute(
-                select(Group.id, Group.import_into_id).where(
-                    Group.import_into_id.is_not(None), Group.created_at < utcnow() - ABANDONED_AFTER
-                )
-            )
-        )
+    old = read(session, _abandoned)
     for holding, group_id in old:
         if group_id is not None:
             discard(session, holding, group_id)
@@ -376,20 +337,21 @@ def store(
         own = Session(bind=connection, expire_on_commit=False)
         try:
             discard_abandoned(own)
-            holding = _open(own, user_id, group_id)
+            holding = write(own, _open, user_id, group_id)
             try:
-                player_ids, created = _players(own, group_id, holding, names)
+                player_ids, created = write(own, _players, group_id, holding, names)
                 rows = _Rows(prepared)
                 stored: list[tuple[int, int]] = []
                 for number, indexes in enumerate(rows.batches(), start=1):
                     began = time.perf_counter()
-                    stored.extend(_write_batch(own, group_id, holding, rows, indexes, player_ids))
+                    batch = write(own, _write_batch, group_id, holding, rows, indexes, player_ids)
+                    stored.extend(batch)
                     if number % CHECKPOINT_EVERY == 0:
                         _checkpoint(connection)
                     _pause(max(LEAST_PAUSE_S, PAUSE_SHARE * (time.perf_counter() - began)))
                 _checkpoint(connection)
                 _durable(connection)
-                _reveal_retrying(own, user_id, group_id, holding)
+                write(own, _reveal, user_id, group_id, holding)
             except BaseException:
                 _durable(connection)
                 discard(own, holding, group_id)
