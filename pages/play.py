@@ -10,7 +10,7 @@ from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
-from dutch_app.ui.entry_keys import entry_number, widget_key
+from dutch_app.ui.entry_keys import entry_number
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
@@ -27,7 +27,7 @@ from dutch_app.ui.live_round import (
 )
 from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
-from dutch_app.ui.round_form import round_form
+from dutch_app.ui.round_form import round_form, save_button
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
 from dutch_app.ui.text import distinct_labels, md
@@ -114,15 +114,7 @@ def enter_round(game, group: GroupView) -> None:
     # Save is drawn by the page, not the entry's fragment: its callback stores the round
     # before the page runs, so a save costs one run of the page. Like the entry's fields
     # it belongs to the entry on the form (see dutch_app/ui/entry_keys.py).
-    entry = entry_number(FORM)
-    with st.container(key="play_round_save"):
-        st.button(
-            _("Save the round"),
-            type="primary",
-            key=widget_key(FORM, "save"),
-            on_click=save_entry,
-            args=(game, basis, entry),
-        )
+    save_button(FORM, _("Save the round"), save_entry, (game, basis, entry_number(FORM)))
 
 
 @st.fragment

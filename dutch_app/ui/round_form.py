@@ -15,7 +15,7 @@ is right.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -346,19 +346,19 @@ def round_form(
         )
         st.error(f"{heading}\n\n{lines}")
     if draw_save:
-        with st.container(key=f"{key}_save"):
-            st.button(
-                submit_label,
-                type="primary",
-                key=widget_key(key, "save"),
-                on_click=tap_save,
-                args=(key,),
-            )
+        save_button(key, submit_label, tap_save, (key,))
     if tapped and errors:
         first = next(iter(errors))
         target = field_key(key, players, first, caller_choice is not None)
         table_helper(scroll_to=target, nonce=st.session_state[f"{key}_refusals"])
     return submitted
+
+
+def save_button(key: str, label: str, on_click: Callable[..., None], args: tuple) -> None:
+    """The entry's Save: a widget of the entry on the form (see ``entry_keys``), in a
+    container with the lasting name ``<key>_save``."""
+    with st.container(key=f"{key}_save"):
+        st.button(label, type="primary", key=widget_key(key, "save"), on_click=on_click, args=args)
 
 
 def _problems(count: int) -> str:
