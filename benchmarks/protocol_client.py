@@ -47,6 +47,7 @@ class Run:
 
     fragment_id: str
     elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
+    fragments: set[str] = field(default_factory=set)  # the fragments that drew in it
     finished: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -96,6 +97,8 @@ class StreamlitClient:
         self._touched: dict[str, WidgetState] = {}
         self.page_script_hash = ""
         self.elements: dict[tuple[int, ...], Element] = {}
+        self._drawn_by: dict[tuple[int, ...], str] = {}  # element path -> its fragment's id
+        self._widget_fragment: dict[str, str] = {}  # widget id -> the fragment that drew it
         self._run: Run | None = None
         self.fragment_runs = 0
         self.texts_changed = asyncio.Event()
@@ -148,11 +151,15 @@ class StreamlitClient:
             path = tuple(message.metadata.delta_path)
             element = message.delta.new_element
             self.elements[path] = element
+            self._drawn_by[path] = message.delta.fragment_id
             if self._run is not None:
                 self._run.elements[path] = element
+                self._run.fragments.add(message.delta.fragment_id)
             if element.WhichOneof("type") == "bidi_component":
                 self._live_element(element, message.delta.fragment_id)
             widget_id = _widget_id(element)
+            if widget_id is not None:
+                self._widget_fragment[widget_id] = message.delta.fragment_id
             if widget_id is not None and widget_id not in self._touched:
                 state = _default_state(element)
                 if state is not None:
@@ -161,6 +168,8 @@ class StreamlitClient:
         elif kind == "script_finished" and self._run is not None:
             # A run cut short by st.rerun() is followed by the run that counts.
             if message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                if self._run.fragment_id:
+                    self._drop_stale(self._run)
                 self._run.finished.set()
         elif kind == "auto_rerun":
             interval, fragment = message.auto_rerun.interval, message.auto_rerun.fragment_id
@@ -233,12 +242,26 @@ class StreamlitClient:
         await self._socket.send(message.SerializeToString())
 
     async def rerun(self, pressed: str | None = None, timeout: float = 60) -> Run:
-        """Run the page (with a button pressed, if named) and wait until the run finishes."""
-        self._run = run = Run("")
-        self.elements = {}
-        await self._send_rerun(pressed=pressed)
+        """Run the page (with a button pressed, if named) and wait until the run finishes.
+
+        A button drawn by a fragment reruns that fragment only, as in the browser: the
+        rest of the page stays, and what the fragment drew before and not again goes.
+        """
+        fragment = self._widget_fragment.get(pressed, "") if pressed is not None else ""
+        self._run = run = Run(fragment)
+        if not fragment:
+            self.elements, self._drawn_by = {}, {}
+        await self._send_rerun(fragment_id=fragment, pressed=pressed, auto=False)
         await asyncio.wait_for(run.finished.wait(), timeout)
         return run
+
+    def _drop_stale(self, run: Run) -> None:
+        """After a fragment run: the elements its fragments drew before and not in it go."""
+        fragments = run.fragments | {run.fragment_id}
+        for path in [p for p, f in self._drawn_by.items() if f in fragments]:
+            if path not in run.elements:
+                self.elements.pop(path, None)
+                del self._drawn_by[path]
 
     # --- widgets ---------------------------------------------------------------------------
 

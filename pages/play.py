@@ -100,8 +100,8 @@ def enter_round(game, group: GroupView) -> None:
     """The round entry, for the round its entry was begun for; a stored round clears it.
 
     The last round's one-line summary and Undo stand above it. The entry itself is a
-    fragment: typing, the card pad and a refused save rerun only the entry; a stored
-    round reruns the page (standings, chart) once.
+    fragment: typing and the card pad rerun only the entry; Save reruns the game's
+    fragment (:func:`game_area`) once.
     """
     following = game.rounds_played + 1
     st.subheader(_("Round {number}").format(number=following))
@@ -111,9 +111,10 @@ def enter_round(game, group: GroupView) -> None:
     with st.container():  # always here, so the entry below keeps its place (and its text)
         round_notice(game, group, basis)
     round_entry(game)
-    # Save is drawn by the page, not the entry's fragment: its callback stores the round
-    # before the page runs, so a save costs one run of the page. Like the entry's fields
-    # it belongs to the entry on the form (see dutch_app/ui/entry_keys.py).
+    # Save is drawn by the game's fragment, not the entry's: its callback stores the round
+    # before that fragment reruns, so a save costs one run of the game's part of the page
+    # (the next form, then the standings). Like the entry's fields it belongs to the entry
+    # on the form (see dutch_app/ui/entry_keys.py).
     save_button(FORM, _("Save the round"), save_entry, (game, basis, entry_number(FORM)))
 
 
@@ -199,6 +200,17 @@ def ended_elsewhere(game) -> None:
         st.rerun()
 
 
+@st.fragment
+def game_area(game_id: int, group: GroupView) -> None:
+    """The game on show, as a fragment: Save, Undo and the entry's other buttons rerun
+    this part of the page alone (the game read again, the next form drawn first), not
+    the page around it (the session, the group and game lists, the navigation). Anything
+    that changes more than the game reruns the whole page, as does the live component
+    when another phone changed the game."""
+    with guarded():
+        show_game(game_id, group)
+
+
 def show_game(game_id: int, group: GroupView) -> None:
     """A game in progress (or just finished), followed live."""
     game = call(games.get_game, game_id, games.PLAY_ROUNDS)
@@ -274,5 +286,4 @@ if game_id is None:
     else:
         follow_group(group)  # a game started on another phone shows up here
 else:
-    with guarded():
-        show_game(game_id, group)
+    game_area(game_id, group)

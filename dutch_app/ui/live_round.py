@@ -80,7 +80,8 @@ def save_entry(game, basis: int, entry: int) -> None:
     """Save's callback: store entry number ``entry`` as round ``basis`` if it is complete
     and right.
 
-    It runs before the page does, so a save costs one run of the page. A problem is left
+    It runs before the game's fragment reruns, so a save costs one run of the game's part
+    of the page (``pages/play.py``'s ``game_area``). A problem is left
     for the entry to show; a round the game has moved past is kept with what happened.
     The second tap of a double tap, sent before the browser saw the emptied form, is a
     tap on the stored entry's Save: that widget is gone (each entry's Save has a key of

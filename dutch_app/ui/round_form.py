@@ -267,8 +267,8 @@ def round_form(
     preview's new game totals. ``live`` updates the preview while a field is typed in
     (after a short pause), not only when it is left; for pages drawn as a fragment.
     Without ``draw_save`` the page draws Save itself, right after the entry (outside its
-    fragment, so that a save reruns the page once): its callback calls :func:`tap_save`
-    and :func:`check_round_form`.
+    fragment, so that a save reruns the part of the page the round changes, once): its
+    callback calls :func:`tap_save` and :func:`check_round_form`.
     """
     submit_label = submit_label or _("Score the round")
     options = _caller_options(players, rules)

@@ -47,8 +47,9 @@ LIVE = "/_dutch/live?"  # the route open pages wait on
 
 
 class LiveSwitch:
-    """Sits in a page's websocket and, while ``held``, drops the reruns of its live fragment
-    (the only fragment of the Play page), whether the live component or a timer asks.
+    """Sits in a page's websocket and, while ``held``, drops the reruns of its live fragment,
+    whether the live component or a timer asks (the entry's own fragment reruns, typing and
+    Save, go through).
 
     It counts the reruns the page asks for: ``timed`` (a fragment's timer) and ``fragment``
     (any rerun of the live fragment), held back or not.
@@ -69,7 +70,7 @@ class LiveSwitch:
                 back = BackMsg.FromString(message)
                 rerun = back.rerun_script
                 if back.WhichOneof("type") == "rerun_script" and (
-                    rerun.is_auto_rerun or rerun.fragment_id
+                    rerun.is_auto_rerun or _asked_by_live_component(rerun)
                 ):
                     self.timed += rerun.is_auto_rerun
                     self.fragment += 1
@@ -80,6 +81,14 @@ class LiveSwitch:
 
         socket.on_message(outgoing)
         server.on_message(socket.send)
+
+
+def _asked_by_live_component(rerun) -> bool:
+    """Whether a rerun is the live component's: it fires its trigger (``live_follow``)."""
+    return bool(rerun.fragment_id) and any(
+        "live_follow" in state.id and (state.WhichOneof("value") or "").endswith("trigger_value")
+        for state in rerun.widget_states.widgets
+    )
 
 
 def phone(page_factory) -> Page:
