@@ -34,6 +34,7 @@ from tests.e2e.streamlit_ui import (
     is_chosen,
     press,
     save_button,
+    take_picture,
     tap_choice,
     wait_until_idle,
     widget,
@@ -102,7 +103,9 @@ def tap(page: Page, locator) -> None:
     locator.tap()
 
 
-def test_the_preview_says_how_many_penalty_cards_before_one_save_stores_the_round(at_table):
+def test_the_preview_says_how_many_penalty_cards_before_one_save_stores_the_round(
+    at_table, screenshot
+):
     table, game_id, page = at_table()
     fill_round(page, "play_round", TYPICAL_HANDS, "Ann")
     label = widget(page, "play_round_penalty").get_by_text("Ann draws 3 penalty cards: enter them")
@@ -115,6 +118,7 @@ def test_the_preview_says_how_many_penalty_cards_before_one_save_stores_the_roun
     assert stored(table, game_id) == ()
     fill(page, "play_round_penalty", TYPICAL_PENALTY)
     expect(preview).to_contain_text("Ann (called)124040")
+    take_picture(page, screenshot, "phone-round-entry", top=widget(page, "play_round_hand_2"))
     press(save_button(page))  # one tap of Save
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     (saved,) = stored(table, game_id)
