@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from datetime import date, datetime
 
 import pandas as pd
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import membership
@@ -31,36 +31,50 @@ from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand,
 def history_query(group_id: int) -> Select:
     """The SELECT behind the history frame, for one group, in the frame's order."""
     caller = aliased(Player)
+    columns = select(
+        Game.id.label("game_id"),
+        Game.started_at.label("game_started_at"),
+        Game.status.label("game_status"),
+        Round.id.label("round_id"),
+        Round.number.label("round_number"),
+        Round.entered_at.label("played_at"),
+        RoundHand.player_id,
+        Player.name.label("player"),
+        RoundHand.seat,
+        RoundHand.cards,
+        RoundHand.hand_total,
+        RoundHand.is_caller,
+        caller.name.label("caller"),
+        Round.call_type,
+        Round.outcome,
+        Round.penalty_cards_due,
+        Round.penalty_text.label("penalty"),
+        RoundHand.penalty_points,
+        RoundHand.round_score,
+        RoundHand.game_total,
+    )
     return (
-        select(
-            Game.id.label("game_id"),
-            Game.started_at.label("game_started_at"),
-            Game.status.label("game_status"),
-            Round.id.label("round_id"),
-            Round.number.label("round_number"),
-            Round.entered_at.label("played_at"),
-            RoundHand.player_id,
-            Player.name.label("player"),
-            RoundHand.seat,
-            RoundHand.cards,
-            RoundHand.hand_total,
-            RoundHand.is_caller,
-            caller.name.label("caller"),
-            Round.call_type,
-            Round.outcome,
-            Round.penalty_cards_due,
-            Round.penalty_text.label("penalty"),
-            RoundHand.penalty_points,
-            RoundHand.round_score,
-            RoundHand.game_total,
-        )
-        .select_from(RoundHand)
-        .join(Round, Round.id == RoundHand.round_id)
-        .join(Game, Game.id == Round.game_id)
+        _group_hands(columns, group_id)
         .join(Player, Player.id == RoundHand.player_id)
         .outerjoin(caller, caller.id == Round.caller_player_id)
-        .where(Game.group_id == group_id, game_is_shown())
         .order_by(Game.started_at, Game.id, Round.number, RoundHand.seat)
+    )
+
+
+def history_count(group_id: int) -> Select:
+    """The number of rows of :func:`history_query`, counted without its two name lookups:
+    every hand has its player (a foreign key that cannot be empty) and the caller's name
+    is an outer join, so neither changes the count (the reader checks that it holds)."""
+    return _group_hands(select(func.count()), group_id)
+
+
+def _group_hands(query: Select, group_id: int) -> Select:
+    """``query`` over the hands of the group's games on show."""
+    return (
+        query.select_from(RoundHand)
+        .join(Round, Round.id == RoundHand.round_id)
+        .join(Game, Game.id == Round.game_id)
+        .where(Game.group_id == group_id, game_is_shown())
     )
 
 
@@ -79,13 +93,18 @@ def load_history(
     that whole day), games in which any of ``player_ids`` sat, and the status.
     """
     membership(session, user_id, group_id)
-    query = with_status(started_between(history_query(group_id), date_from, date_to), status)
-    if player_ids is not None:
-        ids = _group_player_ids(session, group_id, player_ids)
-        query = query.where(
+    ids = None if player_ids is None else _group_player_ids(session, group_id, player_ids)
+
+    def kept(query: Select) -> Select:
+        query = with_status(started_between(query, date_from, date_to), status)
+        if ids is None:
+            return query
+        return query.where(
             Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id.in_(ids)))
         )
-    with arrow_reader(session.get_bind().engine).batches(query) as read:
+
+    reader = arrow_reader(session.get_bind().engine)
+    with reader.batches(kept(history_query(group_id)), kept(history_count(group_id))) as read:
         return history_frame(read)
 
 

@@ -132,12 +132,14 @@ class ArrowReader:
         return table
 
     @contextmanager
-    def batches(self, query: Select) -> Iterator[Batches]:
+    def batches(self, query: Select, count: Select | None = None) -> Iterator[Batches]:
         """The rows of ``query``, counted first and then read as record batches as they
         are asked for, with the column types of :meth:`read`.
 
-        The count and every batch come from one snapshot of the database, held until
-        the ``with`` block ends.
+        ``count`` is a cheaper SELECT of the same number of rows, if there is one (SQLite
+        runs it; PostgreSQL counts the rows of the query itself as it keeps them); the
+        reader of the batches must check that the rows match it. The count and every
+        batch come from one snapshot of the database, held until the ``with`` block ends.
         """
         if _is_memory_sqlite(self._url):
             table = self._read_through_engine(query)
@@ -152,7 +154,7 @@ class ArrowReader:
             connection.adbc_connection.set_autocommit(False)
             with connection.cursor() as cursor:
                 if self.backend == "sqlite":
-                    yield self._sqlite_batches(cursor, query)
+                    yield self._sqlite_batches(cursor, query, count)
                 else:
                     yield self._postgres_batches(cursor, query)
             connection.adbc_connection.set_autocommit(True)  # ends the read (it wrote nothing)
@@ -161,13 +163,14 @@ class ArrowReader:
             raise
         self._checkin(connection)
 
-    def _count(self, cursor: Any, query: Select) -> int:
-        counting = select(func.count()).select_from(query.order_by(None).subquery())
+    def _count(self, cursor: Any, query: Select, counting: Select | None) -> int:
+        if counting is None:
+            counting = select(func.count()).select_from(query.order_by(None).subquery())
         cursor.execute(*self._compile(counting))
         return int(cursor.fetch_arrow_table().column(0)[0].as_py())
 
-    def _sqlite_batches(self, cursor: Any, query: Select) -> Batches:
-        count = self._count(cursor, query)
+    def _sqlite_batches(self, cursor: Any, query: Select, counting: Select | None) -> Batches:
+        count = self._count(cursor, query, counting)
         rows = _batch_rows(count)
         cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(rows)})
         return Batches(count, self._sqlite_rows(cursor, query, several=count > rows))

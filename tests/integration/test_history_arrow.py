@@ -14,7 +14,7 @@ from datetime import UTC
 import numpy as np
 import pandas as pd
 import pytest
-from sqlalchemy import select
+from sqlalchemy import literal, select
 from sqlalchemy.orm import Session
 
 from dutch_app.services._history_frame import history_frame
@@ -149,3 +149,19 @@ def test_the_count_and_the_rows_come_from_one_snapshot(engine, session, owner, g
     later = load_history(session, owner, group.id)
     assert len(later) == read.rows + 4
     assert later["game_id"].iloc[-4:].tolist() == [game.id] * 4
+
+
+@pytest.mark.parametrize("counted", [1, 10**6])
+def test_a_count_that_disagrees_with_the_rows_is_an_error_not_a_cut_frame(
+    engine, session, group, counted
+):
+    """SQLite's reader is given a light count (no name lookups); were it ever wrong, the
+    frame would be refused, never cut short or padded. PostgreSQL's counts the rows of the
+    query itself (its cursor keeps them), so no count given to it is used."""
+    generate_history(session, group.id, rows=2_000, seed=7)
+    with arrow_reader(engine).batches(history_query(group.id), select(literal(counted))) as read:
+        if engine.dialect.name == "sqlite":
+            with pytest.raises(RuntimeError, match="rows"):
+                history_frame(read)
+        else:
+            assert len(history_frame(read)) == read.rows >= 2_000
