@@ -1,10 +1,16 @@
-"""Filters of a group's games, the same for the list of games and the history frame."""
+"""Filters of a group's games, the same for the list of games and the history frame.
+
+The values are checked once (:func:`filter_values`); a query is then kept to the games
+they match (:func:`kept_games`), with the values in the statement or, for a statement
+built once and run with many values, as named parameters (``bound=True``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, datetime
 
-from sqlalchemy import Select
+from sqlalchemy import Select, bindparam
 
 from dutch_app.services._input import moment
 from dutch_app.services.errors import ValidationError
@@ -12,23 +18,50 @@ from dutch_app.storage.models import Game
 from dutch_core.game import GameStatus
 
 STATUSES = tuple(GameStatus)
+FILTERS = ("date_from", "date_to", "status")
+
+
+def filter_values(
+    date_from: date | datetime | None, date_to: date | datetime | None, status: str | None
+) -> dict[str, object]:
+    """The filters given, checked: the start range as moments in UTC (a date includes that
+    whole day) and the status; filters not given are left out."""
+    values: dict[str, object] = {}
+    if (start := moment("date_from", date_from)) is not None:
+        values["date_from"] = start
+    if (stop := moment("date_to", date_to, upper=True)) is not None:
+        values["date_to"] = stop
+    if status is not None:
+        if status not in STATUSES:
+            message = f"status must be 'active' or 'ended', not {status!r}."
+            raise ValidationError("status", message)
+        values["status"] = str(GameStatus(status))
+    return values
+
+
+def kept_games(query: Select, values: Mapping[str, object], bound: bool = False) -> Select:
+    """``query`` kept to the games that the checked ``values`` (see :func:`filter_values`)
+    match; with ``bound``, each value is a parameter of its filter's name instead."""
+
+    def value(name: str, column) -> object:
+        return bindparam(name, type_=column.type) if bound else values[name]
+
+    if "date_from" in values:
+        query = query.where(Game.started_at >= value("date_from", Game.started_at))
+    if "date_to" in values:
+        query = query.where(Game.started_at < value("date_to", Game.started_at))
+    if "status" in values:
+        query = query.where(Game.status == value("status", Game.status))
+    return query
 
 
 def started_between(
     query: Select, date_from: date | datetime | None, date_to: date | datetime | None
 ) -> Select:
     """``query`` kept to games started in the range (a date includes that whole day)."""
-    if (start := moment("date_from", date_from)) is not None:
-        query = query.where(Game.started_at >= start)
-    if (stop := moment("date_to", date_to, upper=True)) is not None:
-        query = query.where(Game.started_at < stop)
-    return query
+    return kept_games(query, filter_values(date_from, date_to, None))
 
 
 def with_status(query: Select, status: str | None) -> Select:
     """``query`` kept to games with the status, if one is given."""
-    if status is None:
-        return query
-    if status not in STATUSES:
-        raise ValidationError("status", f"status must be 'active' or 'ended', not {status!r}.")
-    return query.where(Game.status == status)
+    return kept_games(query, filter_values(None, None, status))

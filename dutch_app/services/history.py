@@ -7,20 +7,23 @@ Each hand's running game total is stored with it when the round is written
 turned into the frame's column types as it arrives (``_history_frame``): text
 with few distinct values (names, status, call type, outcome) becomes categorical
 columns, and numbers the narrow integers of ``HISTORY_DTYPES``, so neither the
-frame the caches hold nor the load that builds it is large.
+frame the caches hold nor the load that builds it is large. The SELECT and its count
+are built once for each set of filters, with the group and the filters' values as
+named parameters, so the reader compiles them once.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from datetime import date, datetime
 
 import pandas as pd
-from sqlalchemy import Select, func, select
+from sqlalchemy import BindParameter, Integer, Select, bindparam, false, func, select
 from sqlalchemy.orm import Session, aliased
 
 from dutch_app.services._access import membership
-from dutch_app.services._filters import started_between, with_status
+from dutch_app.services._filters import FILTERS, filter_values, kept_games
 from dutch_app.services._history_frame import history_frame
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import NotFound, ValidationError
@@ -28,7 +31,7 @@ from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand, game_is_shown
 
 
-def history_query(group_id: int) -> Select:
+def history_query(group_id: int | BindParameter) -> Select:
     """The SELECT behind the history frame, for one group, in the frame's order."""
     caller = aliased(Player)
     columns = select(
@@ -61,14 +64,14 @@ def history_query(group_id: int) -> Select:
     )
 
 
-def history_count(group_id: int) -> Select:
+def history_count(group_id: int | BindParameter) -> Select:
     """The number of rows of :func:`history_query`, counted without its two name lookups:
     every hand has its player (a foreign key that cannot be empty) and the caller's name
     is an outer join, so neither changes the count (the reader checks that it holds)."""
     return _group_hands(select(func.count()), group_id)
 
 
-def _group_hands(query: Select, group_id: int) -> Select:
+def _group_hands(query: Select, group_id: int | BindParameter) -> Select:
     """``query`` over the hands of the group's games on show."""
     return (
         query.select_from(RoundHand)
@@ -93,19 +96,37 @@ def load_history(
     that whole day), games in which any of ``player_ids`` sat, and the status.
     """
     membership(session, user_id, group_id)
-    ids = None if player_ids is None else _group_player_ids(session, group_id, player_ids)
+    values = {"group_id": group_id, **filter_values(date_from, date_to, status)}
+    seated = None
+    if player_ids is not None:
+        ids = _group_player_ids(session, group_id, player_ids)
+        values.update((f"player_{index}", player_id) for index, player_id in enumerate(ids))
+        seated = len(ids)
+    query, count = _statements(tuple(name in values for name in FILTERS), seated)
+    with arrow_reader(session.get_bind().engine).batches(query, count, values) as read:
+        return history_frame(read)
+
+
+@functools.lru_cache(maxsize=64)
+def _statements(filters: tuple[bool, ...], seated: int | None) -> tuple[Select, Select]:
+    """The history SELECT and its count for one set of filters (which of ``FILTERS`` are
+    given, and how many players a game must have one of: None for no such filter), with
+    every value a named parameter: built once, so the reader compiles each only once."""
+    shape = {name: None for name, given in zip(FILTERS, filters, strict=True) if given}
+    group = bindparam("group_id", type_=Integer)
 
     def kept(query: Select) -> Select:
-        query = with_status(started_between(query, date_from, date_to), status)
-        if ids is None:
+        query = kept_games(query, shape, bound=True)
+        if seated is None:
             return query
+        if seated == 0:  # a game with one of no players: none
+            return query.where(false())
+        ids = [bindparam(f"player_{index}", type_=Integer) for index in range(seated)]
         return query.where(
             Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id.in_(ids)))
         )
 
-    reader = arrow_reader(session.get_bind().engine)
-    with reader.batches(kept(history_query(group_id)), kept(history_count(group_id))) as read:
-        return history_frame(read)
+    return kept(history_query(group)), kept(history_count(group))
 
 
 def _group_player_ids(session: Session, group_id: int, player_ids: object) -> list[int]:

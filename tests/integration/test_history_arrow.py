@@ -14,7 +14,8 @@ from datetime import UTC
 import numpy as np
 import pandas as pd
 import pytest
-from sqlalchemy import literal, select
+from sqlalchemy import Integer, bindparam, literal, select
+from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import Session
 
 from dutch_app.services._history_frame import history_frame
@@ -165,3 +166,25 @@ def test_a_count_that_disagrees_with_the_rows_is_an_error_not_a_cut_frame(
                 history_frame(read)
         else:
             assert len(history_frame(read)) == read.rows >= 2_000
+
+
+def test_a_statement_built_once_is_compiled_once_and_run_with_any_values(
+    engine, session, owner, group, monkeypatch
+):
+    """The reader keeps each statement's compiled SQL: a statement with named parameters
+    is compiled on its first read only, and each read binds its own values."""
+    generate_history(session, group.id, rows=300, seed=8)
+    session.commit()
+    reader = arrow_reader(engine)
+    compiled = []
+    compile_anew = reader._compile_anew
+    monkeypatch.setattr(reader, "_compile_anew", lambda q: compiled.append(q) or compile_anew(q))
+    query = history_query(bindparam("group_id", type_=Integer))
+    mine = reader.read(query, {"group_id": group.id})
+    nobody = reader.read(query, {"group_id": group.id + 10_000})
+    again = reader.read(query, {"group_id": group.id})
+    assert compiled == [query]
+    assert mine.num_rows == again.num_rows >= 300
+    assert nobody.num_rows == 0
+    with pytest.raises(InvalidRequestError, match="group_id"):
+        reader.read(query)  # a named parameter without a value is refused
