@@ -3,12 +3,14 @@ for each short batch, and refused whole, with every problem listed, when anythin
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from sqlalchemy import event
 
 from dutch_app.csv_io import CsvImportError
-from dutch_app.services import csv_import
-from dutch_app.services._import_writes import BATCH_HANDS
+from dutch_app.services import _import_writes, csv_import
+from dutch_app.services._import_writes import batch_hands
 from dutch_app.services.csv_export import export_rounds
 from dutch_app.services.demo import generate_history
 from dutch_app.services.games import get_game, list_games
@@ -42,8 +44,8 @@ def test_an_import_writes_one_statement_per_table_and_batch_and_stores_the_right
     assert report.games_imported > 40
     batches = inserts.count("games")
     hands = len(history_file.splitlines()) - 1
-    # Whole games per batch, each batch at least BATCH_HANDS player-round rows (but the last).
-    assert 2 <= batches <= hands // BATCH_HANDS + 1
+    # Whole games per batch, each batch at least its database's rows (but the last).
+    assert 2 <= batches <= hands // batch_hands(engine.dialect.name) + 1
     assert sorted(inserts) == sorted(
         ["groups", "players", *["game_players", "games", "round_hands", "rounds"] * batches]
     )
@@ -142,3 +144,46 @@ def test_the_same_file_imported_twice_at_the_same_moment_stores_each_game_once(
     assert imported[0] + imported[1] == games_in_file
     assert len(perform(session, list_games, owner, target.id)) == games_in_file
     assert perform(session, export_rounds, owner, target.id) == history_file
+
+
+def test_no_cycle_collection_falls_inside_an_import_transaction(
+    session, owner, history_file, monkeypatch
+):
+    """A full collection takes tens of milliseconds with a large file in memory; inside a
+    short transaction it would hold SQLite's write lock that long. The collector is off
+    in every batch's transaction and in the one that shows the import, on again in the
+    rests between them, and on after the import as before it."""
+    target = perform(session, create_group, owner, "Target")
+    seen: list[tuple[str, bool]] = []
+
+    def noting(kind: str, step):
+        def noted(*args, **kwargs):
+            seen.append((kind, gc.isenabled()))
+            return step(*args, **kwargs)
+
+        return noted
+
+    for kind, name in (("batch", "_write_batch"), ("reveal", "_reveal"), ("rest", "_pause")):
+        monkeypatch.setattr(_import_writes, name, noting(kind, getattr(_import_writes, name)))
+    perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
+    kinds = [kind for kind, _on in seen]
+    assert kinds.count("batch") >= 2 and kinds[-1] == "reveal"
+    assert all(on == (kind == "rest") for kind, on in seen)
+    assert gc.isenabled()
+
+
+def test_the_collector_stays_off_until_the_last_of_two_imports_ends_and_off_if_it_was():
+    guard = _import_writes._no_collection
+    assert gc.isenabled()
+    with guard():
+        with guard():  # another import's transaction, in another thread
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with guard():
+            pass
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()
