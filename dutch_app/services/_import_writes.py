@@ -55,6 +55,7 @@ def batch_hands(dialect: str) -> int:
     """The player-round rows per short transaction on a database of this kind."""
     return BATCH_HANDS.get(dialect, min(BATCH_HANDS.values()))
 
+
 PAUSE_SHARE = 1.0
 """Between batches the writer rests this share of the time the batch took (at least
 :data:`LEAST_PAUSE_S`): room for other writers, and for other work on the processors."""

@@ -61,8 +61,13 @@ def test_markdown_names_show_literally_in_labels_alerts_and_toasts(requests_made
 
     fill_round(page, "play_round", ["9", "K"], NAME)
     press(save_button(page))
-    alert = page.get_by_test_id("stAlert").filter(has_text="needs a colour")
-    expect(alert).to_have_text(f"{NAME}: 'K' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)")
+    problem = f"{NAME}: 'K' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
+    # The refused save's summary (the preview shows the problem under the field before).
+    alerts = page.get_by_test_id("stAlert")
+    summary = alerts.filter(has_text="The round was not saved")
+    expect(summary).to_contain_text(problem)
+    under_field = alerts.filter(has_text="needs a colour", has_not_text="The round was not saved")
+    expect(under_field).to_have_text(problem)
     expect_no_markup(page)
 
     fill_round(page, "play_round", ["9", "3"], NAME)
