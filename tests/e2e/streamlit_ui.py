@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PIL import Image
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 SESSION_COOKIE = "dutch_session"
 PASSWORD = "correct horse 42"  # of everyone the tests sign up
@@ -276,3 +276,34 @@ def chart_colours(chart: Locator, colours: Sequence[str], timeout: float = 15) -
         if any(counts.values()) or time.monotonic() > deadline:
             return counts
         time.sleep(0.25)
+
+
+class StreamTap:
+    """Sits in a page's websocket to the server (Streamlit's stream). Each message the page
+    sends goes through :meth:`page_sent`, each the server sends through :meth:`server_sent`;
+    one for which the hook returns False is kept back. Subclasses override the hooks."""
+
+    def __init__(self, page: Page) -> None:
+        self.socket: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
+
+    def _route(self, socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        self.socket = socket
+
+        def outgoing(message: str | bytes) -> None:
+            if self.page_sent(message):
+                server.send(message)
+
+        def incoming(message: str | bytes) -> None:
+            if self.server_sent(message):
+                socket.send(message)
+
+        socket.on_message(outgoing)
+        server.on_message(incoming)
+
+    def page_sent(self, message: str | bytes) -> bool:
+        return True
+
+    def server_sent(self, message: str | bytes) -> bool:
+        return True

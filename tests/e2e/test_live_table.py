@@ -14,7 +14,7 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Page, Route, WebSocketRoute, expect
+from playwright.sync_api import Page, Route, expect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from dutch_app.services import games, groups, rounds
@@ -23,6 +23,7 @@ from dutch_core import PRESETS
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
     PASSWORD,
+    StreamTap,
     expect_clean_page,
     expect_standings,
     expect_title,
@@ -46,7 +47,7 @@ LIVE_PROMISE_MS = 3_000  # a change shows on every open Play page within 3 s
 LIVE = "/_dutch/live?"  # the route open pages wait on
 
 
-class LiveSwitch:
+class LiveSwitch(StreamTap):
     """Sits in a page's websocket and, while ``held``, drops the reruns of its live fragment,
     whether the live component or a timer asks (the entry's own fragment reruns, typing and
     Save, go through).
@@ -60,27 +61,18 @@ class LiveSwitch:
         self.dropped = 0
         self.timed = 0
         self.fragment = 0
-        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
+        super().__init__(page)
 
-    def _route(self, socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-
-        def outgoing(message: str | bytes) -> None:
-            if isinstance(message, bytes):
-                back = BackMsg.FromString(message)
-                rerun = back.rerun_script
-                if back.WhichOneof("type") == "rerun_script" and (
-                    rerun.is_auto_rerun or _asked_by_live_component(rerun)
-                ):
-                    self.timed += rerun.is_auto_rerun
-                    self.fragment += 1
-                    if self.held:
-                        self.dropped += 1
-                        return
-            server.send(message)
-
-        socket.on_message(outgoing)
-        server.on_message(socket.send)
+    def page_sent(self, message: str | bytes) -> bool:
+        if isinstance(message, bytes):
+            rerun = BackMsg.FromString(message).rerun_script
+            if rerun.is_auto_rerun or _asked_by_live_component(rerun):
+                self.timed += rerun.is_auto_rerun
+                self.fragment += 1
+                if self.held:
+                    self.dropped += 1
+                    return False
+        return True
 
 
 def _asked_by_live_component(rerun) -> bool:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import time
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -23,6 +22,7 @@ from dutch_app.services import games, rounds
 from dutch_core import PRESETS, HouseRules
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
+    StreamTap,
     choose,
     download,
     expect_clean_page,
@@ -135,35 +135,28 @@ def test_the_preview_says_how_many_penalty_cards_before_one_save_stores_the_roun
     expect_clean_page(page)
 
 
-class RunLog:
+class RunLog(StreamTap):
     """Sits in a page's websocket and notes each run the page asks for (the fragment it
     names, empty for the whole page) and how each run the server made ended."""
 
     def __init__(self, page: Page) -> None:
         self.asked: list[str] = []
         self.finished: list[str] = []
-        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
+        super().__init__(page)
 
-    def _route(self, socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
+    def page_sent(self, message: str | bytes) -> bool:
+        if isinstance(message, bytes):
+            back = BackMsg.FromString(message)
+            if back.WhichOneof("type") == "rerun_script":
+                self.asked.append(back.rerun_script.fragment_id)
+        return True
 
-        def outgoing(message: str | bytes) -> None:
-            if isinstance(message, bytes):
-                back = BackMsg.FromString(message)
-                if back.WhichOneof("type") == "rerun_script":
-                    self.asked.append(back.rerun_script.fragment_id)
-            server.send(message)
-
-        def incoming(message: str | bytes) -> None:
-            if isinstance(message, bytes):
-                forward = ForwardMsg.FromString(message)
-                if forward.WhichOneof("type") == "script_finished":
-                    status = ForwardMsg.ScriptFinishedStatus.Name(forward.script_finished)
-                    self.finished.append(status)
-            socket.send(message)
-
-        socket.on_message(outgoing)
-        server.on_message(incoming)
+    def server_sent(self, message: str | bytes) -> bool:
+        if isinstance(message, bytes):
+            forward = ForwardMsg.FromString(message)
+            if forward.WhichOneof("type") == "script_finished":
+                self.finished.append(ForwardMsg.ScriptFinishedStatus.Name(forward.script_finished))
+        return True
 
 
 def test_a_save_reruns_the_game_alone_and_its_standings_follow(at_table):
@@ -263,7 +256,7 @@ def test_a_round_entered_entirely_with_the_card_pad(at_table):
     expect_clean_page(page)
 
 
-class HeldAnswers:
+class HeldAnswers(StreamTap):
     """Sits in a page's websocket and, while ``held``, keeps the server's answers from the
     page (they reach it, in order, on ``release``): what the page sends meanwhile is sent
     from the page as it was. ``sent`` counts the runs the page asked for."""
@@ -272,32 +265,23 @@ class HeldAnswers:
         self.held = False
         self.sent = 0
         self._kept: list[str | bytes] = []
-        self._socket: WebSocketRoute | None = None
-        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
+        super().__init__(page)
 
-    def _route(self, socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-        self._socket = socket
+    def page_sent(self, message: str | bytes) -> bool:
+        if isinstance(message, bytes) and BackMsg.FromString(message).HasField("rerun_script"):
+            self.sent += 1
+        return True
 
-        def outgoing(message: str | bytes) -> None:
-            if isinstance(message, bytes) and BackMsg.FromString(message).HasField("rerun_script"):
-                self.sent += 1
-            server.send(message)
-
-        def incoming(message: str | bytes) -> None:
-            if self.held:
-                self._kept.append(message)
-            else:
-                socket.send(message)
-
-        socket.on_message(outgoing)
-        server.on_message(incoming)
+    def server_sent(self, message: str | bytes) -> bool:
+        if self.held:
+            self._kept.append(message)
+        return not self.held
 
     def release(self) -> None:
         self.held = False
-        assert self._socket is not None
+        assert self.socket is not None
         for message in self._kept:
-            self._socket.send(message)
+            self.socket.send(message)
         self._kept.clear()
 
 
