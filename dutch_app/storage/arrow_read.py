@@ -32,7 +32,10 @@ batches are about an eighth of the rows each.
   a query with parameters comes back as one libpq result of every row (about
   half a kilobyte a row for the history), then one Arrow batch. The batched read
   declares a cursor for the query, with its parameters bound, and fetches it a
-  batch at a time, so libpq never holds more than one batch of rows.
+  batch at a time, so libpq never holds more than one batch of rows. Given a
+  count, it runs it first and declares a cursor that only moves forward, both in
+  one repeatable-read snapshot; without one, it declares a scrollable cursor and
+  counts by moving it to its end and back (the server then keeps a copy of the rows).
 """
 
 from __future__ import annotations
@@ -184,7 +187,7 @@ class ArrowReader:
                 if self.backend == "sqlite":
                     yield self._sqlite_batches(cursor, query, count, values)
                 else:
-                    yield self._postgres_batches(cursor, query, values)
+                    yield self._postgres_batches(cursor, query, count, values)
             connection.adbc_connection.set_autocommit(True)  # ends the read (it wrote nothing)
         except BaseException:
             connection.close()
@@ -227,8 +230,19 @@ class ArrowReader:
         for batch in cursor.fetch_record_batch():
             yield _with_nulls_back(batch, untyped)
 
-    def _postgres_batches(self, cursor: Any, query: Select, values) -> Batches:
+    def _postgres_batches(
+        self, cursor: Any, query: Select, counting: Select | None, values
+    ) -> Batches:
         sql, parameters = self._compile(query, values)
+        if counting is not None:
+            # One snapshot for the count and the cursor, which streams the rows as they
+            # are fetched: the server keeps none of them aside.
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            count = self._count(cursor, query, counting, values)
+            cursor.execute(f"DECLARE {_CURSOR} NO SCROLL CURSOR FOR {sql}", parameters)
+            cursor.adbc_statement.set_options(**{"adbc.postgresql.use_copy": "false"})
+            fetch = f"FETCH FORWARD {_batch_rows(count)} FROM {_CURSOR}"
+            return Batches(count, _fetched(cursor, fetch))
         # A scrollable cursor: moving it to the end counts the rows (the server keeps
         # them), and back to the start for the batches, one run of the query.
         cursor.execute(f"DECLARE {_CURSOR} SCROLL CURSOR FOR {sql}", parameters)

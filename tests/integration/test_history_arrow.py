@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from dutch_app.services._history_frame import history_frame
 from dutch_app.services.demo import generate_history
 from dutch_app.services.games import start_game
-from dutch_app.services.history import history_query, load_history
+from dutch_app.services.history import history_count, history_query, load_history
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.arrow_read import arrow_reader
@@ -134,17 +134,42 @@ def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, 
     assert_same_frames(session, owner, group.id)
 
 
-def test_the_count_and_the_rows_come_from_one_snapshot(engine, session, owner, group, seated):
-    """A round saved while a history is being read is in neither its count nor its rows."""
+@pytest.mark.parametrize("light_count", [False, True], ids=["own count", "light count"])
+@pytest.mark.parametrize("saved", ["after the count", "during the read"])
+def test_the_count_and_the_rows_come_from_one_snapshot(
+    engine, session, owner, group, seated, monkeypatch, light_count, saved
+):
+    """A round saved while a history is being read (right after it was counted, or while
+    its batches are read) is in neither its count nor its rows."""
     generate_history(session, group.id, rows=3_000, seed=6)
     game = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic_open"])
     session.commit()
     hands = dict(zip([p.id for p in seated], ("3", "10", "12", "20"), strict=True))
-    with arrow_reader(engine).batches(history_query(group.id)) as read:
+
+    done: list[bool] = []
+
+    def save_a_round() -> None:
         with Session(engine, expire_on_commit=False) as other:
             add_round(other, owner, game.id, hands, seated[0].id, "dutch")
             other.commit()
+        done.append(True)
+
+    reader = arrow_reader(engine)
+    if saved == "after the count":
+        count = reader._count
+
+        def counted_then_saved(*args):
+            rows = count(*args)
+            save_a_round()
+            return rows
+
+        monkeypatch.setattr(reader, "_count", counted_then_saved)
+    counting = history_count(group.id) if light_count else None
+    with reader.batches(history_query(group.id), counting) as read:
+        if not done:  # (PostgreSQL counts its own rows with the cursor: no count query)
+            save_a_round()
         frame = history_frame(read)
+    assert done == [True]
     assert len(frame) == read.rows
     assert game.id not in set(frame["game_id"])
     later = load_history(session, owner, group.id)
@@ -156,16 +181,13 @@ def test_the_count_and_the_rows_come_from_one_snapshot(engine, session, owner, g
 def test_a_count_that_disagrees_with_the_rows_is_an_error_not_a_cut_frame(
     engine, session, group, counted
 ):
-    """SQLite's reader is given a light count (no name lookups); were it ever wrong, the
-    frame would be refused, never cut short or padded. PostgreSQL's counts the rows of the
-    query itself (its cursor keeps them), so no count given to it is used."""
+    """The reader is given a light count (no name lookups); were it ever wrong, the frame
+    would be refused, never cut short or padded."""
     generate_history(session, group.id, rows=2_000, seed=7)
-    with arrow_reader(engine).batches(history_query(group.id), select(literal(counted))) as read:
-        if engine.dialect.name == "sqlite":
-            with pytest.raises(RuntimeError, match="rows"):
-                history_frame(read)
-        else:
-            assert len(history_frame(read)) == read.rows >= 2_000
+    reader = arrow_reader(engine)
+    wrong = select(literal(counted))
+    with reader.batches(history_query(group.id), wrong) as read, pytest.raises(RuntimeError):
+        history_frame(read)
 
 
 def test_a_statement_built_once_is_compiled_once_and_run_with_any_values(
