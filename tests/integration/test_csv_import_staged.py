@@ -63,6 +63,16 @@ class _Batches:
         monkeypatch.setattr(_import_writes, "insert_games", counted)
 
 
+def _stop_half_way(session, owner, group_id, data, monkeypatch, batches: int) -> None:
+    """Import ``data`` as a process would that stopped after ``batches`` batches: it never
+    gets to delete what it wrote."""
+    monkeypatch.setattr(_import_writes, "discard", lambda *_args: None)
+    _Batches(monkeypatch, fail_at=batches)
+    with pytest.raises(RuntimeError):
+        perform(session, csv_import.import_rounds_csv, owner, group_id, data)
+    monkeypatch.undo()
+
+
 def _holding():
     """The ids of holding groups (imports at work)."""
     return select(Group.id).where(Group.import_into_id.is_not(None))
@@ -200,12 +210,7 @@ def test_an_import_stopped_half_way_is_cleaned_up_by_the_next_one(
     target = perform(session, create_group, owner, "Target")
     known = {player.name.casefold() for player in perform(session, list_players, owner, target.id)}
     before = count_rows()
-    # A process that stops half-way never gets to delete what it wrote.
-    monkeypatch.setattr(_import_writes, "discard", lambda *_args: None)
-    _Batches(monkeypatch, fail_at=3)
-    with pytest.raises(RuntimeError):
-        perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
-    monkeypatch.undo()
+    _stop_half_way(session, owner, target.id, history_file, monkeypatch, batches=3)
     left = count_rows()
     assert left["games"] > before["games"]
     assert left["groups"] == before["groups"] + 1
@@ -261,11 +266,7 @@ def test_the_app_start_cleans_up_an_import_stopped_half_way(
 ):
     target = perform(session, create_group, owner, "Target")
     before = count_rows()
-    monkeypatch.setattr(_import_writes, "discard", lambda *_args: None)
-    _Batches(monkeypatch, fail_at=2)
-    with pytest.raises(RuntimeError):
-        perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
-    monkeypatch.undo()
+    _stop_half_way(session, owner, target.id, history_file, monkeypatch, batches=2)
     assert count_rows()["games"] > before["games"]
     assert perform(session, csv_import.discard_abandoned_imports) == 0  # maybe still at work
     with Session(engine) as writer, writer.begin():

@@ -132,19 +132,19 @@ def test_a_leaving_members_player_is_unlinked(session, owner, make_user, group):
     assert linked == {"Ben": None, "Olga": owner}
 
 
+def _game_with_a_round(session, owner, group, seated, after_start=lambda: True):
+    """A game of the first two seated players with one round stored; ``after_start`` is
+    asked (and must hold) between the start and the round."""
+    seats = [p.id for p in seated[:2]]
+    game = perform(session, start_game, owner, group.id, seats, PRESETS["classic"])
+    assert after_start()
+    hands = {seated[0].id: "3", seated[1].id: "9"}
+    perform(session, add_round, owner, game.id, hands, seated[0].id, "dutch")
+    return game
+
+
 def test_the_last_member_leaving_deletes_the_group_and_its_games(session, owner, group, seated):
-    game = perform(
-        session, start_game, owner, group.id, [p.id for p in seated[:2]], PRESETS["classic"]
-    )
-    perform(
-        session,
-        add_round,
-        owner,
-        game.id,
-        {seated[0].id: "3", seated[1].id: "9"},
-        seated[0].id,
-        "dutch",
-    )
+    game = _game_with_a_round(session, owner, group, seated)
     perform(session, groups.leave_group, owner, group.id)
     assert session.scalar(select(func.count()).select_from(Group)) == 0
     assert session.scalar(select(func.count()).select_from(Game)) == 0
@@ -170,19 +170,7 @@ def test_the_data_version_changes_with_every_change_in_the_group(
     assert changed()
     perform(session, rename_player, owner, seated[0].id, "Annie")
     assert changed()
-    game = perform(
-        session, start_game, owner, group.id, [p.id for p in seated[:2]], PRESETS["classic"]
-    )
-    assert changed()
-    perform(
-        session,
-        add_round,
-        owner,
-        game.id,
-        {seated[0].id: "3", seated[1].id: "9"},
-        seated[0].id,
-        "dutch",
-    )
+    game = _game_with_a_round(session, owner, group, seated, after_start=changed)
     assert changed()
     assert perform(session, get_game, owner, game.id).version == 2
     assert not changed()
