@@ -5,10 +5,10 @@ and then a frame from them; an ADBC driver (``adbc-driver-sqlite``,
 ``adbc-driver-postgresql``, both from the Apache Arrow project) hands back
 columnar Arrow data with no Python object per cell. The statement is still
 built with SQLAlchemy and compiled for the driver: its values travel as bound
-parameters, never glued into the SQL. A reader keeps what it compiled for each
-statement while the statement lives, so a statement built once with named
-parameters (``bindparam``) and read with new ``values`` is compiled only once
-(compiling the history SELECT took about 5 ms of a 10,000-row load).
+parameters, never glued into the SQL. A reader keeps what it compiled for the
+statements it read last (:data:`_COMPILED_KEPT`), so a statement built once with
+named parameters (``bindparam``) and read with new ``values`` is compiled only
+once (compiling the history SELECT took about 5 ms of a 10,000-row load).
 
 Each engine gets a small pool of driver connections (:class:`ArrowReader`), in
 autocommit mode so that no read holds a snapshot open. An in-memory SQLite
@@ -69,7 +69,7 @@ bounds: the driver's memory for a batch is then a fraction of what the caller ke
 while there are few enough batches that their fixed cost does not count."""
 
 _COMPILED_KEPT = 256
-"""The most compiled statements a reader keeps (the newest)."""
+"""The most compiled statements a reader keeps (those read last)."""
 
 _SQLITE_CACHE_KIB = 256
 """The page cache of a reading connection. Its reads scan a group's rows once, in
@@ -124,10 +124,10 @@ class ArrowReader:
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._idle_count = 0
         self._lock = threading.Lock()
-        # Each statement compiled once (to its SQL and its parameters' converters) for as
-        # long as it lives: statements built once and run with new values (``values``)
-        # cost no compilation after the first read.
-        self._compiled: OrderedDict[int, tuple[weakref.ref[Select], _Compiled]] = OrderedDict()
+        # The statements read last, each compiled once (its SQL and its parameters'
+        # converters): one built once and run with new ``values`` is not compiled again.
+        # Keyed by the statement itself, which hashes by identity.
+        self._compiled: OrderedDict[Select, _Compiled] = OrderedDict()
         weakref.finalize(self, _close_all, self._idle)
 
     @property
@@ -166,9 +166,9 @@ class ArrowReader:
         """The rows of ``query``, counted first and then read as record batches as they
         are asked for, with the column types of :meth:`read`.
 
-        ``count`` is a cheaper SELECT of the same number of rows, if there is one (SQLite
-        runs it; PostgreSQL counts the rows of the query itself as it keeps them); the
-        reader of the batches must check that the rows match it. ``values`` are those of
+        ``count`` is a cheaper SELECT of the same number of rows, if there is one (run in
+        the read's snapshot; without it the query's own rows are counted); the reader of
+        the batches must check that the rows match it. ``values`` are those of
         the named parameters of both. The count and every batch come from one snapshot of
         the database, held until the ``with`` block ends.
         """
@@ -259,15 +259,14 @@ class ArrowReader:
     ) -> tuple[str, list[Any]]:
         """The SQL of ``query`` for the driver and its parameters in order: the query's
         own values, with ``values`` for its named parameters."""
-        # By identity (a statement's == builds SQL), checked against a weak reference.
         with self._lock:
-            kept = self._compiled.get(id(query))
-        if kept is not None and kept[0]() is query:
-            compiled = kept[1]
-        else:
+            compiled = self._compiled.get(query)
+            if compiled is not None:
+                self._compiled.move_to_end(query)
+        if compiled is None:
             compiled = self._compile_anew(query)
             with self._lock:
-                self._compiled[id(query)] = (weakref.ref(query), compiled)
+                self._compiled[query] = compiled
                 while len(self._compiled) > _COMPILED_KEPT:
                     self._compiled.popitem(last=False)
         # Refuses a named parameter left without a value.
