@@ -26,6 +26,7 @@ and never commits or rolls back the caller's session.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import secrets
 import threading
@@ -82,12 +83,34 @@ class Stored(NamedTuple):
     created: list[str]
 
 
-_COLLECTION_LOCK = threading.Lock()
-_HOLDING = [0, False]  # short transactions open now; whether the collector was on before
+class _CollectorHold:
+    """Python's cycle collector held off by the process's open import transactions."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = 0  # short transactions open now
+        self._was_on = False  # whether the collector was on before the first of them
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        with self._lock:
+            if self._open == 0:
+                self._was_on = gc.isenabled()
+                gc.disable()
+            self._open += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._open -= 1
+                if self._open == 0 and self._was_on:
+                    gc.enable()
 
 
-@contextmanager
-def _no_collection() -> Iterator[None]:
+_COLLECTOR = _CollectorHold()
+
+
+def _no_collection() -> contextlib.AbstractContextManager[None]:
     """Python's cycle collector stays off while a short transaction holds the lock.
 
     With a large file's rows in memory, a full collection takes tens of milliseconds, and
@@ -98,18 +121,7 @@ def _no_collection() -> Iterator[None]:
     process, so it comes back on only when the last such transaction ends, and only if it
     was on before the first.
     """
-    with _COLLECTION_LOCK:
-        if _HOLDING[0] == 0:
-            _HOLDING[1] = gc.isenabled()
-            gc.disable()
-        _HOLDING[0] += 1
-    try:
-        yield
-    finally:
-        with _COLLECTION_LOCK:
-            _HOLDING[0] -= 1
-            if _HOLDING[0] == 0 and _HOLDING[1]:
-                gc.enable()
+    return _COLLECTOR.held()
 
 
 def _pause(seconds: float) -> None:
