@@ -32,10 +32,10 @@ batches are about an eighth of the rows each.
   a query with parameters comes back as one libpq result of every row (about
   half a kilobyte a row for the history), then one Arrow batch. The batched read
   declares a cursor for the query, with its parameters bound, and fetches it a
-  batch at a time, so libpq never holds more than one batch of rows. Given a
-  count, it runs it first and declares a cursor that only moves forward, both in
-  one repeatable-read snapshot; without one, it declares a scrollable cursor and
-  counts by moving it to its end and back (the server then keeps a copy of the rows).
+  batch at a time, so libpq never holds more than one batch of rows. It counts
+  first (the count given, or the query's own rows) and declares a cursor that
+  only moves forward, both in one repeatable-read snapshot: the server keeps no
+  copy of the rows, and the query runs once.
 """
 
 from __future__ import annotations
@@ -234,23 +234,13 @@ class ArrowReader:
         self, cursor: Any, query: Select, counting: Select | None, values
     ) -> Batches:
         sql, parameters = self._compile(query, values)
-        if counting is not None:
-            # One snapshot for the count and the cursor, which streams the rows as they
-            # are fetched: the server keeps none of them aside.
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            count = self._count(cursor, query, counting, values)
-            cursor.execute(f"DECLARE {_CURSOR} NO SCROLL CURSOR FOR {sql}", parameters)
-            cursor.adbc_statement.set_options(**{"adbc.postgresql.use_copy": "false"})
-            fetch = f"FETCH FORWARD {_batch_rows(count)} FROM {_CURSOR}"
-            return Batches(count, _fetched(cursor, fetch))
-        # A scrollable cursor: moving it to the end counts the rows (the server keeps
-        # them), and back to the start for the batches, one run of the query.
-        cursor.execute(f"DECLARE {_CURSOR} SCROLL CURSOR FOR {sql}", parameters)
-        # These statements have no parameters, and the driver would wrap them in COPY.
+        # One snapshot for the count and the cursor, which streams the rows as they are
+        # fetched: the server keeps none of them aside, and the rows are read once.
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        count = self._count(cursor, query, counting, values)
+        cursor.execute(f"DECLARE {_CURSOR} NO SCROLL CURSOR FOR {sql}", parameters)
+        # FETCH has no parameters, and the driver would wrap it in COPY.
         cursor.adbc_statement.set_options(**{"adbc.postgresql.use_copy": "false"})
-        cursor.execute(f"MOVE FORWARD ALL FROM {_CURSOR}")
-        count = cursor.rowcount
-        cursor.execute(f"MOVE ABSOLUTE 0 FROM {_CURSOR}")
         fetch = f"FETCH FORWARD {_batch_rows(count)} FROM {_CURSOR}"
         return Batches(count, _fetched(cursor, fetch))
 
