@@ -146,6 +146,8 @@ def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
     """Keep each phase's report on the test, so fixtures can tell at teardown if it failed."""
     report = yield
     item.stash.setdefault(_REPORTS, {})[report.when] = report
+    if report.failed and "Timeout" in report.longreprtext and item.get_closest_marker("postgres"):
+        report.sections.append(("PostgreSQL when the test timed out", _postgres_activity()))
     return report
 
 
@@ -160,6 +162,29 @@ def _test_failed(request: pytest.FixtureRequest) -> bool:
 def _libpq_url(url: URL) -> str:
     """The same server and database as a plain ``postgresql://`` URL for psycopg."""
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _postgres_activity() -> str:
+    """What the server's sessions of this test process were doing, and the locks they
+    waited for: what a test that hangs in a query needs to say why."""
+    raw = os.environ.get(POSTGRES_URL_ENV, "").strip()
+    pattern = f"dutch_test_{os.getpid()}_%"
+    try:
+        server = make_url(raw).set(database="postgres")
+        with psycopg.connect(_libpq_url(server), connect_timeout=5) as conn:
+            sessions = conn.execute(
+                "SELECT pid, state, wait_event_type, wait_event, now() - query_start,"
+                " left(query, 300) FROM pg_stat_activity WHERE datname LIKE %s",
+                (pattern,),
+            ).fetchall()
+            waits = conn.execute(
+                "SELECT pid, locktype, relation::regclass, mode, pg_blocking_pids(pid)"
+                " FROM pg_locks WHERE NOT granted"
+            ).fetchall()
+    except Exception as error:  # a report of a failure must not fail itself
+        return f"could not ask the server: {error!r}"
+    lines = [f"session {row}" for row in sessions] + [f"waiting {row}" for row in waits]
+    return "\n".join(lines) or "no sessions of this process"
 
 
 def _create_database(server: URL) -> URL:
