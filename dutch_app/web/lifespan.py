@@ -5,6 +5,9 @@ open pages hold on the live route, so that it stops at once instead of after the
 wait, and the pages ask a running server. Uvicorn, which Streamlit's ``st.App`` runs on,
 takes those signals for itself while it serves; the handler here runs first and then
 hands the signal on to uvicorn's, which stops the server as before.
+
+Before it serves, the process is warmed up (:mod:`dutch_app.web.warm`): what the pages
+import and load is loaded once and left out of the collector's walks.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from types import FrameType
 from typing import Any
 
 from dutch_app.web.live import LiveRoute
+from dutch_app.web.warm import warm_up
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -53,10 +57,12 @@ def _on_stop_signals(callback: Callable[[], None]) -> Callable[[], None]:
 
 
 def lifespan(live: LiveRoute) -> Callable[[Any], AbstractAsyncContextManager[None]]:
-    """The lifespan to give ``st.App``: open pages' waits end as soon as the server stops."""
+    """The lifespan to give ``st.App``: the process warmed up before the first page, and
+    open pages' waits ended as soon as the server stops."""
 
     @contextlib.asynccontextmanager
     async def run(_app: Any) -> AsyncIterator[None]:
+        warm_up()
         loop = asyncio.get_running_loop()
 
         def stop_waits() -> None:  # the signal handler runs between two steps of the loop
