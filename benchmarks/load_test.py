@@ -3,10 +3,12 @@
 Each table is a group of its own with a game of four in progress, and one
 browser-less client (:mod:`benchmarks.protocol_client`) that does what the
 scorer's phone does over Streamlit's own websocket protocol: open Play signed in
-by its session cookie, then save a round every few seconds (a seeded random pause
-of 3–7 s). For each save it times how long the page takes from the tap on Save
-until the run that shows the next round's form (and with it the new standings)
-has finished. The page waits on the live route meanwhile, as a browser's does
+by its session cookie, wait until every table's Play is open, then save a round every
+few seconds (a seeded random pause of 3–7 s). The opening is timed apart: fifty phones
+opening Play in the same second is a burst of its own, and saves timed inside it measure
+the burst, not a save at a busy server. For each save it times how long the page
+takes from the tap on Save until the run that shows the next round's form (and with
+it the new standings) has finished. The page waits on the live route meanwhile, as a browser's does
 (the client follows the page's live component). The server's CPU time, the time its
 threads were ready to run but waited for a processor, and its peak memory are read
 from /proc, with the CPU time of the clients (this process), of PostgreSQL and of the
@@ -71,11 +73,14 @@ class Level:
     live_requests: int = 0
     live_reruns: int = 0
     live_failures: int = 0
+    open_p50: float = 0.0  # opening Play, every table at once
+    open_p95: float = 0.0
 
     def line(self) -> str:
         """One line for the terminal."""
         return (
-            f"{self.tables:>3} tables: {self.saves:>4} saves, save-to-standings p50 "
+            f"{self.tables:>3} tables: Play opened p50 {self.open_p50 * 1000:,.0f} ms, p95 "
+            f"{self.open_p95 * 1000:,.0f} ms; {self.saves:>4} saves, save-to-standings p50 "
             f"{self.p50 * 1000:,.0f} ms, p95 {self.p95 * 1000:,.0f} ms, slowest "
             f"{self.slowest * 1000:,.0f} ms; server {self.cpu_seconds_per_minute:.1f} CPU-s/min "
             f"({self.server_cpu_ms_per_save:.0f} ms a save, and "
@@ -192,16 +197,39 @@ async def play_one_round(client: StreamlitClient, number: int) -> float:
     return time.perf_counter() - began
 
 
-async def scorer(
-    server: str, token: str, rounds: int, seed: int, times: list[float], live: dict[str, int]
-) -> None:
-    """One table's phone: open Play, then save ``rounds`` rounds with pauses between; the
-    page waits on the live route meanwhile, as in a browser (counted in ``live``)."""
+@dataclass
+class _Tables:
+    """What the tables of one level share: their timings, the live route's counts and
+    the moment every table has Play open."""
+
+    count: int
+    saves: list[float]
+    opens: list[float]
+    live: dict[str, int]
+    all_open: asyncio.Event
+
+    def opened(self, seconds: float) -> None:
+        self.opens.append(seconds)
+        if len(self.opens) == self.count:
+            self.all_open.set()
+
+
+async def scorer(server: str, token: str, rounds: int, seed: int, tables: _Tables) -> None:
+    """One table's phone: open Play, wait until every table has, then save ``rounds``
+    rounds with pauses between; the page waits on the live route meanwhile, as in a
+    browser (counted in ``tables.live``)."""
     pause = random.Random(seed)  # noqa: S311 (pacing, not security)
     client = StreamlitClient(server, {"dutch_session": token})
+    began = time.perf_counter()
     await client.open()
+    tables.opened(time.perf_counter() - began)
+    times, live = tables.saves, tables.live
     try:
-        await asyncio.sleep(pause.uniform(0, 3))
+        await tables.all_open.wait()
+        # The first save comes a random part of one pause later: the tables' saves then
+        # arrive at the rate they keep later (one table in 5 s on average), not all in
+        # the first few seconds, which would be a burst like the opening.
+        await asyncio.sleep(pause.random() * pause.uniform(3, 7))
         for number in range(1, rounds + 1):
             times.append(await play_one_round(client, number))
             await asyncio.sleep(pause.uniform(3, 7))
@@ -215,15 +243,13 @@ async def scorer(
         await client.close()
 
 
-async def _all_tables(
-    server: str, tokens: list[str], rounds: int
-) -> tuple[list[float], dict[str, int]]:
-    times: list[float] = []
+async def _all_tables(server: str, tokens: list[str], rounds: int) -> _Tables:
     live = {"asked": 0, "requests": 0, "reruns": 0, "failures": 0}
+    tables = _Tables(len(tokens), [], [], live, asyncio.Event())
     await asyncio.gather(
-        *(scorer(server, token, rounds, seed, times, live) for seed, token in enumerate(tokens))
+        *(scorer(server, token, rounds, seed, tables) for seed, token in enumerate(tokens))
     )
-    return times, live
+    return tables
 
 
 def run_level(
@@ -242,7 +268,8 @@ def run_level(
     # tests' Playwright keeps a loop in the main thread).
     with concurrent.futures.ThreadPoolExecutor(1) as worker:
         run = worker.submit(asyncio.run, _all_tables(server_url, tokens, rounds))
-        times, live = run.result()
+        tables_done = run.result()
+    times, live, opens = tables_done.saves, tables_done.live, sorted(tables_done.opens)
     cpu = _proc_cpu_seconds(server_pid) - cpu_before if server_pid else 0.0
     waited = _waiting_for_a_cpu_seconds(server_pid) - wait_before if server_pid else 0.0
     minutes = (time.monotonic() - began) / 60
@@ -254,7 +281,7 @@ def run_level(
         tables=tables,
         saves=len(times),
         p50=statistics.median(ordered),
-        p95=ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+        p95=_p95(ordered),
         cpu_seconds_per_minute=cpu / minutes,
         peak_rss_mib=_peak_rss_mib(server_pid) if server_pid else 0.0,
         stored_rounds=count_rounds(db_url, game_ids) - before,
@@ -269,7 +296,13 @@ def run_level(
         live_requests=live["requests"],
         live_reruns=live["reruns"],
         live_failures=live["failures"],
+        open_p50=statistics.median(opens),
+        open_p95=_p95(opens),
     )
+
+
+def _p95(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def measure(levels: list[int], rounds: int) -> list[Level]:

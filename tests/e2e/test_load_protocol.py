@@ -28,4 +28,5 @@ def test_tables_saving_at_once_store_every_round_exactly_once(
     level = run_level(server, None, url, tables=3, rounds=2)
     assert level.saves == 6
     assert level.stored_rounds == level.expected_rounds == 6
+    assert 0 < level.open_p50 <= level.open_p95  # every table's opening of Play was timed
     assert 0 < level.p50 <= level.p95
