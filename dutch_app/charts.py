@@ -236,6 +236,15 @@ class ChartKind:
         data = self.shape(table)
         return self.encode(data, len(data) <= MARKED_POINTS, *self._variant(data))
 
+    def prepare(self) -> None:
+        """Build this kind's templates (with and without point marks) in the language the
+        caller speaks now, before its first chart needs them; only for kinds whose
+        encoding has no variant."""
+        if self.variant is not None:
+            raise ValueError("a kind with variants has its templates built as it meets them")
+        for marked in (True, False):
+            _template(self, marked, (), active_language())
+
     def spec(self, table: pd.DataFrame) -> ChartSpec:
         """The chart of ``table`` as Streamlit draws it: Vega-Lite with Arrow data.
 

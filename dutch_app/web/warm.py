@@ -15,6 +15,7 @@ to be.
 from __future__ import annotations
 
 import ast
+import contextvars
 import gc
 import importlib
 import logging
@@ -40,14 +41,19 @@ def page_modules(root: Path = PROJECT_ROOT) -> list[str]:
 
 def _load_lazy_data() -> None:
     """What the first pages would load on first use: the Vega-Lite schema and its
-    validator, and every language's catalogue."""
-    import altair as alt
+    validator (loaded by the first chart), every language's catalogue, and the
+    templates of the chart the Play page draws after every round, in every language."""
+    from dutch_app.charts import CUMULATIVE_TOTALS
+    from dutch_app.i18n import LANGUAGES, translations, use_language
 
-    from dutch_app.i18n import LANGUAGES, translations
+    def in_every_language() -> None:
+        for language in LANGUAGES:
+            translations(language)
+            use_language(language)
+            CUMULATIVE_TOTALS.prepare()
 
-    alt.Chart(alt.NamedData(name="data")).mark_point().to_dict(validate=True)
-    for language in LANGUAGES:
-        translations(language)
+    # The language chosen here stays in this copy of the caller's context.
+    contextvars.copy_context().run(in_every_language)
 
 
 def warm_up(root: Path = PROJECT_ROOT) -> int:

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dutch_app.web.warm import PROJECT_ROOT, page_modules
 
 
@@ -34,6 +36,8 @@ WARM_IN_A_FRESH_PROCESS = """
 import gc, json, sys, weakref
 from dutch_app.web.warm import page_modules, warm_up
 frozen = warm_up()
+from dutch_app import charts
+from dutch_app.i18n import LANGUAGES
 class Cycle:
     pass
 made = Cycle()
@@ -47,6 +51,13 @@ print(json.dumps({
     "missing": [name for name in page_modules() if name not in sys.modules],
     "schema": any(name.startswith("jsonschema") for name in sys.modules),
     "freed_later": alive() is None,
+    # Play's chart after every round: a template per language, with point marks or not,
+    # each different from the others' languages if it was built in its own.
+    "languages": len({
+        json.dumps(charts._template(charts.CUMULATIVE_TOTALS, True, (), language))
+        for language in LANGUAGES
+    }),
+    "built": charts._template.cache_info().currsize,
 }))
 """
 
@@ -65,6 +76,8 @@ def test_warming_up_loads_the_pages_modules_freezes_them_and_still_frees_later_g
     assert seen["schema"], "Altair's chart validation was not loaded"
     assert seen["frozen"] == seen["count"] > 50_000
     assert seen["freed_later"], "a cycle made after the warm-up was never freed"
+    assert seen["languages"] == 4
+    assert seen["built"] == 8  # all built at the warm-up: reading them built none
 
 
 def test_the_servers_lifespan_warms_up_before_it_serves(monkeypatch):
@@ -83,3 +96,10 @@ def test_the_servers_lifespan_warms_up_before_it_serves(monkeypatch):
 
     asyncio.run(serve())
     assert steps == ["warmed", "serving", "stopped"]
+
+
+def test_only_a_chart_kind_without_variants_has_its_templates_built_ahead():
+    from dutch_app import charts
+
+    with pytest.raises(ValueError, match="variants"):
+        charts.RATING_TREND.prepare()
