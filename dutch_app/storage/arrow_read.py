@@ -234,15 +234,14 @@ class ArrowReader:
         self, cursor: Any, query: Select, counting: Select | None, values
     ) -> Batches:
         sql, parameters = self._compile(query, values)
-        # One snapshot for the count and the cursor, which streams the rows as they are
-        # fetched: the server keeps none of them aside, and the rows are read once.
-        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        # One snapshot for the count and the cursor (the connection's transactions are
+        # repeatable reads), which streams the rows as they are fetched: the server keeps
+        # none of them aside, and the rows are read once.
         count = self._count(cursor, query, counting, values)
         cursor.execute(f"DECLARE {_CURSOR} NO SCROLL CURSOR FOR {sql}", parameters)
         # FETCH has no parameters, and the driver would wrap it in COPY.
         cursor.adbc_statement.set_options(**{"adbc.postgresql.use_copy": "false"})
-        fetch = f"FETCH FORWARD {_batch_rows(count)} FROM {_CURSOR}"
-        return Batches(count, _fetched(cursor, fetch))
+        return Batches(count, _fetched(cursor, _batch_rows(count), count))
 
     def _compile(
         self, query: Select, values: Mapping[str, Any] | None = None
@@ -288,7 +287,16 @@ class ArrowReader:
         if self.backend == "postgresql":
             import adbc_driver_postgresql.dbapi
 
-            return adbc_driver_postgresql.dbapi.connect(_libpq_uri(self._url), autocommit=True)
+            connection = adbc_driver_postgresql.dbapi.connect(
+                _libpq_uri(self._url), autocommit=True
+            )
+            # Only batched reads run more than one statement in a transaction, and those
+            # must see one snapshot.
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+                )
+            return connection
         raise ValueError(f"No Arrow reader for {self.backend!r} databases.")
 
     def _checkout(self) -> Any:
@@ -315,14 +323,22 @@ class ArrowReader:
         return pa.table(columns)
 
 
-def _fetched(cursor: Any, fetch: str) -> Iterator[pa.RecordBatch]:
-    """The batches of an open cursor, one ``fetch`` at a time, until it has no more rows."""
+def _fetched(cursor: Any, rows: int, expected: int) -> Iterator[pa.RecordBatch]:
+    """The batches of the open cursor, ``rows`` at a time, until a fetch comes back short.
+
+    The fetch that should be the last asks for one row more than ``expected`` leaves, so
+    the end costs no fetch of its own, and a cursor with more rows than expected still
+    yields them (the reader's check of the count then fails instead of cutting rows off).
+    """
+    left = expected
     while True:
-        cursor.execute(fetch)
+        asked = left + 1 if 0 <= left <= rows else rows
+        cursor.execute(f"FETCH FORWARD {asked} FROM {_CURSOR}")
         table = cursor.fetch_arrow_table()
-        if table.num_rows == 0:
-            return
         yield from table.to_batches()
+        if table.num_rows < asked:
+            return
+        left -= table.num_rows
         del table
 
 

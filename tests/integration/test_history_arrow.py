@@ -13,6 +13,7 @@ from datetime import UTC
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from sqlalchemy import Integer, bindparam, literal, select
 from sqlalchemy.exc import InvalidRequestError
@@ -24,7 +25,7 @@ from dutch_app.services.games import start_game
 from dutch_app.services.history import history_count, history_query, load_history
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
-from dutch_app.storage.arrow_read import arrow_reader
+from dutch_app.storage.arrow_read import _fetched, arrow_reader
 from dutch_app.storage.models import Game, GamePlayer
 from dutch_core import PRESETS
 from dutch_core.stats import HISTORY_COLUMNS, HISTORY_DTYPES
@@ -166,7 +167,7 @@ def test_the_count_and_the_rows_come_from_one_snapshot(
         monkeypatch.setattr(reader, "_count", counted_then_saved)
     counting = history_count(group.id) if light_count else None
     with reader.batches(history_query(group.id), counting) as read:
-        if not done:  # (PostgreSQL counts its own rows with the cursor: no count query)
+        if not done:
             save_a_round()
         frame = history_frame(read)
     assert done == [True]
@@ -210,3 +211,30 @@ def test_a_statement_built_once_is_compiled_once_and_run_with_any_values(
     assert nobody.num_rows == 0
     with pytest.raises(InvalidRequestError, match="group_id"):
         reader.read(query)  # a named parameter without a value is refused
+
+
+class _Cursor:
+    """A cursor over ``rows`` rows that answers FETCH FORWARD n as PostgreSQL does."""
+
+    def __init__(self, rows: int) -> None:
+        self.left, self.asked = rows, []
+
+    def execute(self, statement: str) -> None:
+        self.asked.append(int(statement.split()[2]))
+
+    def fetch_arrow_table(self) -> pa.Table:
+        given = min(self.asked[-1], self.left)
+        self.left -= given
+        return pa.table({"x": list(range(given))})
+
+
+@pytest.mark.parametrize(
+    ("expected", "asked"),
+    [(10, [4, 4, 3]), (8, [4, 5, 4]), (12, [4, 4, 5]), (0, [1, 4, 4, 4])],
+    ids=["as counted", "more than counted", "fewer than counted", "counted none"],
+)
+def test_a_cursor_is_fetched_without_a_last_empty_fetch_and_never_cut_short(expected, asked):
+    cursor = _Cursor(10)
+    batches = list(_fetched(cursor, 4, expected))
+    assert sum(batch.num_rows for batch in batches) == 10
+    assert cursor.asked == asked
