@@ -40,6 +40,7 @@ batches are about an eighth of the rows each.
 
 from __future__ import annotations
 
+import functools
 import queue
 import threading
 import weakref
@@ -196,7 +197,7 @@ class ArrowReader:
 
     def _count(self, cursor: Any, query: Select, counting: Select | None, values) -> int:
         if counting is None:
-            counting = select(func.count()).select_from(query.order_by(None).subquery())
+            counting = _rows_of(query)
         cursor.execute(*self._compile(counting, values))
         return int(cursor.fetch_arrow_table().column(0)[0].as_py())
 
@@ -225,7 +226,7 @@ class ArrowReader:
             yield from batches
             return
         del first, batches
-        retyped = _never_null(query, untyped)
+        retyped = _never_null(query, tuple(untyped))
         cursor.execute(*self._compile(retyped, values))
         for batch in cursor.fetch_record_batch():
             yield _with_nulls_back(batch, untyped)
@@ -347,7 +348,18 @@ def _batch_rows(rows: int) -> int:
     return min(max(rows // _BATCHES, low), high)
 
 
-def _never_null(query: Select, names: list[str]) -> Select:
+# The statements below are derived from a query and kept with it, as many as the
+# compiled ones: the same query read again gets the same statement, compiled once.
+
+
+@functools.lru_cache(maxsize=_COMPILED_KEPT)
+def _rows_of(query: Select) -> Select:
+    """The number of rows of ``query``."""
+    return select(func.count()).select_from(query.order_by(None).subquery())
+
+
+@functools.lru_cache(maxsize=_COMPILED_KEPT)
+def _never_null(query: Select, names: tuple[str, ...]) -> Select:
     """``query`` with the columns ``names`` as text that is never NULL, and a last column
     whose bit ``1 << i`` is set where the ``i``-th of them was NULL."""
     columns: list[Any] = []
