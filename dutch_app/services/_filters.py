@@ -53,15 +53,3 @@ def kept_games(query: Select, values: Mapping[str, object], bound: bool = False)
     if "status" in values:
         query = query.where(Game.status == value("status", Game.status))
     return query
-
-
-def started_between(
-    query: Select, date_from: date | datetime | None, date_to: date | datetime | None
-) -> Select:
-    """``query`` kept to games started in the range (a date includes that whole day)."""
-    return kept_games(query, filter_values(date_from, date_to, None))
-
-
-def with_status(query: Select, status: str | None) -> Select:
-    """``query`` kept to games with the status, if one is given."""
-    return kept_games(query, filter_values(None, None, status))

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, game_for, membership, player_for
-from dutch_app.services._filters import started_between, with_status
+from dutch_app.services._filters import filter_values, kept_games
 from dutch_app.services._input import as_utc, check_id, clean_text, moment
 from dutch_app.services._present import game_view
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
@@ -195,16 +195,14 @@ def list_games(
     """The group's games, newest first; ``date_from``/``date_to`` bound the start
     (a date includes that whole day), ``player_id`` keeps games that player sat in."""
     membership(session, user_id, group_id)
-    query = started_between(
-        select(Game).where(Game.group_id == group_id, game_is_shown()), date_from, date_to
-    )
+    kept = filter_values(date_from, date_to, status)
+    query = kept_games(select(Game).where(Game.group_id == group_id, game_is_shown()), kept)
     if player_id is not None:
         player = player_for(session, user_id, check_id("player_id", player_id))
         if player.group_id != group_id:
             raise NotFound("player", player_id)
         seated = select(GamePlayer.game_id).where(GamePlayer.player_id == player.id)
         query = query.where(Game.id.in_(seated))
-    query = with_status(query, status)
     games = list(session.scalars(query.order_by(Game.started_at.desc(), Game.id.desc())))
     return _summaries(session, games, query.with_only_columns(Game.id))
 
