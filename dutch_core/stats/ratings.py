@@ -125,25 +125,30 @@ def _rate_games(
         places = ranks[start:end]
         mu = [mus[code] for code in players]
         var = [variances[code] + tau2 for code in players]  # widened by tau before the game
-        for i in range(size):
+        root = [sqrt(v) for v in var]
+        omega = [0.0] * size
+        delta = [0.0] * size
+        # Each pair once: i beats q with chance p, q beats i with 1 - p, and both players'
+        # updates share the pair's c and p * (1 - p).
+        for i in range(size - 1):
             mu_i, var_i, place_i = mu[i], var[i], places[i]
-            omega = delta = 0.0
-            for q in range(size):
-                if q == i:
-                    continue
-                c = sqrt(var_i + var[q] + two_beta2)
+            for q in range(i + 1, size):
+                c2 = var_i + var[q] + two_beta2
+                c = sqrt(c2)
                 p = 1 / (1 + exp((mu[q] - mu_i) / c))
-                share = var_i / c
                 place_q = places[q]
                 won = 1.0 if place_q > place_i else 0.5 if place_q == place_i else 0.0
-                omega += share * (won - p)
-                delta += sqrt(var_i) / c * share / c * p * (1 - p)
-            row = start + i
-            mu_out[row] = mu_i + omega
-            sigma_out[row] = sqrt(var_i) * sqrt(max(1 - delta, kappa))
+                omega[i] += var_i / c * (won - p)
+                omega[q] += var[q] / c * (p - won)  # (1 - won) - (1 - p)
+                spread = p * (1 - p) / (c2 * c)
+                delta[i] += root[i] * var_i * spread
+                delta[q] += root[q] * var[q] * spread
         for i, code in enumerate(players):
-            mus[code] = mu_out[start + i]
-            variances[code] = sigma_out[start + i] ** 2
+            row = start + i
+            mu_out[row] = mus[code] = mu[i] + omega[i]
+            sigma = root[i] * sqrt(max(1 - delta[i], kappa))
+            sigma_out[row] = sigma
+            variances[code] = sigma * sigma
     return np.array(mu_out, dtype="float64"), np.array(sigma_out, dtype="float64")
 
 
