@@ -9,7 +9,9 @@
   heading is shown with an empty first field (checked in the page on every animation
   frame, so the wait adds no polling interval), median of ``rounds`` rounds, side by side
   (taking turns) with a bare Streamlit page showing a four-field form and the next
-  round's heading (``benchmarks/bare_round.py``). Goal ≤ 1.3×.
+  round's heading (``benchmarks/bare_round.py``). Goal ≤ 1.3×. A third page takes its
+  turn too: the entry's own widgets and nothing else (``benchmarks/bare_entry.py``),
+  reported beside the goal, so the report says what the widgets cost by themselves.
 
     python -m benchmarks --round-entry only [--entry-rounds 10]
 """
@@ -20,7 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -126,8 +128,8 @@ def _phone(browser: Browser, url: str, cookie: str | None = None) -> Page:
 
 
 @contextmanager
-def _bare_server() -> Iterator[str]:
-    with streamlit_run("benchmarks/bare_round.py") as (url, _pid):
+def _bare_server(script: str = "benchmarks/bare_round.py") -> Iterator[str]:
+    with streamlit_run(script) as (url, _pid):
         yield url
 
 
@@ -183,30 +185,54 @@ def _time_bare_save(page: Page, number: int) -> tuple[float, float]:
     return _time_save(page, save, f"Round {number + 1}", "input[aria-label='Player 1']")
 
 
-def _saves(app: Page, bare: Page, rounds: int) -> tuple[list, list]:
-    """Save ``rounds`` rounds on each page, taking turns (A B, B A, …) after a warm-up:
-    each save's (seconds seen by this script, seconds timed in the page)."""
-    app_times, bare_times = [], []
-    for turn in range(rounds + 1):  # the first turn warms both up
-        if turn % 2:
-            bare_s = _time_bare_save(bare, 1 + turn)
-            app_s = _time_app_save(app, 3 + turn)
-        else:
-            app_s = _time_app_save(app, 3 + turn)
-            bare_s = _time_bare_save(bare, 1 + turn)
+def _time_widgets_save(page: Page, number: int) -> tuple[float, float]:
+    """As :func:`_time_app_save`, on the page of the entry's widgets alone."""
+    for seat, hand in enumerate(_hands(number)):
+        _idle(page)
+        _field(page, f"widgets_hand_{seat}").fill(hand)
+    _tap(page, _key(page, "widgets_caller").get_by_role("radio", name="Ann", exact=True))
+    _tap(page, _key(page, "widgets_call_type").get_by_role("radio", name="Dutch", exact=True))
+    _idle(page)
+    save = _key(page, "widgets_save").get_by_role("button")
+    return _time_save(page, save, f"Round {number + 1}", ".st-key-widgets_hand_0 input")
+
+
+def _saves(pages: dict[str, tuple[Page, Callable]], rounds: int) -> dict[str, list]:
+    """Save ``rounds`` rounds on each page, taking turns in an order that moves on by one
+    every turn (A B C, B C A, …) after a warm-up: each page's saves as (seconds seen by
+    this script, seconds timed in the page). ``pages``: name -> (page, timer)."""
+    times: dict[str, list] = {name: [] for name in pages}
+    names = list(pages)
+    for turn in range(rounds + 1):  # the first turn warms every page up
+        shift = turn % len(names)
+        seen = {}
+        for name in names[shift:] + names[:shift]:
+            page, timer = pages[name]
+            seen[name] = timer(page, ROUND_OFFSET[name] + turn)
         print(
-            f"  save {turn}: app {app_s[0]:.3f} s ({app_s[1]:.3f} in the page), "
-            f"bare {bare_s[0]:.3f} s ({bare_s[1]:.3f})",
+            f"  save {turn}: "
+            + ", ".join(f"{name} {s:.3f} s ({p:.3f} in the page)" for name, (s, p) in seen.items()),
             file=sys.stderr,
         )
         if turn:
-            app_times.append(app_s)
-            bare_times.append(bare_s)
-    return app_times, bare_times
+            for name, timed in seen.items():
+                times[name].append(timed)
+    return times
 
 
-def _measure(browser: Browser, url: str, token: str, bare_url: str, rounds: int) -> dict:
-    app = _phone(browser, url, token)
+ROUND_OFFSET = {"app": 3, "bare": 1, "widgets": 1}
+"""The round each page's first timed save saves (the app's first two rounds count taps)."""
+
+
+def _medians(timed: list) -> tuple[float, float]:
+    return (
+        statistics.median(seen for seen, _in_page in timed),
+        statistics.median(in_page for _seen, in_page in timed),
+    )
+
+
+def _measure(browser: Browser, urls: dict[str, str], token: str, rounds: int) -> dict:
+    app = _phone(browser, urls["app"], token)
     app.get_by_role("heading", name="Round 1").wait_for()
     _tap(app, _key(app, "play_round_pad_on").get_by_text("Card pad"))
     _key(app, "play_round_pad").wait_for()
@@ -215,13 +241,21 @@ def _measure(browser: Browser, url: str, token: str, bare_url: str, rounds: int)
     _tap(app, _key(app, "play_round_pad_on").get_by_text("Card pad"))
     typed = typed_round(app)
     app.get_by_role("heading", name="Round 3").wait_for()
-    bare = _phone(browser, bare_url)
-    bare.get_by_role("heading", name="Round 1").wait_for()
-    app_times, bare_times = _saves(app, bare, rounds)
-    app_median = statistics.median(seen for seen, _in_page in app_times)
-    bare_median = statistics.median(seen for seen, _in_page in bare_times)
-    app_in_page = statistics.median(in_page for _seen, in_page in app_times)
-    bare_in_page = statistics.median(in_page for _seen, in_page in bare_times)
+    bare = _phone(browser, urls["bare"])
+    widgets = _phone(browser, urls["widgets"])
+    for page in (bare, widgets):
+        page.get_by_role("heading", name="Round 1").wait_for()
+    times = _saves(
+        {
+            "app": (app, _time_app_save),
+            "bare": (bare, _time_bare_save),
+            "widgets": (widgets, _time_widgets_save),
+        },
+        rounds,
+    )
+    app_median, app_in_page = _medians(times["app"])
+    bare_median, bare_in_page = _medians(times["bare"])
+    widgets_median, widgets_in_page = _medians(times["widgets"])
     ratio = app_median / bare_median
     return {
         "pad_taps": pad[0],
@@ -234,6 +268,10 @@ def _measure(browser: Browser, url: str, token: str, bare_url: str, rounds: int)
         "in_page_median_s": round(app_in_page, 3),
         "bare_in_page_median_s": round(bare_in_page, 3),
         "in_page_ratio": round(app_in_page / bare_in_page, 2),
+        "widgets_page_median_s": round(widgets_median, 3),
+        "widgets_in_page_median_s": round(widgets_in_page, 3),
+        "widgets_ratio": round(widgets_median / bare_median, 2),
+        "app_to_widgets_ratio": round(app_median / widgets_median, 2),
         "ratio": round(ratio, 2),
         "goal": GOAL,
         "ok": ratio <= GOAL,
@@ -248,13 +286,15 @@ def round_entry(rounds: int = 10) -> dict:
         with (
             app_server(database) as (url, _pid),
             _bare_server() as bare_url,
+            _bare_server("benchmarks/bare_entry.py") as widgets_url,
             sync_playwright() as playwright,
         ):
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
             )
             try:
-                return _measure(browser, url, token, bare_url, rounds)
+                urls = {"app": url, "bare": bare_url, "widgets": widgets_url}
+                return _measure(browser, urls, token, rounds)
             finally:
                 browser.close()
 
@@ -274,5 +314,10 @@ def text_report(result: dict) -> str:
             f"  timed by the page itself from the touch: "
             f"{result['in_page_median_s'] * 1000:.0f} ms against "
             f"{result['bare_in_page_median_s'] * 1000:.0f} ms: {result['in_page_ratio']:.2f}×",
+            f"  the entry's widgets alone (benchmarks/bare_entry.py): "
+            f"{result['widgets_page_median_s'] * 1000:.0f} ms, "
+            f"{result['widgets_ratio']:.2f}× the four-field form "
+            f"({result['widgets_in_page_median_s'] * 1000:.0f} ms in the page); "
+            f"the Play page {result['app_to_widgets_ratio']:.2f}× it",
         ]
     )
