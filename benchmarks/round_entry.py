@@ -238,6 +238,8 @@ def _measure(browser: Browser, urls: dict[str, str], token: str, rounds: int) ->
     _key(app, "play_round_pad").wait_for()
     pad = pad_round(app)
     app.get_by_role("heading", name="Round 2").wait_for()
+    # The stored entry's widgets stay until the new entry's replace them: one switch.
+    expect(_key(app, "play_round_pad_on")).to_have_count(1)
     _tap(app, _key(app, "play_round_pad_on").get_by_text("Card pad"))
     typed = typed_round(app)
     app.get_by_role("heading", name="Round 3").wait_for()

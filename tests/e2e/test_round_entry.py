@@ -97,6 +97,17 @@ def counts(page: Page) -> tuple[int, int]:
     return found["taps"], found["keys"]
 
 
+def expect_emptied_form(page: Page) -> None:
+    """Wait until the next round's form is what the page shows. After a save the next
+    heading comes first and the stored entry's widgets stay on the page until the new
+    entry's replace them (each entry has widget keys of its own), and the page can say
+    it is idle a moment before it has drawn the last of them: so wait for one switch,
+    one first field, and that field empty."""
+    expect(widget(page, "play_round_pad_on")).to_have_count(1)
+    expect(widget(page, "play_round_hand_0").locator("input")).to_have_count(1)
+    expect(hand_input(page, 0)).to_have_value("")
+
+
 def tap(page: Page, locator) -> None:
     """Tap like a thumb, once the page is idle (so the tap acts on what is shown)."""
     wait_until_idle(page)
@@ -369,6 +380,7 @@ def test_a_typical_round_takes_the_taps_and_keystrokes_the_readme_promises(at_ta
         tap(page, keys.get_by_role("button", name=card, exact=True))
     tap(page, save_button(page))
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect_emptied_form(page)
     taps, keystrokes = (a - b for a, b in zip(counts(page), before, strict=True))
     assert (taps, keystrokes) == (PAD_TAPS, 0)
 
