@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import functools
 import statistics
 import sys
 import tempfile
@@ -78,9 +79,9 @@ def _counts(page: Page) -> tuple[int, int]:
     return found["taps"], found["keys"]
 
 
-def _choose_call(page: Page) -> None:
-    _tap(page, _key(page, "play_round_caller").get_by_role("radio", name="Ann", exact=True))
-    _tap(page, _key(page, "play_round_call_type").get_by_role("radio", name="Dutch", exact=True))
+def _choose_call(page: Page, form: str = "play_round") -> None:
+    _tap(page, _key(page, f"{form}_caller").get_by_role("radio", name="Ann", exact=True))
+    _tap(page, _key(page, f"{form}_call_type").get_by_role("radio", name="Dutch", exact=True))
 
 
 def pad_round(page: Page) -> tuple[int, int]:
@@ -164,16 +165,17 @@ def _time_save(page: Page, save, heading: str, field: str) -> tuple[float, float
     return time.perf_counter() - began, in_page / 1000
 
 
-def _time_app_save(page: Page, number: int) -> tuple[float, float]:
-    """Fill round ``number`` (a lowest call), tap Save: seconds until round number + 1's
-    heading shows with an empty first field."""
+def _time_entry_save(page: Page, number: int, form: str = "play_round") -> tuple[float, float]:
+    """Fill round ``number`` (a lowest call) in the entry whose keys start with ``form``
+    (the Play page's, or ``widgets`` on the page of the entry's widgets alone), tap
+    Save: seconds until round number + 1's heading shows with an empty first field."""
     for seat, hand in enumerate(_hands(number)):
         _idle(page)
-        _field(page, f"play_round_hand_{seat}").fill(hand)
-    _choose_call(page)
+        _field(page, f"{form}_hand_{seat}").fill(hand)
+    _choose_call(page, form)
     _idle(page)
-    save = _key(page, "play_round_save").get_by_role("button")
-    return _time_save(page, save, f"Round {number + 1}", ".st-key-play_round_hand_0 input")
+    save = _key(page, f"{form}_save").get_by_role("button")
+    return _time_save(page, save, f"Round {number + 1}", f".st-key-{form}_hand_0 input")
 
 
 def _time_bare_save(page: Page, number: int) -> tuple[float, float]:
@@ -185,16 +187,8 @@ def _time_bare_save(page: Page, number: int) -> tuple[float, float]:
     return _time_save(page, save, f"Round {number + 1}", "input[aria-label='Player 1']")
 
 
-def _time_widgets_save(page: Page, number: int) -> tuple[float, float]:
-    """As :func:`_time_app_save`, on the page of the entry's widgets alone."""
-    for seat, hand in enumerate(_hands(number)):
-        _idle(page)
-        _field(page, f"widgets_hand_{seat}").fill(hand)
-    _tap(page, _key(page, "widgets_caller").get_by_role("radio", name="Ann", exact=True))
-    _tap(page, _key(page, "widgets_call_type").get_by_role("radio", name="Dutch", exact=True))
-    _idle(page)
-    save = _key(page, "widgets_save").get_by_role("button")
-    return _time_save(page, save, f"Round {number + 1}", ".st-key-widgets_hand_0 input")
+ROUND_OFFSET = {"app": 3, "bare": 1, "widgets": 1}
+"""The round each page's first timed save saves (the app's first two rounds count taps)."""
 
 
 def _saves(pages: dict[str, tuple[Page, Callable]], rounds: int) -> dict[str, list]:
@@ -218,10 +212,6 @@ def _saves(pages: dict[str, tuple[Page, Callable]], rounds: int) -> dict[str, li
             for name, timed in seen.items():
                 times[name].append(timed)
     return times
-
-
-ROUND_OFFSET = {"app": 3, "bare": 1, "widgets": 1}
-"""The round each page's first timed save saves (the app's first two rounds count taps)."""
 
 
 def _medians(timed: list) -> tuple[float, float]:
@@ -249,9 +239,9 @@ def _measure(browser: Browser, urls: dict[str, str], token: str, rounds: int) ->
         page.get_by_role("heading", name="Round 1").wait_for()
     times = _saves(
         {
-            "app": (app, _time_app_save),
+            "app": (app, _time_entry_save),
             "bare": (bare, _time_bare_save),
-            "widgets": (widgets, _time_widgets_save),
+            "widgets": (widgets, functools.partial(_time_entry_save, form="widgets")),
         },
         rounds,
     )
