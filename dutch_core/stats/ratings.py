@@ -126,6 +126,7 @@ def _rate_games(
         mu = [mus[code] for code in players]
         var = [variances[code] + tau2 for code in players]  # widened by tau before the game
         root = [sqrt(v) for v in var]
+        weight = [r * v for r, v in zip(root, var, strict=True)]  # sqrt(var) * var
         omega = [0.0] * size
         delta = [0.0] * size
         # Each pair once: i beats q with chance p, q beats i with 1 - p, and both players'
@@ -141,8 +142,8 @@ def _rate_games(
                 omega[i] += var_i / c * (won - p)
                 omega[q] += var[q] / c * (p - won)  # (1 - won) - (1 - p)
                 spread = p * (1 - p) / (c2 * c)
-                delta[i] += root[i] * var_i * spread
-                delta[q] += root[q] * var[q] * spread
+                delta[i] += weight[i] * spread
+                delta[q] += weight[q] * spread
         for i, code in enumerate(players):
             row = start + i
             mu_out[row] = mus[code] = mu[i] + omega[i]
