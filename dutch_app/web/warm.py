@@ -21,7 +21,7 @@ import importlib
 import logging
 from pathlib import Path
 
-_LOG = logging.getLogger(__name__)
+log = logging.getLogger(__name__)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,5 +65,5 @@ def warm_up(root: Path = PROJECT_ROOT) -> int:
     gc.collect()
     gc.freeze()
     frozen = gc.get_freeze_count()
-    _LOG.info("warmed up: %d long-lived objects left out of the collector's walks", frozen)
+    log.info("warmed up: %d long-lived objects left out of the collector's walks", frozen)
     return frozen
