@@ -72,7 +72,11 @@ def test_a_group_with_players_in_dutch(tab: Page):
     open_page(tab, "Groep")
     fill(tab, "group_create_name", "Vrijdagavond")
     press(tab.get_by_role("button", name="Groep aanmaken"))
-    expect(tab.get_by_text("Je hebt Vrijdagavond aangemaakt")).to_be_visible()
+    # The message at the top (a toast says it too, for a while).
+    said = tab.get_by_test_id("stAlertContentSuccess").get_by_text(
+        "Je hebt Vrijdagavond aangemaakt"
+    )
+    expect(said).to_be_visible()
     expect(tab.get_by_role("button", name="Het eerste spel opzetten")).to_be_visible()
     for name in SEATS[1:]:
         fill(tab, "group_add_player_name", name)

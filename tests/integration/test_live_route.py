@@ -88,6 +88,16 @@ def run(coroutine):
         return worker.submit(asyncio.run, coroutine).result()
 
 
+async def until_waiting(table: Table, count: int, within: float = 10.0) -> None:
+    """Wait until ``count`` requests wait on the route's watcher: each passes the session
+    and membership checks first, which on a busy machine can take longer than any fixed
+    pause would allow."""
+    deadline = time.monotonic() + within
+    while table.live.watcher.waiting < count:
+        assert time.monotonic() < deadline, f"{table.live.watcher.waiting} of {count} waiting"
+        await asyncio.sleep(0.01)
+
+
 def client(table: Table, who: str | None = None) -> httpx.AsyncClient:
     cookies = {} if who is None else {"dutch_session": table.tokens[who]}
     transport = httpx.ASGITransport(app=table.app)
@@ -180,7 +190,7 @@ def test_a_waiting_member_hears_of_a_round_saved_meanwhile(table):
             waiting = asyncio.create_task(
                 http.get(ROUTE, params={"game": table.game_id, "since": shown})
             )
-            await asyncio.sleep(0.3)
+            await until_waiting(table, 1)
             assert not waiting.done()  # nothing moved yet: the request waits
             await asyncio.to_thread(table.save_round, 1)
             saved = time.monotonic()
@@ -210,8 +220,8 @@ def test_a_stopping_server_answers_every_waiting_page_503_at_once_and_later_ones
     async def stop_while_waiting() -> tuple[list[httpx.Response], float, httpx.Response]:
         async with client(table, "finn") as http:
             waiting = [asyncio.create_task(http.get(ROUTE, params=params)) for _ in range(3)]
-            await asyncio.sleep(0.3)
-            assert not any(task.done() for task in waiting) and table.live.watcher.waiting == 3
+            await until_waiting(table, 3)
+            assert not any(task.done() for task in waiting)
             stopped = time.monotonic()
             table.live.stop()
             answers = await asyncio.gather(*waiting)
@@ -262,7 +272,7 @@ def test_a_page_that_goes_away_stops_waiting_at_once(table):
             sent.append(message)
 
         handling = asyncio.create_task(table.app(scope, receive, send))
-        await asyncio.sleep(0.3)
+        await until_waiting(table, 1)
         waiting = table.live.watcher.waiting
         assert not handling.done()
         gone = time.monotonic()
@@ -285,7 +295,7 @@ def test_a_deleted_game_is_reported_as_gone(table):
             waiting = asyncio.create_task(
                 http.get(ROUTE, params={"game": table.game_id, "since": shown})
             )
-            await asyncio.sleep(0.2)
+            await until_waiting(table, 1)
             await asyncio.to_thread(table.call, games.delete_game, table.game_id)
             return await waiting
 
