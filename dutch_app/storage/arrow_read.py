@@ -20,7 +20,9 @@ better taken in record batches (:meth:`ArrowReader.batches`), each turned into
 its final form before the next is read, so that the driver's copy of the rows
 never has to exist whole. The rows are counted first, in the same snapshot, so
 that the reader's caller can make its columns at their final size, and the
-batches are about an eighth of the rows each.
+batches are about an eighth of the rows each. Large batches are read ahead: a
+worker thread reads the next while the caller works on the last
+(:data:`_READ_AHEAD_ROWS`).
 
 - SQLite's driver works out each column's type from the rows of its first batch
   and refuses a later batch that disagrees: a text column that is NULL in all of
@@ -46,6 +48,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +71,16 @@ _BATCH_ROWS = (1024, 2**17)
 """:meth:`ArrowReader.batches` reads about an eighth of the rows at a time, within these
 bounds: the driver's memory for a batch is then a fraction of what the caller keeps,
 while there are few enough batches that their fixed cost does not count."""
+
+_READ_AHEAD_ROWS = 4096
+"""Batches of at least this many rows are read ahead: the driver reads the next (in
+a worker thread, without the interpreter's lock for most of it) while the caller
+turns the last into its columns. A 100,000-row SQLite load took about 10 % less so.
+The worker hands each batch over under the interpreter's lock, which it can wait
+for up to the switch interval (5 ms) while the caller computes, and its driver
+memory comes from the worker's own allocator arena: on a smaller read those cost
+more than they save (a 10,000-row load's peak memory grew from about 2.4 to 3.2
+times its frame)."""
 
 _COMPILED_KEPT = 256
 """The most compiled statements a reader keeps (those read last)."""
@@ -186,9 +199,17 @@ class ArrowReader:
             connection.adbc_connection.set_autocommit(False)
             with connection.cursor() as cursor:
                 if self.backend == "sqlite":
-                    yield self._sqlite_batches(cursor, query, count, values)
+                    read = self._sqlite_batches(cursor, query, count, values)
                 else:
-                    yield self._postgres_batches(cursor, query, count, values)
+                    read = self._postgres_batches(cursor, query, count, values)
+                if _batch_rows(read.rows) < _READ_AHEAD_ROWS:
+                    yield read
+                else:
+                    ahead = _ReadAhead(read.batches)
+                    try:
+                        yield Batches(read.rows, ahead)
+                    finally:
+                        ahead.close()  # before the cursor closes under a read
             connection.adbc_connection.set_autocommit(True)  # ends the read (it wrote nothing)
         except BaseException:
             connection.close()
@@ -322,6 +343,40 @@ class ArrowReader:
             rows = result.all()
         columns = {name: [row[index] for row in rows] for index, name in enumerate(names)}
         return pa.table(columns)
+
+
+_READERS_AHEAD = ThreadPoolExecutor(max_workers=8, thread_name_prefix="arrow-read-ahead")
+
+
+class _ReadAhead:
+    """The batches of ``batches``, each read in a worker thread while the caller works
+    on the one before (the worker asks the iterator for one batch at a time, so it is
+    never used by two threads at once). :meth:`close` waits for a read under way."""
+
+    def __init__(self, batches: Iterator[pa.RecordBatch]) -> None:
+        self._batches = batches
+        self._pending: Future[pa.RecordBatch | None] | None = _READERS_AHEAD.submit(
+            next, batches, None
+        )
+
+    def __iter__(self) -> _ReadAhead:
+        return self
+
+    def __next__(self) -> pa.RecordBatch:
+        if self._pending is None:
+            raise StopIteration
+        batch = self._pending.result()
+        if batch is None:
+            self._pending = None
+            raise StopIteration
+        self._pending = _READERS_AHEAD.submit(next, self._batches, None)
+        return batch
+
+    def close(self) -> None:
+        """Waits for the batch being read, if any (its errors are the caller's no more)."""
+        if self._pending is not None:
+            wait([self._pending])
+            self._pending = None
 
 
 def _fetched(cursor: Any, rows: int, expected: int) -> Iterator[pa.RecordBatch]:

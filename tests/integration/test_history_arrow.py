@@ -9,6 +9,7 @@ first thousand rows, odd Unicode, date filters, player filters).
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC
 
 import numpy as np
@@ -25,6 +26,7 @@ from dutch_app.services.games import start_game
 from dutch_app.services.history import history_count, history_query, load_history
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
+from dutch_app.storage import arrow_read
 from dutch_app.storage.arrow_read import _fetched, arrow_reader
 from dutch_app.storage.models import Game, GamePlayer
 from dutch_core import PRESETS
@@ -257,3 +259,53 @@ def test_a_cursor_is_fetched_without_a_last_empty_fetch_and_never_cut_short(expe
     batches = list(_fetched(cursor, 4, expected))
     assert sum(batch.num_rows for batch in batches) == 10
     assert cursor.asked == asked
+
+
+def test_a_read_ahead_gives_the_same_frame(session, owner, group, monkeypatch):
+    """Batches long enough are read in a worker thread while the last is turned into
+    columns; the frame is the one read batch after batch in one thread."""
+    generate_history(session, group.id, rows=9_000, seed=5)
+    plain = assert_same_frames(session, owner, group.id)
+    readers: list[int] = []
+
+    class Noted(arrow_read._ReadAhead):
+        def __next__(self):
+            batch = super().__next__()
+            readers.append(batch.num_rows)
+            return batch
+
+    monkeypatch.setattr(arrow_read, "_ReadAhead", Noted)
+    monkeypatch.setattr(arrow_read, "_READ_AHEAD_ROWS", 1_000)
+    ahead = assert_same_frames(session, owner, group.id)
+    pd.testing.assert_frame_equal(ahead, plain, check_exact=True)
+    assert len(readers) >= 8  # every batch came through the read-ahead
+    readers.clear()
+    monkeypatch.setattr(arrow_read, "_READ_AHEAD_ROWS", 10**9)
+    pd.testing.assert_frame_equal(assert_same_frames(session, owner, group.id), plain)
+    assert readers == []
+
+
+def test_a_read_stopped_early_waits_for_the_batch_being_read_ahead():
+    """The cursor closes after the read; a batch still being read then would be read from
+    a closed cursor. Closing the read-ahead waits for it."""
+    started, release = threading.Event(), threading.Event()
+    finished: list[int] = []
+
+    def slow_batches():
+        for number in range(3):
+            if number == 1:
+                started.set()
+                release.wait(5)
+            finished.append(number)
+            yield pa.record_batch({"n": [number]})
+
+    ahead = arrow_read._ReadAhead(slow_batches())
+    assert next(ahead).column("n").to_pylist() == [0]
+    assert started.wait(5)
+    closing = threading.Thread(target=ahead.close)
+    closing.start()
+    closing.join(0.2)
+    assert closing.is_alive() and finished == [0]
+    release.set()
+    closing.join(5)
+    assert not closing.is_alive() and finished == [0, 1]
