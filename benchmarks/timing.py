@@ -22,6 +22,8 @@ class Comparison:
     baseline: float
     samples: int
     unit: str = "s"
+    details: dict | None = None
+    """More of what was measured, for the JSON file (plain values)."""
 
     @property
     def ratio(self) -> float:
@@ -30,7 +32,10 @@ class Comparison:
 
     def as_dict(self) -> dict:
         """Plain values for the JSON file."""
-        return {**asdict(self), "ratio": self.ratio}
+        values = asdict(self)
+        if values["details"] is None:
+            del values["details"]
+        return {**values, "ratio": self.ratio}
 
 
 def timed(task: Callable[[], object]) -> float:

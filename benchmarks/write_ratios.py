@@ -4,8 +4,9 @@ of one, and another group's round while a large file is imported.
 8. Another group's round save during a 3,000-game import ÷ the same save alone. The import
    runs in a process of its own (as on a host where another server, or another worker,
    takes the upload) while the other group saves rounds one after another; the slowest
-   save of each import is compared with the median save alone. What is measured is how
-   long the database makes the save wait, not how the two share one Python process.
+   save of each import is compared with the slowest of as many saves in a row with
+   nothing else going on. What is measured is how long the database makes the save wait,
+   not how the two share one Python process.
 9. Adding a round to a 20,000-round game ÷ adding one to a 10-round game.
 10. Reading a 20,000-round game as the Play page does ÷ reading a 10-round game. The page
     lists a game's latest 100 rounds, so the long game shows ten times the rounds.
@@ -15,6 +16,7 @@ of one, and another group's round while a large file is imported.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import statistics
 import time
@@ -181,24 +183,39 @@ def _import_elsewhere(url: str, owner: int, group_id: int, data: bytes, started,
 
 def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
     """8. The slowest round save of another group while a 3,000-game file is imported ÷ the
-    median save with nothing else going on."""
+    slowest of as many saves in a row with nothing else going on (medians over the imports).
+
+    Both sides are the same statistic of the same number of saves. The slowest of a few
+    hundred saves is about three times their median even when nothing else runs (measured
+    with an "import" that only waits: 2.9 on PostgreSQL, 3.6 on SQLite), so the slowest
+    during an import against the median alone, the way this ratio was first taken, counted
+    the save's own spread as waiting; it is still reported (``slowest_vs_median``), with
+    the 99th percentiles. The two windows take turns which goes first. The measuring
+    process freezes what it holds before each window (as the server does after its
+    warm-up, ``dutch_app/web/warm.py``), so a full collection of its own objects falls
+    into neither.
+    """
     engine, sessions = _sessions(database)
     save = _round_saver(database, sessions)
     owner = database.owner_id
     context = multiprocessing.get_context("spawn")
+
+    def saves_alone(count: int) -> list[float]:
+        gc.collect()
+        gc.freeze()
+        return [_timed_save(save) for _ in range(count)]
+
     try:
         for _ in range(3):
             save()
-        alone: list[float] = []
-        during: list[float] = []
+        alone: list[list[float]] = []
+        during: list[list[float]] = []
         for turn in range(repeats):
             data = import_file(seed=turn)
             with sessions() as session:
                 target = perform(session, groups.create_group, owner, f"Imported {turn}").id
-            for _ in range(5):
-                began = time.perf_counter()
-                save()
-                alone.append(time.perf_counter() - began)
+            if turn % 2:
+                alone.append(saves_alone(len(during[-1])))
             started, done, errors = context.Event(), context.Event(), context.Queue()
             importer = context.Process(
                 target=_import_elsewhere,
@@ -206,18 +223,43 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
             )
             importer.start()
             started.wait(timeout=120)
-            slowest = 0.0
+            gc.collect()
+            gc.freeze()
+            times: list[float] = []
             while not done.is_set():
-                began = time.perf_counter()
-                save()
-                slowest = max(slowest, time.perf_counter() - began)
+                times.append(_timed_save(save))
             importer.join()
             if not errors.empty():
                 raise RuntimeError(f"the import failed: {errors.get()}")
-            during.append(slowest)
+            during.append(times)
+            if turn % 2 == 0:
+                alone.append(saves_alone(len(times)))
         with sessions() as session:
             if session.scalar(select(Player.id).where(Player.name == "Bo")) is None:
                 raise RuntimeError("the imports stored nothing")
-        return Comparison(statistics.median(during), statistics.median(alone), repeats)
+        slowest = statistics.median(max(times) for times in during)
+        details = {
+            "saves_per_import": statistics.median(len(times) for times in during),
+            "p99_during_s": statistics.median(_p99(times) for times in during),
+            "p99_alone_s": statistics.median(_p99(times) for times in alone),
+            "median_alone_s": statistics.median(statistics.median(t) for t in alone),
+        }
+        details["slowest_vs_median"] = slowest / details["median_alone_s"]
+        details["p99_ratio"] = details["p99_during_s"] / details["p99_alone_s"]
+        return Comparison(
+            slowest, statistics.median(max(t) for t in alone), repeats, details=details
+        )
     finally:
+        gc.unfreeze()
         engine.dispose()
+
+
+def _timed_save(save: Callable[[], None]) -> float:
+    began = time.perf_counter()
+    save()
+    return time.perf_counter() - began
+
+
+def _p99(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
