@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 
 from benchmarks.databases import BenchDatabase
 from benchmarks.memory import CHROMIUM, CHROMIUM_ARGS, RELOADS, app_server, member_tokens
+from benchmarks.timing import percentile
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine
@@ -107,14 +108,6 @@ def _idle_minute(pid: int, seconds: float) -> float:
     return (_cpu_seconds(pid) - cpu) * 60 / (time.monotonic() - began)
 
 
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    position = share * (len(ordered) - 1)
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
 def _delays(url: str, database: BenchDatabase, game_id: int, ids, tokens, count: int):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -185,13 +178,13 @@ def live_table(rounds_count: int = 20, pages: int = 50, idle_seconds: float = 60
         "wait_s": WAIT_SECONDS,
         "delay_rounds": rounds_count,
         "delay_median_s": round(statistics.median(delays), 2),
-        "delay_p95_s": round(_percentile(delays, 0.95), 2),
+        "delay_p95_s": round(percentile(delays, 0.95), 2),
         "delay_max_s": round(max(delays), 2),
         "delay_goal_s": DELAY_GOAL_S,
         "idle_cpu_s_per_min": {name: round(value, 3) for name, value in costs.items()},
         "idle_cpu_s_per_min_per_page": round((many - costs["no page"]) / pages, 4),
         "idle_goal_cpu_s_per_min": IDLE_GOAL_CORE_S,
-        "delay_ok": _percentile(delays, 0.95) <= DELAY_GOAL_S,
+        "delay_ok": percentile(delays, 0.95) <= DELAY_GOAL_S,
         "idle_ok": many < IDLE_GOAL_CORE_S,
     }
 

@@ -38,6 +38,19 @@ class Comparison:
         return {**values, "ratio": self.ratio}
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` percentile of ``values`` (0.95 for the 95th), between neighbours.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0, 5.0], 0.5), percentile([1.0, 2.0], 0.99)
+    (3.0, 1.99)
+    """
+    ordered = sorted(values)
+    position = share * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
 def timed(task: Callable[[], object]) -> float:
     """Seconds one call of ``task`` takes (garbage collection left out of the window)."""
     gc.collect()

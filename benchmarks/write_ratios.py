@@ -27,7 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchmarks.databases import BenchDatabase
-from benchmarks.timing import Comparison, compare
+from benchmarks.timing import Comparison, compare, percentile
 from dutch_app.csv_io import ROUND_COLUMNS
 from dutch_app.services import csv_import, games, groups, players, rounds
 from dutch_app.services._bulk import BulkGame, write_games
@@ -201,8 +201,7 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
     context = multiprocessing.get_context("spawn")
 
     def saves_alone(count: int) -> list[float]:
-        gc.collect()
-        gc.freeze()
+        _left_out_of_collections()
         return [_timed_save(save) for _ in range(count)]
 
     try:
@@ -223,8 +222,7 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
             )
             importer.start()
             started.wait(timeout=120)
-            gc.collect()
-            gc.freeze()
+            _left_out_of_collections()
             times: list[float] = []
             while not done.is_set():
                 times.append(_timed_save(save))
@@ -240,8 +238,8 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
         slowest = statistics.median(max(times) for times in during)
         details = {
             "saves_per_import": statistics.median(len(times) for times in during),
-            "p99_during_s": statistics.median(_p99(times) for times in during),
-            "p99_alone_s": statistics.median(_p99(times) for times in alone),
+            "p99_during_s": statistics.median(percentile(times, 0.99) for times in during),
+            "p99_alone_s": statistics.median(percentile(times, 0.99) for times in alone),
             "median_alone_s": statistics.median(statistics.median(t) for t in alone),
         }
         details["slowest_vs_median"] = slowest / details["median_alone_s"]
@@ -254,12 +252,13 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
         engine.dispose()
 
 
+def _left_out_of_collections() -> None:
+    """What the measuring process holds now is left out of its collector's walks."""
+    gc.collect()
+    gc.freeze()
+
+
 def _timed_save(save: Callable[[], None]) -> float:
     began = time.perf_counter()
     save()
     return time.perf_counter() - began
-
-
-def _p99(times: list[float]) -> float:
-    ordered = sorted(times)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]

@@ -373,7 +373,8 @@ class _ReadAhead:
         return batch
 
     def close(self) -> None:
-        """Waits for the batch being read, if any (its errors are the caller's no more)."""
+        """Wait for the batch being read, if any; an error it ends with is dropped, as the
+        read is over."""
         if self._pending is not None:
             wait([self._pending])
             self._pending = None
