@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
@@ -348,8 +349,14 @@ class SharedGame(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+@cache
 def game_is_shown() -> ColumnElement[bool]:
-    """Whether a game may be read: not one of an import still at work (``held_by_id``)."""
+    """Whether a game may be read: not one of an import still at work (``held_by_id``).
+
+    Built once and shared by every query (an expression is never changed once made):
+    making the alias and its subquery takes about half a millisecond, more than the
+    indexed query an open page's version check runs.
+    """
     holding = aliased(Group)
     return or_(
         Game.held_by_id.is_(None),
