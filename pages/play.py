@@ -38,6 +38,7 @@ ensure_routed()
 GAME_KEY = PLAY_GAME_KEY
 SETUP_KEY = PLAY_SETUP_KEY
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
+LISTED_KEY = "play_listed"  # the games the picker offered in this page's last full run
 DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
 
@@ -58,20 +59,33 @@ def no_group_yet() -> None:
 
 
 def choose_game(group_id: int) -> int | None:
-    """The game on show: the one chosen before, else the newest game in progress."""
+    """The game on show: the one chosen before, else the newest game in progress.
+
+    A game this tab shows that is no longer in progress (it ended here or on another
+    phone) stays on show until another is picked: its result, or the form still open on
+    it, is not swapped for another game by a run of the page. The picker then offers the
+    games in progress with none of them chosen.
+    """
     in_progress = call(games.list_games, group_id, status=GameStatus.ACTIVE)
+    ids = [game.id for game in in_progress]
     chosen = st.session_state.get(GAME_KEY)
-    if len(in_progress) > 1:
-        ids = [game.id for game in in_progress]
+    seen = st.session_state.get(SEEN_KEY)
+    on_show = chosen is not None and chosen not in ids and seen is not None and seen[0] == chosen
+    st.session_state[LISTED_KEY] = ids if len(ids) > 1 or (on_show and ids) else []
+    if st.session_state[LISTED_KEY]:
         labels = distinct_labels({g.id: in_progress_label(g) for g in in_progress})
-        current = chosen if chosen in ids else ids[0]
-        chosen = st.selectbox(
+        current = chosen if chosen in ids else None if on_show else ids[0]
+        picked = st.selectbox(
             _("Games in progress"),
             ids,
-            index=ids.index(current),
+            index=None if current is None else ids.index(current),
             format_func=labels.__getitem__,
-            key="play_choose_game",
+            placeholder=_("Go to a game in progress"),
+            # a picker of its own after a game left the list: the widget keeps a position in
+            # the list, which now points at another game
+            key=f"play_choose_game_after_{chosen}" if on_show else "play_choose_game",
         )
+        chosen = chosen if picked is None else picked
     elif chosen is None and in_progress:
         chosen = in_progress[0].id
     st.session_state[GAME_KEY] = chosen
@@ -217,12 +231,14 @@ def show_game(game_id: int, group: GroupView) -> None:
     if game.group_id != group.id:  # chosen in another group, before the group was switched
         st.session_state.pop(GAME_KEY, None)
         st.rerun()
+    over = game.status is GameStatus.ENDED or game.is_over
+    if over and game.id in st.session_state.get(LISTED_KEY, ()):
+        st.rerun()  # the picker above the game still offers it as in progress: run the page
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:
         st.toast(saved_now)
     saved_now = saved_now or stored_here(game.id)
-    over = game.status is GameStatus.ENDED or game.is_over
     seen = st.session_state.get(SEEN_KEY)
     # The form stays while the game ends under it; the final result comes when asked for,
     # or straight away when this tab saw the game end (or came to it ended).

@@ -264,3 +264,50 @@ def test_a_long_game_shows_its_latest_rounds_and_the_whole_games_standings(table
     )
     shown = at.dataframe[-1].value
     assert list(shown["Round"]) == list(range(6, count + 1))
+
+
+PICKER = "play_choose_game"
+
+
+def _three_games(table):
+    """Three games in progress, the first ending at 20 points (between Ann and Ben)."""
+    first = _start(table, HouseRules(end=EndCondition.score_limit(20)), seats=("Ann", "Ben"))
+    second = _start(table, seats=("Cleo", "Dan"))
+    third = _start(table, seats=("Ann", "Cleo"))
+    return first, second, third
+
+
+def test_a_game_finished_here_keeps_its_result_on_show_and_leaves_the_picker(table):
+    """After the round that ends a game, the page's next full run (anything outside the
+    game changing) still shows that game's result, not another game in progress, and the
+    picker of games in progress no longer offers the finished one."""
+    first, *_ = _three_games(table)
+    at = open_app(table.account, PLAY)
+    at.selectbox(key=PICKER).set_value(first.id)
+    at.run()
+    _enter(at, ["3", "25"], "Ann")
+    at.run()  # a full run of the page
+    assert not at.exception
+    assert any("Ann" in s.value and "wins" in shown(s.value) for s in at.success)
+    picker = at.selectbox(key=f"{PICKER}_after_{first.id}")
+    assert sorted(picker.options) == ["Ann, Cleo — not started yet", "Cleo, Dan — not started yet"]
+    assert picker.value is None  # nothing chosen: the result stays
+    assert at.session_state["play_game_id"] == first.id
+
+
+def test_from_a_finished_game_the_picker_leads_to_a_game_in_progress(table):
+    """No dead end: with one other game in progress, the finished game's page offers it."""
+    first = _start(table, HouseRules(end=EndCondition.score_limit(20)), seats=("Ann", "Ben"))
+    other = _start(table, seats=("Cleo", "Dan"))
+    at = open_app(table.account, PLAY)
+    at.selectbox(key=PICKER).set_value(first.id)
+    at.run()
+    _enter(at, ["3", "25"], "Ann")
+    at.run()
+    assert any("wins" in shown(s.value) for s in at.success)
+    at.selectbox(key=f"{PICKER}_after_{first.id}").set_value(other.id)
+    at.run()
+    assert not at.exception
+    assert at.session_state["play_game_id"] == other.id
+    assert _standings(at) == {"Cleo": 0, "Dan": 0}
+    assert not at.success

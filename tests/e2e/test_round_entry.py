@@ -19,7 +19,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from dutch_app.services import games, rounds
-from dutch_core import PRESETS, HouseRules
+from dutch_core import PRESETS, EndCondition, HouseRules
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
     StreamTap,
@@ -189,6 +189,46 @@ def test_a_save_reruns_the_game_alone_and_its_standings_follow(at_table):
     assert set(log.finished[finished:]) == {"FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
     assert len(stored(table, game_id)) == 1
     expect(page.get_by_role("heading", name="Play", exact=True)).to_be_visible()
+    expect_clean_page(page)
+
+
+def test_the_round_that_ends_a_game_leaves_its_result_and_a_way_to_the_other_game(
+    app_server, make_table, page_factory
+):
+    """Two tables of one group each play a game. The round that ends one is saved in the
+    game's fragment; the page then runs whole, so the picker above no longer offers the
+    finished game as in progress, the result stays on show, and the picker leads on to
+    the game still being played."""
+    stamp = time.monotonic_ns()
+    table = make_table("Ann", f"ann{stamp}@example.com", "Two tables", list(NAMES))
+    ids = table.player_ids
+    table.call(games.start_game, table.group_id, [ids["Cleo"], ids["Dan"]], PRESETS["classic"])
+    ending = table.call(
+        games.start_game,
+        table.group_id,
+        [ids["Ann"], ids["Ben"]],
+        HouseRules(end=EndCondition.score_limit(20)),
+    )  # the newest: on show first
+    page = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True)
+    page.context.add_cookies([table.session_cookie(app_server.url)])
+    page.goto(app_server.url)
+    expect_title(page, "Play")
+    chosen = widget(page, "play_choose_game").get_by_role("combobox")
+    expect(chosen).to_have_value("Ann, Ben — not started yet")
+    fill_round(page, "play_round", ["3", "25"], "Ann")
+    tap(page, save_button(page))
+    expect(page.get_by_text("Ann wins with 3 points!")).to_be_visible()
+    picker = widget(page, f"play_choose_game_after_{ending.id}")
+    expect(picker.get_by_role("combobox")).to_have_value("")  # none chosen: the result stays
+    expect(picker.get_by_role("combobox")).to_have_attribute(
+        "placeholder", "Go to a game in progress"
+    )
+    expect(widget(page, "play_choose_game")).to_have_count(0)
+    assert len(stored(table, ending.id)) == 1
+    choose(page, f"play_choose_game_after_{ending.id}", "Cleo, Dan — not started yet")
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(widget(page, "play_round_caller")).to_contain_text("Cleo")
+    expect(page.get_by_text("Ann wins with 3 points!")).to_have_count(0)
     expect_clean_page(page)
 
 
