@@ -311,3 +311,20 @@ def test_from_a_finished_game_the_picker_leads_to_a_game_in_progress(table):
     assert at.session_state["play_game_id"] == other.id
     assert _standings(at) == {"Cleo": 0, "Dan": 0}
     assert not at.success
+
+
+def test_a_form_open_on_a_game_ended_elsewhere_stays_with_other_games_in_progress(table):
+    """The form (and what was typed in it) stays when another phone ends its game, even
+    with other games in progress to show instead."""
+    first, *_ = _three_games(table)
+    at = open_app(table.account, PLAY)
+    at.selectbox(key=PICKER).set_value(first.id)
+    at.run()
+    at.text_input(key=entry_key(at, "play_round_hand_0")).input("7")
+    at.run()
+    table.call(games.end_game, first.id)  # on another phone
+    at.run()
+    assert not at.exception
+    assert any("just ended on another phone" in info.value for info in at.info)
+    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == "7"
+    assert at.session_state["play_game_id"] == first.id
