@@ -14,6 +14,7 @@ from dutch_app.services.views import GroupView
 from dutch_app.ui.context import active_group, call, my_groups
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.live import follow_game, follow_group
+from dutch_app.ui.next_game import PLAY_GAME_KEY  # the game the Play page shows
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.table_view import last_round_lines, standings_html, table_css
 from dutch_app.ui.text import md
@@ -21,7 +22,6 @@ from dutch_core.game import GameStatus
 
 ensure_routed()
 
-PLAY_GAME_KEY = "play_game_id"  # the game the Play page shows
 TABLE_GAME_KEY = "table_game_id"  # the game this view showed last
 
 
