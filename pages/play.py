@@ -231,14 +231,14 @@ def show_game(game_id: int, group: GroupView) -> None:
     if game.group_id != group.id:  # chosen in another group, before the group was switched
         st.session_state.pop(GAME_KEY, None)
         st.rerun()
-    over = game.status is GameStatus.ENDED or game.is_over
-    if over and game.id in st.session_state.get(LISTED_KEY, ()):
+    if game.status is GameStatus.ENDED and game.id in st.session_state.get(LISTED_KEY, ()):
         st.rerun()  # the picker above the game still offers it as in progress: run the page
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:
         st.toast(saved_now)
     saved_now = saved_now or stored_here(game.id)
+    over = game.status is GameStatus.ENDED or game.is_over
     seen = st.session_state.get(SEEN_KEY)
     # The form stays while the game ends under it; the final result comes when asked for,
     # or straight away when this tab saw the game end (or came to it ended).

@@ -328,3 +328,17 @@ def test_a_form_open_on_a_game_ended_elsewhere_stays_with_other_games_in_progres
     assert any("just ended on another phone" in info.value for info in at.info)
     assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == "7"
     assert at.session_state["play_game_id"] == first.id
+
+
+def test_a_game_reopened_past_its_end_beside_another_game_does_not_run_the_page_again(table):
+    """A game reopened after its end (still past its limit) is in progress again and in
+    the picker: the page must not keep running itself to drop it from there."""
+    first, *_ = _three_games(table)
+    at = open_app(table.account, PLAY)
+    at.selectbox(key=PICKER).set_value(first.id)
+    at.run()
+    _enter(at, ["3", "25"], "Ann")
+    table.call(games.reopen_game, first.id)
+    at.run(timeout=10)
+    assert not at.exception
+    assert at.selectbox(key=PICKER).value == first.id
