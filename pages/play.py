@@ -25,7 +25,7 @@ from dutch_app.ui.live_round import (
     stored_here,
     undo_last_round,
 )
-from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY
+from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY, choose_game
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.round_form import round_form, save_button
 from dutch_app.ui.routing import ensure_routed
@@ -58,38 +58,30 @@ def no_group_yet() -> None:
             st.rerun()
 
 
-def choose_game(group_id: int) -> int | None:
-    """The game on show: the one chosen before, else the newest game in progress.
-
-    A game this tab shows that is no longer in progress (it ended here or on another
-    phone) stays on show until another is picked: its result, or the form still open on
-    it, is not swapped for another game by a run of the page. The picker then offers the
-    games in progress with none of them chosen.
-    """
+def game_on_show(group_id: int) -> int | None:
+    """The game on show (see `next_game.choose_game`), with the picker when there is one."""
     in_progress = call(games.list_games, group_id, status=GameStatus.ACTIVE)
-    ids = [game.id for game in in_progress]
-    chosen = st.session_state.get(GAME_KEY)
     seen = st.session_state.get(SEEN_KEY)
-    on_show = chosen is not None and chosen not in ids and seen is not None and seen[0] == chosen
-    st.session_state[LISTED_KEY] = ids if len(ids) > 1 or (on_show and ids) else []
-    if st.session_state[LISTED_KEY]:
+    choice = choose_game(
+        [game.id for game in in_progress],
+        st.session_state.get(GAME_KEY),
+        None if seen is None else seen[0],
+    )
+    st.session_state[LISTED_KEY] = list(choice.offered)
+    shown = choice.shown
+    if choice.offered:
         labels = distinct_labels({g.id: in_progress_label(g) for g in in_progress})
-        current = chosen if chosen in ids else None if on_show else ids[0]
         picked = st.selectbox(
             _("Games in progress"),
-            ids,
-            index=None if current is None else ids.index(current),
+            choice.offered,
+            index=None if choice.preselected is None else choice.offered.index(choice.preselected),
             format_func=labels.__getitem__,
             placeholder=_("Go to a game in progress"),
-            # a picker of its own after a game left the list: the widget keeps a position in
-            # the list, which now points at another game
-            key=f"play_choose_game_after_{chosen}" if on_show else "play_choose_game",
+            key=choice.picker_key,
         )
-        chosen = chosen if picked is None else picked
-    elif chosen is None and in_progress:
-        chosen = in_progress[0].id
-    st.session_state[GAME_KEY] = chosen
-    return chosen
+        shown = choice.after_pick(picked)
+    st.session_state[GAME_KEY] = shown
+    return shown
 
 
 def set_up_game(group: GroupView) -> None:
@@ -292,7 +284,7 @@ if group is None:
 st.caption(_("Group: {name}").format(name=md(group.name)))
 COLOURS = group_colours(group)  # each player's colour, the same as on the Stats page
 
-game_id = None if st.session_state.get(SETUP_KEY) else choose_game(group.id)
+game_id = None if st.session_state.get(SETUP_KEY) else game_on_show(group.id)
 if game_id is None:
     set_up_game(group)
     if st.session_state.get(SETUP_KEY):
