@@ -5,7 +5,7 @@ import streamlit as st
 from dutch_app.charts import CUMULATIVE_TOTALS
 from dutch_app.i18n import N_, _, localized
 from dutch_app.services import demo, games, setup
-from dutch_app.services.views import GroupView
+from dutch_app.services.views import GameSummary, GroupView
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
@@ -25,7 +25,7 @@ from dutch_app.ui.live_round import (
     stored_here,
     undo_last_round,
 )
-from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY, choose_game
+from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY, GameChoice, choose_game
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.round_form import round_form, save_button
 from dutch_app.ui.routing import ensure_routed
@@ -38,7 +38,8 @@ ensure_routed()
 GAME_KEY = PLAY_GAME_KEY
 SETUP_KEY = PLAY_SETUP_KEY
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
-LISTED_KEY = "play_listed"  # the games the picker offered in this page's last full run
+LISTED_KEY = "play_listed"  # the picker's games in the last full run: {game id: rounds played}
+WORDING_KEY = "play_listed_wording"  # the picker's labels as the browser last got them
 DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
 
@@ -67,21 +68,34 @@ def game_on_show(group_id: int) -> int | None:
         st.session_state.get(GAME_KEY),
         None if seen is None else seen[0],
     )
-    st.session_state[LISTED_KEY] = list(choice.offered)
-    shown = choice.shown
-    if choice.offered:
-        labels = distinct_labels({g.id: in_progress_label(g) for g in in_progress})
-        picked = st.selectbox(
-            _("Games in progress"),
-            choice.offered,
-            index=None if choice.preselected is None else choice.offered.index(choice.preselected),
-            format_func=labels.__getitem__,
-            placeholder=_("Go to a game in progress"),
-            key=choice.picker_key,
-        )
-        shown = choice.after_pick(picked)
+    played = {game.id: game.rounds_played for game in in_progress}
+    st.session_state[LISTED_KEY] = {game_id: played[game_id] for game_id in choice.offered}
+    shown = choice.after_pick(game_picker(choice, in_progress)) if choice.offered else choice.shown
     st.session_state[GAME_KEY] = shown
     return shown
+
+
+def game_picker(choice: GameChoice, in_progress: list[GameSummary]) -> int | None:
+    """The picker of games in progress; the game picked in it (None: none picked)."""
+    labels = distinct_labels({game.id: in_progress_label(game) for game in in_progress})
+    wording = [labels[game_id] for game_id in choice.offered]
+    key = choice.picker_key
+    index = None if choice.preselected is None else choice.offered.index(choice.preselected)
+    if st.session_state.get(key) in choice.offered and wording != st.session_state.get(WORDING_KEY):
+        # The browser shows the picked game in the words it was sent ("not started yet")
+        # until the widget's value is sent again: setting it does that. (The index then
+        # has no say, and 0 keeps Streamlit from warning that a default was also given.)
+        st.session_state[key] = st.session_state[key]
+        index = 0
+    st.session_state[WORDING_KEY] = wording
+    return st.selectbox(
+        _("Games in progress"),
+        choice.offered,
+        index=index,
+        format_func=labels.__getitem__,
+        placeholder=_("Go to a game in progress"),
+        key=key,
+    )
 
 
 def set_up_game(group: GroupView) -> None:
@@ -223,8 +237,13 @@ def show_game(game_id: int, group: GroupView) -> None:
     if game.group_id != group.id:  # chosen in another group, before the group was switched
         st.session_state.pop(GAME_KEY, None)
         st.rerun()
-    if game.status is GameStatus.ENDED and game.id in st.session_state.get(LISTED_KEY, ()):
-        st.rerun()  # the picker above the game still offers it as in progress: run the page
+    listed = st.session_state.get(LISTED_KEY, {})
+    if game.id in listed and (
+        game.status is GameStatus.ENDED or listed[game.id] != game.rounds_played
+    ):
+        # the picker above the game offers it as it was (in progress, so many rounds played):
+        # run the page, so the picker tells what is so
+        st.rerun()
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:

@@ -196,9 +196,9 @@ def test_the_round_that_ends_a_game_leaves_its_result_and_a_way_to_the_other_gam
     app_server, make_table, page_factory
 ):
     """Two tables of one group each play a game. The round that ends one is saved in the
-    game's fragment; the page then runs whole, so the picker above no longer offers the
-    finished game as in progress, the result stays on show, and the picker leads on to
-    the game still being played."""
+    game's fragment; the page then runs whole, so the picker above tells the rounds played
+    and no longer offers the finished game as in progress, the result stays on show, and
+    the picker leads on to the game still being played."""
     stamp = time.monotonic_ns()
     table = make_table("Ann", f"ann{stamp}@example.com", "Two tables", list(NAMES))
     ids = table.player_ids
@@ -215,20 +215,24 @@ def test_the_round_that_ends_a_game_leaves_its_result_and_a_way_to_the_other_gam
     expect_title(page, "Play")
     chosen = widget(page, "play_choose_game").get_by_role("combobox")
     expect(chosen).to_have_value("Ann, Ben — not started yet")
+    fill_round(page, "play_round", ["3", "9"], "Ann")
+    tap(page, save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(chosen).to_have_value("Ann, Ben — 1 round played")  # the picker tells what is so
     fill_round(page, "play_round", ["3", "25"], "Ann")
     tap(page, save_button(page))
-    expect(page.get_by_text("Ann wins with 3 points!")).to_be_visible()
+    expect(page.get_by_text("Ann wins with 6 points!")).to_be_visible()
     picker = widget(page, f"play_choose_game_after_{ending.id}")
     expect(picker.get_by_role("combobox")).to_have_value("")  # none chosen: the result stays
     expect(picker.get_by_role("combobox")).to_have_attribute(
         "placeholder", "Go to a game in progress"
     )
     expect(widget(page, "play_choose_game")).to_have_count(0)
-    assert len(stored(table, ending.id)) == 1
+    assert len(stored(table, ending.id)) == 2
     choose(page, f"play_choose_game_after_{ending.id}", "Cleo, Dan — not started yet")
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
     expect(widget(page, "play_round_caller")).to_contain_text("Cleo")
-    expect(page.get_by_text("Ann wins with 3 points!")).to_have_count(0)
+    expect(page.get_by_text("Ann wins with 6 points!")).to_have_count(0)
     expect_clean_page(page)
 
 
