@@ -43,7 +43,7 @@ from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import reset_on_next_run
+from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
 from dutch_core.errors import DutchError
 from dutch_core.game import GameStatus
 
@@ -307,12 +307,7 @@ with guarded():
         else:
             st.dataframe(games_frame(listed, TZ), hide_index=True, width="stretch")
             labels = distinct_labels({game.id: game_label(game, TZ) for game in listed})
-            chosen = st.selectbox(
-                _("Game to open"),
-                list(labels),
-                format_func=lambda gid: labels.get(gid, ""),
-                key="history_game",
-            )
+            chosen = labelled_selectbox(_("Game to open"), list(labels), labels, key="history_game")
             show_game(chosen, files)
         downloads(files, filters)
 

@@ -31,6 +31,7 @@ from dutch_app.ui.round_form import round_form, save_button
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
 from dutch_app.ui.text import distinct_labels, md
+from dutch_app.ui.widgets import labelled_selectbox
 from dutch_core.game import GameStatus
 
 ensure_routed()
@@ -39,7 +40,6 @@ GAME_KEY = PLAY_GAME_KEY
 SETUP_KEY = PLAY_SETUP_KEY
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
 LISTED_KEY = "play_listed"  # the picker's games in the last full run: {game id: rounds played}
-WORDING_KEY = "play_listed_wording"  # the picker's labels as the browser last got them
 DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
 
@@ -77,24 +77,14 @@ def game_on_show(group_id: int) -> int | None:
 
 def game_picker(choice: GameChoice, in_progress: list[GameSummary]) -> int | None:
     """The picker of games in progress; the game picked in it (None: none picked)."""
-    labels = distinct_labels({game.id: in_progress_label(game) for game in in_progress})
-    wording = [labels[game_id] for game_id in choice.offered]
-    key = choice.picker_key
     index = None if choice.preselected is None else choice.offered.index(choice.preselected)
-    if st.session_state.get(key) in choice.offered and wording != st.session_state.get(WORDING_KEY):
-        # The browser shows the picked game in the words it was sent ("not started yet")
-        # until the widget's value is sent again: setting it does that. (The index then
-        # has no say, and 0 keeps Streamlit from warning that a default was also given.)
-        st.session_state[key] = st.session_state[key]
-        index = 0
-    st.session_state[WORDING_KEY] = wording
-    return st.selectbox(
+    return labelled_selectbox(
         _("Games in progress"),
         choice.offered,
+        distinct_labels({game.id: in_progress_label(game) for game in in_progress}),
+        key=choice.picker_key,
         index=index,
-        format_func=labels.__getitem__,
         placeholder=_("Go to a game in progress"),
-        key=key,
     )
 
 

@@ -26,6 +26,7 @@ from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rou
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
 from dutch_app.ui.text import distinct_labels, md, percent
+from dutch_app.ui.widgets import labelled_selectbox
 from dutch_core import stats
 
 ensure_routed()
@@ -348,9 +349,7 @@ def show_game_totals(group: GroupView, filters: StatsFilters, bundle: StatsBundl
             for row in tables.records(games)
         }
     )
-    game_id = st.selectbox(
-        _("Game"), list(labels), format_func=labels.__getitem__, key="stats_game"
-    )
+    game_id = labelled_selectbox(_("Game"), list(labels), labels, key="stats_game")
     if len(all_games) > PICKABLE_GAMES:
         st.caption(
             _(

@@ -9,6 +9,7 @@ router applies the values at the start of the next run, before any widget exists
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -27,6 +28,41 @@ def apply_pending_resets() -> None:
     """Called by the router before any page draws its widgets."""
     for key, value in st.session_state.pop(PENDING_KEY, {}).items():
         st.session_state[key] = value
+
+
+def labelled_selectbox(
+    label: str,
+    options: Sequence[Any],
+    labels: Mapping[Any, str],
+    *,
+    key: str,
+    index: int | None = 0,
+    **options_of_the_widget: Any,
+) -> Any:
+    """``st.selectbox`` of ``options`` shown as ``labels``, whose picked option's label
+    in the browser follows a change of its wording ("3 rounds played" after a round).
+
+    Streamlit sends a keyed selectbox's list with every run, but the words of the picked
+    option only with its value: the browser keeps showing the words it was first sent.
+    So when the wording has changed since the last run, the value is set again (through
+    Session State, before the widget, which sends it); ``index`` then has no say, and 0
+    (or None, for a picker that can be empty) keeps Streamlit from warning that a default
+    was given too.
+    """
+    wording = [labels[option] for option in options]
+    last_wording = f"{key}_wording"
+    if st.session_state.get(key) in options and wording != st.session_state.get(last_wording):
+        st.session_state[key] = st.session_state[key]
+        index = None if index is None else 0
+    st.session_state[last_wording] = wording
+    return st.selectbox(
+        label,
+        options,
+        index=index,
+        format_func=labels.__getitem__,
+        key=key,
+        **options_of_the_widget,
+    )
 
 
 NEW_PASSWORD_FIELD = N_(
