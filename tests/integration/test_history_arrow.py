@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from sqlalchemy import Integer, bindparam, func, literal, select
+from sqlalchemy import Integer, bindparam, func, literal, literal_column, select
 from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import Session
 
@@ -147,6 +147,23 @@ def test_a_batched_read_binds_any_text_and_reads_it_back_exactly(session, owner,
             games = {g for batch in read for g in batch.column("game_id").to_pylist()}
         assert games == expected
     assert session.scalar(select(func.count()).select_from(Game)) > 0  # the table is there
+
+
+def test_a_batched_read_refuses_sql_whose_own_text_holds_a_placeholder(session, group):
+    """On PostgreSQL a batched read rewrites each ``$N`` of the compiled SQL to read its
+    value from a setting; a ``'$1'`` written into the SQL itself would be rewritten too,
+    so such a query is refused with a message, before anything is read. SQLite reads it
+    as it is."""
+    generate_history(session, group.id, rows=50, seed=3)
+    reader = arrow_reader(session.get_bind())
+    query = history_query(group.id).add_columns(literal_column("'$1'").label("written"))
+    if reader.backend == "postgresql":
+        with pytest.raises(ValueError, match="text or a '\\$' of its own"), reader.batches(query):
+            pass
+    else:
+        with reader.batches(query) as read:
+            written = {text for batch in read for text in batch.column("written").to_pylist()}
+        assert written == {"$1"}
 
 
 def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, owner, group):
