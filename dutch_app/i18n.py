@@ -323,8 +323,9 @@ def format_datetime(value: datetime, width: str = "medium") -> str:
     return babel_dates.format_datetime(value, format=width, locale=active_locale())
 
 
-def format_moment(value: datetime) -> str:
-    """A date with its time of day to the minute, as the person's locale writes them.
+def format_moment(value: datetime, locale_name: str | None = None) -> str:
+    """A date with its time of day to the minute, as the person's locale writes them
+    (``locale_name``, such as ``en_US``, instead of the run's own when given).
 
     >>> use_language("de")
     'de'
@@ -334,8 +335,10 @@ def format_moment(value: datetime) -> str:
     'en'
     >>> format_moment(datetime(2025, 5, 10, 18, 30))
     '10 May 2025, 18:30'
+    >>> format_moment(datetime(2025, 5, 10, 18, 30), "en_US")
+    'May 10, 2025, 18:30'
     """
-    locale = Locale.parse(active_locale())
+    locale = Locale.parse(locale_name or active_locale())
     pattern = str(locale.datetime_formats["medium"]).format(
         locale.datetime_skeletons["Hm"].pattern, locale.datetime_skeletons["yMMMd"].pattern
     )
