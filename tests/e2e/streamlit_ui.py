@@ -46,9 +46,12 @@ def wait_until_idle(page: Page) -> None:
 def fill(page: Page, key: str, text: str) -> None:
     """Type ``text`` into the text input with this key, once the app is idle.
 
-    Typing while a rerun is still drawing the page can lose the text to the redraw.
+    Typing while a rerun is still drawing the page can lose the text to the redraw, and
+    on a busy machine the previous entry's field can still stand beside the new one for a
+    moment after the run: the text goes in once one field is on show, as a person sees it.
     """
     wait_until_idle(page)
+    expect(field(page, key)).to_have_count(1)
     field(page, key).fill(text)
 
 
