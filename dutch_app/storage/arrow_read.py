@@ -85,10 +85,13 @@ _SQLITE_BATCH_ROWS = str(2**24)
 _IDLE_CONNECTIONS = 4
 
 _BATCHES = 8
-_BATCH_ROWS = (1024, 2**17)
+_BATCH_ROWS = (2048, 2**17)
 """:meth:`ArrowReader.batches` reads about an eighth of the rows at a time, within these
 bounds: the driver's memory for a batch is then a fraction of what the caller keeps,
-while there are few enough batches that their fixed cost does not count."""
+while there are few enough batches that their fixed cost does not count. (At 10,000
+rows on SQLite, batches of at least 1,024 rows made the load 1.28 times the bare read
+and its peak 2.2 times the frame; at least 2,048, 1.18 and 2.45; at least 3,000, 1.27
+and 3.3.)"""
 
 _READ_AHEAD_ROWS = 4096
 """Batches of at least this many rows are read ahead: the driver reads the next (in

@@ -170,7 +170,7 @@ def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, 
     generate_history(session, group.id, rows=9_000, seed=5)
     with arrow_reader(session.get_bind()).batches(history_query(group.id)) as read:
         sizes = [batch.num_rows for batch in read]
-    assert len(sizes) >= 8
+    assert len(sizes) >= 4  # batches of about an eighth of the rows, 2,048 at the least
     assert sum(sizes) == read.rows >= 9_000
     assert_same_frames(session, owner, group.id)
 
@@ -289,7 +289,7 @@ def test_a_read_ahead_gives_the_same_frame(session, owner, group, monkeypatch):
     monkeypatch.setattr(arrow_read, "_READ_AHEAD_ROWS", 1_000)
     ahead = assert_same_frames(session, owner, group.id)
     pd.testing.assert_frame_equal(ahead, plain, check_exact=True)
-    assert len(readers) >= 8  # every batch came through the read-ahead
+    assert len(readers) >= 4 and sum(readers) == len(plain)  # every batch came through it
     readers.clear()
     monkeypatch.setattr(arrow_read, "_READ_AHEAD_ROWS", 10**9)
     pd.testing.assert_frame_equal(assert_same_frames(session, owner, group.id), plain)
