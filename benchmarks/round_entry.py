@@ -11,7 +11,9 @@
   (taking turns) with a bare Streamlit page showing a four-field form and the next
   round's heading (``benchmarks/bare_round.py``). Goal ≤ 1.3×. A third page takes its
   turn too: the entry's own widgets and nothing else (``benchmarks/bare_entry.py``),
-  reported beside the goal, so the report says what the widgets cost by themselves.
+  reported beside the goal, so the report says what the widgets cost by themselves; and a
+  fourth, the same inputs drawn in the browser by one components-v2 element
+  (``benchmarks/bare_component_entry.py``), to say what the entry could cost built so.
 
     python -m benchmarks --round-entry only [--entry-rounds 10]
 """
@@ -42,6 +44,8 @@ from dutch_app.ui.context import SESSION_COOKIE
 GOAL = 1.3
 HANDS = ("Q", "4", "5 7", "KS 8 9")
 PENALTY = "Q 3 KC"
+PLAYERS = ("Ann", "Ben", "Cleo", "Dan")
+"""The players of the benchmark's pages of the entry's inputs."""
 PAD_HANDS = (("Q",), ("4",), ("5", "7"), ("Black K", "8", "9"))
 PAD_PENALTY = ("Q", "3", "Black K")
 COUNTER = """
@@ -187,7 +191,20 @@ def _time_bare_save(page: Page, number: int) -> tuple[float, float]:
     return _time_save(page, save, f"Round {number + 1}", "input[aria-label='Player 1']")
 
 
-ROUND_OFFSET = {"app": 3, "bare": 1, "widgets": 1}
+def _time_component_save(page: Page, number: int) -> tuple[float, float]:
+    """The same on the page whose entry is one components-v2 element."""
+    entry = page.locator(".bench-entry")
+    for seat, hand in enumerate(_hands(number)):
+        _idle(page)
+        entry.get_by_label(PLAYERS[seat], exact=True).fill(hand)
+    entry.locator("[data-group=caller]").get_by_role("radio", name="Ann", exact=True).tap()
+    entry.locator("[data-group=call]").get_by_role("radio", name="Dutch", exact=True).tap()
+    _idle(page)
+    field = ".bench-entry input[aria-label='Ann']"
+    return _time_save(page, entry.locator(".bench-save"), f"Round {number + 1}", field)
+
+
+ROUND_OFFSET = {"app": 3, "bare": 1, "widgets": 1, "component": 1}
 """The round each page's first timed save saves (the app's first two rounds count taps)."""
 
 
@@ -235,19 +252,22 @@ def _measure(browser: Browser, urls: dict[str, str], token: str, rounds: int) ->
     app.get_by_role("heading", name="Round 3").wait_for()
     bare = _phone(browser, urls["bare"])
     widgets = _phone(browser, urls["widgets"])
-    for page in (bare, widgets):
+    component = _phone(browser, urls["component"])
+    for page in (bare, widgets, component):
         page.get_by_role("heading", name="Round 1").wait_for()
     times = _saves(
         {
             "app": (app, _time_entry_save),
             "bare": (bare, _time_bare_save),
             "widgets": (widgets, functools.partial(_time_entry_save, form="widgets")),
+            "component": (component, _time_component_save),
         },
         rounds,
     )
     app_median, app_in_page = _medians(times["app"])
     bare_median, bare_in_page = _medians(times["bare"])
     widgets_median, widgets_in_page = _medians(times["widgets"])
+    component_median, component_in_page = _medians(times["component"])
     ratio = app_median / bare_median
     return {
         "pad_taps": pad[0],
@@ -264,6 +284,9 @@ def _measure(browser: Browser, urls: dict[str, str], token: str, rounds: int) ->
         "widgets_in_page_median_s": round(widgets_in_page, 3),
         "widgets_ratio": round(widgets_median / bare_median, 2),
         "app_to_widgets_ratio": round(app_median / widgets_median, 2),
+        "component_page_median_s": round(component_median, 3),
+        "component_in_page_median_s": round(component_in_page, 3),
+        "component_ratio": round(component_median / bare_median, 2),
         "ratio": round(ratio, 2),
         "goal": GOAL,
         "ok": ratio <= GOAL,
@@ -279,13 +302,19 @@ def round_entry(rounds: int = 10) -> dict:
             app_server(database) as (url, _pid),
             _bare_server() as bare_url,
             _bare_server("benchmarks/bare_entry.py") as widgets_url,
+            _bare_server("benchmarks/bare_component_entry.py") as component_url,
             sync_playwright() as playwright,
         ):
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
             )
             try:
-                urls = {"app": url, "bare": bare_url, "widgets": widgets_url}
+                urls = {
+                    "app": url,
+                    "bare": bare_url,
+                    "widgets": widgets_url,
+                    "component": component_url,
+                }
                 return _measure(browser, urls, token, rounds)
             finally:
                 browser.close()
@@ -311,5 +340,10 @@ def text_report(result: dict) -> str:
             f"{result['widgets_ratio']:.2f}× the four-field form "
             f"({result['widgets_in_page_median_s'] * 1000:.0f} ms in the page); "
             f"the Play page {result['app_to_widgets_ratio']:.2f}× it",
+            f"  the same inputs as one components-v2 element "
+            f"(benchmarks/bare_component_entry.py): "
+            f"{result['component_page_median_s'] * 1000:.0f} ms, "
+            f"{result['component_ratio']:.2f}× the four-field form "
+            f"({result['component_in_page_median_s'] * 1000:.0f} ms in the page)",
         ]
     )
