@@ -128,16 +128,25 @@ class _Coded:
 
     def add(self, rows: slice, column: pa.Array) -> None:
         text = _text(column)
+        if not self._numbers:  # the first values: numbered in the order they come, as is
+            encoded = pc.dictionary_encode(text, memory_pool=POOL)
+            self._learn(encoded.dictionary)
+            indices = encoded.indices
+            if indices.null_count:  # missing text: -1
+                indices = pc.coalesce(indices, pa.scalar(-1, indices.type), memory_pool=POOL)
+            self._codes[rows] = indices.to_numpy()
+            return
         found = pc.index_in(text, value_set=self._known, skip_nulls=False, memory_pool=POOL)
         if found.null_count:  # values not seen before
-            self._learn(text)
+            self._learn(pc.unique(text, memory_pool=POOL))
             found = pc.index_in(text, value_set=self._known, skip_nulls=False, memory_pool=POOL)
         # Position 0 of the known values is the missing text: one less is its -1.
         np.subtract(found.to_numpy(), 1, out=self._codes[rows], casting="unsafe")
 
-    def _learn(self, text: pa.Array) -> None:
+    def _learn(self, values: pa.Array) -> None:
+        """Number the ``values`` not known yet after those known."""
         numbers = self._numbers
-        for value in pc.unique(text, memory_pool=POOL).to_pylist():
+        for value in values.to_pylist():
             if value is not None:
                 numbers.setdefault(value, len(numbers))
         wider = _code_type(len(numbers))
