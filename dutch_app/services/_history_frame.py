@@ -117,8 +117,9 @@ class _Coded:
     """A text column with few distinct values, as the number of each row's value among
     the values in the order they first came (-1 where the text is missing).
 
-    Each batch is looked up among the values already known in one call; only a batch
-    with a value not seen before (the first, mostly) adds its new values first."""
+    The first values are numbered by one dictionary encoding, in the order they come;
+    every later batch is looked up among the values already known in one call, and only
+    a batch with a value not seen before adds its new values first."""
 
     def __init__(self, rows: int) -> None:
         self._numbers: dict[str, int] = {}
