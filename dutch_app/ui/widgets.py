@@ -48,14 +48,25 @@ def labelled_selectbox(
     Session State, before the widget, which sends it); ``index`` then has no say, and 0
     (or None, for a picker that can be empty) keeps Streamlit from warning that a default
     was given too.
+
+    The browser also answers with the words, not the option: a run it asked for before
+    the new words reached it (a second tap while the page was redrawing) brings back
+    words no option has any more, which Streamlit would take for no pick at all and
+    fall back to the first option. The words each option had in earlier runs are kept,
+    so such a run keeps the option the person picked, and sends its words again.
     """
     wording = [labels[option] for option in options]
     last_wording = f"{key}_wording"
-    if st.session_state.get(key) in options and wording != st.session_state.get(last_wording):
-        st.session_state[key] = st.session_state[key]
+    earlier_words = f"{key}_earlier_words"
+    known: dict[str, Any] = st.session_state.get(earlier_words, {})
+    picked = st.session_state.get(key)
+    if picked not in options and isinstance(picked, str) and known.get(picked) in options:
+        st.session_state[key] = known[picked]
         index = None if index is None else 0
-    st.session_state[last_wording] = wording
-    return st.selectbox(
+    elif picked in options and wording != st.session_state.get(last_wording):
+        st.session_state[key] = picked
+        index = None if index is None else 0
+    chosen = st.selectbox(
         label,
         options,
         index=index,
@@ -63,6 +74,16 @@ def labelled_selectbox(
         key=key,
         **options_of_the_widget,
     )
+    # Stored once the widget (and so its new words) is on its way to the browser: a run
+    # cut short before it must send them again on the next.
+    st.session_state[last_wording] = wording
+    if len(known) > _EARLIER_WORDS_KEPT + len(options):
+        known = {}
+    st.session_state[earlier_words] = {**known, **dict(zip(wording, options, strict=True))}
+    return chosen
+
+
+_EARLIER_WORDS_KEPT = 200  # past labels remembered per picker, beyond its current ones
 
 
 NEW_PASSWORD_FIELD = N_(

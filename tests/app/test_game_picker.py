@@ -1,0 +1,84 @@
+"""``labelled_selectbox``, the game pickers' select box, run by Streamlit's AppTest.
+
+The browser answers a select box with the words of the option it shows, so a run that
+the browser asked for before the page's new words reached it brings back words that no
+option has any more. These tests send such words the way that browser would.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Selectbox
+
+
+def _picker_page() -> None:
+    import streamlit as st
+
+    from dutch_app.ui.widgets import labelled_selectbox
+
+    rounds = st.session_state.setdefault("rounds", {1: 1, 2: 1})
+    labels = {game: f"Game {game} · {played} rounds" for game, played in rounds.items()}
+    picked = labelled_selectbox("Game", list(labels), labels, key="game")
+    st.markdown(f"picked {picked}")
+
+
+@contextmanager
+def browser_still_showing(words: str) -> Iterator[None]:
+    """The next run's select box answers with ``words``, as a browser would whose page
+    has not yet been redrawn."""
+    shown = Selectbox._widget_state
+
+    def stale(self: Selectbox) -> WidgetState:
+        state = shown.fget(self)  # type: ignore[attr-defined]
+        state.string_value = words
+        return state
+
+    Selectbox._widget_state = property(stale)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        Selectbox._widget_state = shown  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_function(_picker_page, default_timeout=30).run()
+    at.selectbox(key="game").select("Game 2 · 1 rounds").run()
+    assert at.markdown[0].value == "picked 2"
+    return at
+
+
+def picker(at: AppTest) -> Selectbox:
+    return at.selectbox(key="game")
+
+
+def test_the_picked_option_follows_its_new_words(page):
+    page.session_state["rounds"] = {1: 1, 2: 2}
+    page.run()
+    assert page.markdown[0].value == "picked 2"
+    assert picker(page).options[picker(page).index] == "Game 2 · 2 rounds"
+    assert not page.exception
+
+
+def test_a_run_asked_for_before_the_new_words_arrived_keeps_the_pick(page):
+    """The round count changes; one run already sent the new words; a second run comes
+    from a browser still showing the old: the picked game stays, and its words are sent
+    again (without the earlier words the picker fell back to the first game)."""
+    page.session_state["rounds"] = {1: 1, 2: 2}
+    page.run()
+    with browser_still_showing("Game 2 · 1 rounds"):
+        page.run()
+    assert page.markdown[0].value == "picked 2"
+    assert picker(page).value == 2
+    assert not page.exception
+
+
+def test_words_never_shown_fall_back_to_the_first_option(page):
+    """Words the picker never had are not taken for any option."""
+    with browser_still_showing("Game 9 · 4 rounds"):
+        page.run()
+    assert page.markdown[0].value == "picked 1"
+    assert not page.exception
