@@ -73,6 +73,15 @@ def _field(page: Page, key: str):
     return _key(page, key).locator("input:visible")
 
 
+def _one_field(page: Page, key: str):
+    """The text field of the widget with this key, once it alone is on show: on a busy
+    machine the stored entry's field can stand beside the new one for a moment after the
+    run, and a person types into the one they see."""
+    field = _field(page, key)
+    expect(field).to_have_count(1)
+    return field
+
+
 def _tap(page: Page, locator) -> None:
     _idle(page)
     locator.tap()
@@ -109,9 +118,10 @@ def typed_round(page: Page) -> tuple[int, int]:
     before = _counts(page)
     _choose_call(page)
     for seat, hand in enumerate(HANDS):
-        _tap(page, _field(page, f"play_round_hand_{seat}"))
+        _idle(page)
+        _tap(page, _one_field(page, f"play_round_hand_{seat}"))
         page.keyboard.type(hand)
-    penalty = _field(page, "play_round_penalty")
+    penalty = _one_field(page, "play_round_penalty")
     expect(penalty).to_be_visible()  # once Dan's hand made the three cards due
     _tap(page, penalty)
     page.keyboard.type(PENALTY)
@@ -175,7 +185,7 @@ def _time_entry_save(page: Page, number: int, form: str = "play_round") -> tuple
     Save: seconds until round number + 1's heading shows with an empty first field."""
     for seat, hand in enumerate(_hands(number)):
         _idle(page)
-        _field(page, f"{form}_hand_{seat}").fill(hand)
+        _one_field(page, f"{form}_hand_{seat}").fill(hand)
     _choose_call(page, form)
     _idle(page)
     save = _key(page, f"{form}_save").get_by_role("button")
