@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, delete, func, select
@@ -24,16 +23,6 @@ DATABASES = [
     pytest.param("sqlite", id="sqlite"),
     pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
 ]
-
-
-@pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file with the schema at the newest migration, for tests to copy."""
-    path = tmp_path_factory.mktemp("schema") / "template.db"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    engine.dispose()
-    return path
 
 
 @pytest.fixture(scope="session", params=DATABASES)
