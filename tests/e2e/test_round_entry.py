@@ -184,9 +184,14 @@ def test_a_save_reruns_the_game_alone_and_its_standings_follow(at_table):
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_standings(page, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 9), (4, "Dan", 12)])
     wait_until_idle(page)
-    # (A field left by the tap on Save may send its text after it: a run of the entry.)
+    # (A field left by the tap on Save may send its text after it: a run of the entry,
+    # which on a busy machine can arrive while the game's run is going on and cut it short
+    # for one that runs both.) A run of the whole page, asked for by the browser or by the
+    # page itself (st.rerun), would finish as FINISHED_SUCCESSFULLY.
     assert log.asked[asked:] and "" not in log.asked[asked:], "a run of the whole page"
-    assert set(log.finished[finished:]) == {"FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
+    ended = log.finished[finished:]
+    assert set(ended) <= {"FINISHED_FRAGMENT_RUN_SUCCESSFULLY", "FINISHED_EARLY_FOR_RERUN"}
+    assert ended[-1] == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"
     assert len(stored(table, game_id)) == 1
     expect(page.get_by_role("heading", name="Play", exact=True)).to_be_visible()
     expect_clean_page(page)
