@@ -32,7 +32,7 @@ from dutch_app.ui.invite_link import show_invite
 from dutch_app.ui.next_game import line_up, open_new_game, start_game_now
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import reset_on_next_run
+from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
 
 ensure_routed()
 
@@ -275,12 +275,7 @@ def rename_player(roster) -> None:
     """A form giving a player a new name."""
     names = {player.id: player.name for player in roster}
     with st.form("group_rename_player_form"):
-        player_id = st.selectbox(
-            _("Player"),
-            list(names),
-            format_func=lambda pid: names.get(pid, ""),
-            key="group_rename_player",
-        )
+        player_id = labelled_selectbox(_("Player"), list(names), names, key="group_rename_player")
         name = st.text_input(_("New name"), key="group_rename_player_name", max_chars=60)
         submitted = st.form_submit_button(_("Rename the player"))
     if submitted:
@@ -298,17 +293,13 @@ def merge_players(group, roster) -> None:
     """Move one player's history to another, after a confirmation."""
     by_id = {player.id: player for player in roster}
     ids = list(by_id)
-    source_id = st.selectbox(
-        _("Merge this player…"),
-        ids,
-        format_func=lambda pid: by_id[pid].name if pid in by_id else "",
-        key="group_merge_source",
-    )
-    target_id = st.selectbox(
+    names = {pid: player.name for pid, player in by_id.items()}
+    source_id = labelled_selectbox(_("Merge this player…"), ids, names, key="group_merge_source")
+    target_id = labelled_selectbox(
         _("…into this player"),
         ids,
+        names,
         index=1 if len(ids) > 1 else 0,
-        format_func=lambda pid: by_id[pid].name if pid in by_id else "",
         key="group_merge_target",
     )
     source, target = by_id[source_id], by_id[target_id]
@@ -339,18 +330,11 @@ def link_player(group, roster) -> None:
     """Link a player to a member's account (or unlink it)."""
     names = {player.id: player.name for player in roster}
     members = distinct_labels(member_names(group))
-    player_id = st.selectbox(
-        _("Player"),
-        list(names),
-        format_func=lambda pid: names.get(pid, ""),
-        key="group_link_player",
-    )
-    user_id = st.selectbox(
+    player_id = labelled_selectbox(_("Player"), list(names), names, key="group_link_player")
+    user_id = labelled_selectbox(
         _("is this member"),
         [None, *members],
-        format_func=lambda uid: (
-            _("Nobody (remove the link)") if uid is None else members.get(uid, "")
-        ),
+        {None: _("Nobody (remove the link)"), **members},
         key="group_link_member",
     )
     if st.button(_("Save the link"), key="group_link", icon=":material/link:"):
@@ -397,12 +381,7 @@ def remove_member(group, me: int) -> None:
         if not others:
             st.caption(_("You are the only member: nobody else to remove."))
             return
-        member_id = st.selectbox(
-            _("Member"),
-            list(others),
-            format_func=lambda uid: others.get(uid, ""),
-            key="group_remove_member",
-        )
+        member_id = labelled_selectbox(_("Member"), list(others), others, key="group_remove_member")
         if member_id is None:
             return
         st.markdown(remove_note(group, others[member_id]))

@@ -63,12 +63,13 @@ def read_filters(group: GroupView) -> Filters:
         format="YYYY-MM-DD",
         key="history_filter_dates",
     )
-    player_id = player_col.selectbox(
-        _("Player"),
-        [None, *names],
-        format_func=lambda pid: _("Everyone") if pid is None else names[pid],
-        key="history_filter_player",
-    )
+    with player_col:
+        player_id = labelled_selectbox(
+            _("Player"),
+            [None, *names],
+            {None: _("Everyone"), **names},
+            key="history_filter_player",
+        )
     status = status_col.selectbox(
         _("Status"),
         list(STATUS_LABELS),

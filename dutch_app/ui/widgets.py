@@ -9,6 +9,7 @@ router applies the values at the start of the next run, before any widget exists
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,7 +71,7 @@ def labelled_selectbox(
         label,
         options,
         index=index,
-        format_func=labels.__getitem__,
+        format_func=functools.partial(_words_of, labels),
         key=key,
         **options_of_the_widget,
     )
@@ -81,6 +82,15 @@ def labelled_selectbox(
         known = {}
     st.session_state[earlier_words] = {**known, **dict(zip(wording, options, strict=True))}
     return chosen
+
+
+def _words_of(labels: Mapping[Any, str], option: Any) -> str:
+    """An option's words; words stand for themselves (what a browser answers with); a
+    value left from other options (another group's player) has none, so Streamlit finds
+    it among none of the options and starts the picker afresh."""
+    if option in labels:
+        return labels[option]
+    return option if isinstance(option, str) else ""
 
 
 _EARLIER_WORDS_KEPT = 200  # past labels remembered per picker, beyond its current ones
