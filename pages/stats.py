@@ -26,7 +26,7 @@ from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rou
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
 from dutch_app.ui.text import distinct_labels, md, percent
-from dutch_app.ui.widgets import labelled_selectbox
+from dutch_app.ui.widgets import labelled_multiselect, labelled_selectbox
 from dutch_core import stats
 
 ensure_routed()
@@ -47,14 +47,15 @@ def filters_for(group: GroupView) -> StatsFilters:
         key="stats_dates",
         help=_("Leave empty for all games; pick one day twice for a single day."),
     )
-    chosen = players_column.multiselect(
-        _("Players"),
-        list(names),
-        format_func=names.__getitem__,
-        key="stats_players",
-        placeholder=_("All players"),
-        help=_("Show the games these players took part in, and only their rows."),
-    )
+    with players_column:
+        chosen = labelled_multiselect(
+            _("Players"),
+            list(names),
+            names,
+            key="stats_players",
+            placeholder=_("All players"),
+            help=_("Show the games these players took part in, and only their rows."),
+        )
     date_from, date_to = date_range(dates)
     return StatsFilters(
         date_from=date_from,

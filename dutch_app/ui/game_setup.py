@@ -10,6 +10,7 @@ import streamlit as st
 from dutch_app.i18n import N_, _, error_text, localized
 from dutch_app.services.views import GameDefaults, PlayerView
 from dutch_app.ui.text import md
+from dutch_app.ui.widgets import labelled_multiselect
 from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
 from dutch_core.errors import RulesError
 from dutch_core.rules import JOKER_VALUES, KING_VALUES, MAX_JOKERS, PRESET_LABELS, PRESETS
@@ -169,10 +170,10 @@ def game_setup_form(
     if st.session_state.get(f"{key}_players_for") != made_for:
         st.session_state[f"{key}_players"] = preset
         st.session_state[f"{key}_players_for"] = made_for
-    chosen = st.multiselect(
+    chosen = labelled_multiselect(
         _("Players, in seat order (pick them clockwise from the dealer)"),
         list(names),
-        format_func=names.__getitem__,
+        names,
         key=f"{key}_players",
         placeholder=_("Choose the group's players"),
     )

@@ -9,7 +9,6 @@ router applies the values at the start of the next run, before any widget exists
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -50,50 +49,93 @@ def labelled_selectbox(
     (or None, for a picker that can be empty) keeps Streamlit from warning that a default
     was given too.
 
-    The browser also answers with the words, not the option: a run it asked for before
-    the new words reached it (a second tap while the page was redrawing) brings back
-    words no option has any more, which Streamlit would take for no pick at all and
-    fall back to the first option. The words each option had in earlier runs are kept,
-    so such a run keeps the option the person picked, and sends its words again.
+    The browser also answers with the words, not the option: after a rename, or in a run
+    it asked for before the new words reached it (a second tap while the page was
+    redrawing), it brings back words no option has any more, which Streamlit would take
+    for no pick at all and fall back to the first option. The words each option had in
+    earlier runs are kept, so such a run keeps the option the person picked, and sends
+    its words again.
     """
-    wording = [labels[option] for option in options]
-    last_wording = f"{key}_wording"
-    earlier_words = f"{key}_earlier_words"
-    known: dict[str, Any] = st.session_state.get(earlier_words, {})
+    words = _Words(key, options, labels)
     picked = st.session_state.get(key)
-    if picked not in options and isinstance(picked, str) and known.get(picked) in options:
-        st.session_state[key] = known[picked]
+    if picked not in options and words.known(picked):
+        st.session_state[key] = words.option(picked)
         index = None if index is None else 0
-    elif picked in options and wording != st.session_state.get(last_wording):
+    elif picked in options and words.changed:
         st.session_state[key] = picked
         index = None if index is None else 0
     chosen = st.selectbox(
-        label,
-        options,
-        index=index,
-        format_func=functools.partial(_words_of, labels),
-        key=key,
-        **options_of_the_widget,
+        label, options, index=index, format_func=words.of, key=key, **options_of_the_widget
     )
-    # Stored once the widget (and so its new words) is on its way to the browser: a run
-    # cut short before it must send them again on the next.
-    st.session_state[last_wording] = wording
-    if len(known) > _EARLIER_WORDS_KEPT + len(options):
-        known = {}
-    st.session_state[earlier_words] = {**known, **dict(zip(wording, options, strict=True))}
+    words.sent()
     return chosen
 
 
-def _words_of(labels: Mapping[Any, str], option: Any) -> str:
-    """An option's words; words stand for themselves (what a browser answers with); a
-    value left from other options (another group's player) has none, so Streamlit finds
-    it among none of the options and starts the picker afresh."""
-    if option in labels:
-        return labels[option]
-    return option if isinstance(option, str) else ""
+def labelled_multiselect(
+    label: str,
+    options: Sequence[Any],
+    labels: Mapping[Any, str],
+    *,
+    key: str,
+    **options_of_the_widget: Any,
+) -> list[Any]:
+    """``st.multiselect`` of ``options`` shown as ``labels``, keeping its picks when their
+    words change (a player renamed on another phone while a line-up is being chosen), as
+    :func:`labelled_selectbox` does: Streamlit would drop a pick the browser names by
+    its old words. Its value is set through Session State only (no ``default``)."""
+    words = _Words(key, options, labels)
+    picked = st.session_state.get(key)
+    if picked:
+        kept = [value if value in options else words.option(value) for value in picked]
+        kept = [value for value in dict.fromkeys(kept) if value in options]
+        if kept != list(picked) or words.changed:
+            st.session_state[key] = kept
+    chosen = st.multiselect(label, options, format_func=words.of, key=key, **options_of_the_widget)
+    words.sent()
+    return chosen
 
 
-_EARLIER_WORDS_KEPT = 200  # past labels remembered per picker, beyond its current ones
+class _Words:
+    """The words of a picker's options in this run and in the runs before it."""
+
+    def __init__(self, key: str, options: Sequence[Any], labels: Mapping[Any, str]) -> None:
+        self._labels = labels
+        self._wording = [labels[option] for option in options]
+        self._options = options
+        self._last_key = f"{key}_wording"
+        self._earlier_key = f"{key}_earlier_words"
+        self._earlier: dict[str, Any] = st.session_state.get(self._earlier_key, {})
+        self.changed = self._wording != st.session_state.get(self._last_key)
+
+    def of(self, option: Any) -> str:
+        """An option's words. Words stand for themselves (they are what a browser answers
+        with); a value left from other options (another group's player) has none, so
+        Streamlit finds it among none of the options and starts the picker afresh."""
+        if option in self._labels:
+            return self._labels[option]
+        return option if isinstance(option, str) else ""
+
+    def known(self, value: Any) -> bool:
+        """Whether ``value`` is the words an option had in an earlier run."""
+        return isinstance(value, str) and self._earlier.get(value) in self._options
+
+    def option(self, value: Any) -> Any:
+        """The option that had the words ``value`` in an earlier run (None if none)."""
+        return self._earlier.get(value) if self.known(value) else None
+
+    def sent(self) -> None:
+        """Called once the widget (and so its words) is on its way to the browser: a run
+        cut short before it sends them again on the next."""
+        st.session_state[self._last_key] = self._wording
+        kept = _EARLIER_WORDS_KEPT + len(self._options)
+        earlier = self._earlier if len(self._earlier) <= kept else {}
+        st.session_state[self._earlier_key] = {
+            **earlier,
+            **dict(zip(self._wording, self._options, strict=True)),
+        }
+
+
+_EARLIER_WORDS_KEPT = 200  # past words remembered per picker, beyond its current ones
 
 
 NEW_PASSWORD_FIELD = N_(

@@ -1,4 +1,5 @@
-"""``labelled_selectbox``, the game pickers' select box, run by Streamlit's AppTest.
+"""``labelled_selectbox`` and ``labelled_multiselect``, the pickers of games and players,
+run by Streamlit's AppTest.
 
 The browser answers a select box with the words of the option it shows, so a run that
 the browser asked for before the page's new words reached it brings back words that no
@@ -11,7 +12,7 @@ from contextlib import contextmanager
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
-from streamlit.testing.v1.element_tree import Selectbox
+from streamlit.testing.v1.element_tree import Multiselect, Selectbox
 
 
 def _picker_page() -> None:
@@ -23,6 +24,16 @@ def _picker_page() -> None:
     labels = {game: f"Game {game} · {played} rounds" for game, played in rounds.items()}
     picked = labelled_selectbox("Game", list(labels), labels, key="game")
     st.markdown(f"picked {picked}")
+
+
+def _line_up_page() -> None:
+    import streamlit as st
+
+    from dutch_app.ui.widgets import labelled_multiselect
+
+    names = st.session_state.setdefault("names", {1: "Ann", 2: "Ben", 3: "Cleo"})
+    chosen = labelled_multiselect("Players", list(names), names, key="line_up")
+    st.markdown(f"chosen {chosen}")
 
 
 @contextmanager
@@ -41,6 +52,23 @@ def browser_still_showing(words: str) -> Iterator[None]:
         yield
     finally:
         Selectbox._widget_state = shown  # type: ignore[method-assign]
+
+
+@contextmanager
+def browser_still_listing(*words: str) -> Iterator[None]:
+    """The same for a multiselect: the next run's answer is these words."""
+    shown = Multiselect._widget_state
+
+    def stale(self: Multiselect) -> WidgetState:
+        state = shown.fget(self)  # type: ignore[attr-defined]
+        state.string_array_value.data[:] = list(words)
+        return state
+
+    Multiselect._widget_state = property(stale)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        Multiselect._widget_state = shown  # type: ignore[method-assign]
 
 
 @pytest.fixture
@@ -82,3 +110,27 @@ def test_words_never_shown_fall_back_to_the_first_option(page):
         page.run()
     assert page.markdown[0].value == "picked 1"
     assert not page.exception
+
+
+def test_a_rename_keeps_the_renamed_player_in_a_line_up_being_chosen():
+    """Cleo is renamed on another phone while Ann, Cleo are chosen here: the line-up keeps
+    her under her new name, through the run that still names her Cleo and the next."""
+    at = AppTest.from_function(_line_up_page, default_timeout=30).run()
+    at.multiselect(key="line_up").select(1).select(3).run()
+    assert at.markdown[0].value == "chosen [1, 3]"
+    at.session_state["names"] = {1: "Ann", 2: "Ben", 3: "Clea"}
+    at.run()
+    with browser_still_listing("Ann", "Cleo"):
+        at.run()
+    assert at.markdown[0].value == "chosen [1, 3]"
+    assert at.multiselect(key="line_up").value == [1, 3]
+    assert not at.exception
+
+
+def test_words_no_player_had_are_left_out_of_a_line_up():
+    at = AppTest.from_function(_line_up_page, default_timeout=30).run()
+    at.multiselect(key="line_up").select(2).run()
+    with browser_still_listing("Ben", "Zed"):
+        at.run()
+    assert at.markdown[0].value == "chosen [2]"
+    assert not at.exception
