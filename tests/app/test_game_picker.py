@@ -6,8 +6,8 @@ the browser asked for before the page's new words reached it brings back words t
 option has any more. These tests send such words the way that browser would.
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -37,38 +37,33 @@ def _line_up_page() -> None:
 
 
 @contextmanager
-def browser_still_showing(words: str) -> Iterator[None]:
+def _answering(widget: type, words: Callable[[WidgetState], None]) -> Iterator[None]:
+    """While the block runs, each ``widget`` of the page answers as ``words`` sets it."""
+    shown = widget._widget_state  # type: ignore[attr-defined]
+
+    def stale(self: object) -> WidgetState:
+        state = shown.fget(self)
+        words(state)
+        return state
+
+    widget._widget_state = property(stale)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        widget._widget_state = shown  # type: ignore[attr-defined]
+
+
+def browser_still_showing(words: str) -> AbstractContextManager[None]:
     """The next run's select box answers with ``words``, as a browser would whose page
     has not yet been redrawn."""
-    shown = Selectbox._widget_state
-
-    def stale(self: Selectbox) -> WidgetState:
-        state = shown.fget(self)  # type: ignore[attr-defined]
-        state.string_value = words
-        return state
-
-    Selectbox._widget_state = property(stale)  # type: ignore[method-assign,assignment]
-    try:
-        yield
-    finally:
-        Selectbox._widget_state = shown  # type: ignore[method-assign]
+    return _answering(Selectbox, lambda state: setattr(state, "string_value", words))
 
 
-@contextmanager
-def browser_still_listing(*words: str) -> Iterator[None]:
+def browser_still_listing(*words: str) -> AbstractContextManager[None]:
     """The same for a multiselect: the next run's answer is these words."""
-    shown = Multiselect._widget_state
-
-    def stale(self: Multiselect) -> WidgetState:
-        state = shown.fget(self)  # type: ignore[attr-defined]
-        state.string_array_value.data[:] = list(words)
-        return state
-
-    Multiselect._widget_state = property(stale)  # type: ignore[method-assign,assignment]
-    try:
-        yield
-    finally:
-        Multiselect._widget_state = shown  # type: ignore[method-assign]
+    return _answering(
+        Multiselect, lambda state: state.string_array_value.data.__setitem__(slice(None), words)
+    )
 
 
 @pytest.fixture
