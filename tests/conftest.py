@@ -114,6 +114,33 @@ def service_unavailable() -> Callable[[str], NoReturn]:
     return _service_unavailable
 
 
+# --- Password hashing ------------------------------------------------------------------------
+
+QUICK_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+"""Argon2id parameters for passwords hashed in the test process (see ``quick_password_hashes``)."""
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passwords hashed in the test process use argon2id at a low cost.
+
+    The app's cost (argon2's defaults: 3 passes over 64 MiB) takes 0.1-0.3 s a hash on the
+    suite's machine, and most tests sign someone up or in without testing the hash itself;
+    the same algorithm at a low cost checks the same behaviour. Tests marked
+    ``real_password_cost`` keep the app's cost: those that pin it, rehash to it, or rely on
+    its weight. Servers started by the browser tests always hash at the app's cost.
+    """
+    if request.node.get_closest_marker("real_password_cost"):
+        return
+    from argon2 import PasswordHasher
+
+    from dutch_app.accounts import passwords
+
+    monkeypatch.setattr(
+        passwords, "PasswordHasher", functools.partial(PasswordHasher, **QUICK_ARGON2)
+    )
+
+
 # --- Markers and failure reports -------------------------------------------------------------
 
 

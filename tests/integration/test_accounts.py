@@ -388,6 +388,7 @@ def test_changing_the_password_ends_sessions_and_only_the_new_one_works(sessions
     assert backend.sign_in("ann@example.com", NEW_PASSWORD) == ann
 
 
+@pytest.mark.real_password_cost
 def test_passwords_are_stored_as_argon2id_hashes_and_rehashed_when_parameters_change(
     sessions, clock
 ):
@@ -404,6 +405,16 @@ def test_passwords_are_stored_as_argon2id_hashes_and_rehashed_when_parameters_ch
         second_hash = session.get(LocalCredential, ann.user_id).password_hash
     assert second_hash.startswith("$argon2id$") and "m=1024,t=1" not in second_hash
     assert old.sign_in("ann@example.com", PASSWORD) == ann  # the new hash still verifies
+
+
+@pytest.mark.real_password_cost
+def test_the_app_hashes_passwords_at_argon2s_default_cost(sessions, tmp_path):
+    """3 passes over 64 MiB in 4 lanes: what the app's local accounts store."""
+    backend = make_backend(sessions, load_settings(secrets={}, environ={}, project_root=tmp_path))
+    ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
+    with sessions() as session:
+        stored = session.get(LocalCredential, ann.user_id).password_hash
+    assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
 
 
 def test_the_local_backend_sends_no_reset_email(sessions, tmp_path):

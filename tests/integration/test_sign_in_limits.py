@@ -301,6 +301,7 @@ def test_no_password_is_checked_while_the_database_is_locked(sessions, clock, da
     assert probes == ["free"] * 4
 
 
+@pytest.mark.real_password_cost
 def test_a_round_is_saved_while_wrong_sign_ins_flood_the_server(sessions, clock, database):
     """Six threads of wrong sign-ins (real argon2id cost) and a member saving rounds."""
     backend = LocalBackend(sessions, secret_key=KEY, clock=clock)  # default cost and slots
