@@ -115,9 +115,10 @@ def seated(session: Session, owner: int, group):
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Iterator[str]:
     """The URL of a fresh, migrated database of each kind: a copied SQLite file, or a new
-    PostgreSQL database (a module may narrow it, as test_accounts.py does)."""
+    PostgreSQL database copied from a migrated one (a module may narrow it, as
+    test_accounts.py does)."""
     if request.param == "postgres":
-        yield request.getfixturevalue("fresh_postgres_database")()
+        yield request.getfixturevalue("migrated_postgres_database")()
         return
     path = tmp_path / "dutch.db"
     shutil.copy(migrated_sqlite, path)

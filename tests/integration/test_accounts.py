@@ -62,9 +62,9 @@ NEW_PASSWORD = "Battery staple 77"
 
 @pytest.fixture
 def database(request: pytest.FixtureRequest, migrated_sqlite, tmp_path) -> Iterator[str]:
-    """The database URL: a fresh SQLite file, or a fresh PostgreSQL database when asked."""
+    """The database URL: a fresh migrated SQLite file, or PostgreSQL database when asked."""
     if getattr(request, "param", "sqlite") == "postgres":
-        yield request.getfixturevalue("fresh_postgres_database")()
+        yield request.getfixturevalue("migrated_postgres_database")()
         return
     path = tmp_path / "dutch.db"
     shutil.copy(migrated_sqlite, path)
