@@ -46,13 +46,16 @@ if (($# > 0)); then
     .venv/bin/pytest "$@" || failed+=("pytest (exit $?)")
 else
     # Three phases. First everything but the browser tests on both cores (each worker has
-    # its own SQLite files and PostgreSQL database). Then the browser journeys without a
-    # deadline, also on both cores, each test file on one worker with a server of its own.
+    # its own SQLite files and PostgreSQL database; a worker that is done takes tests left
+    # to the other, so that a few long tests do not leave one core idle at the end). Then
+    # the browser journeys without a deadline, also on both cores, each test file on one
+    # worker with a server of its own.
     # Last, one at a time: the tests of the one shared Auth emulator, and the browser tests
     # whose promises are deadlines (a live update within 3 s, two servers behind nginx,
     # the load protocol), so that they are measured on a machine they do not share.
     section "pytest: all but the browser and Auth emulator tests, on two workers"
-    .venv/bin/pytest -m "not e2e and not serial" -n 2 || failed+=("pytest parallel (exit $?)")
+    .venv/bin/pytest -m "not e2e and not serial" -n 2 --dist worksteal \
+        || failed+=("pytest parallel (exit $?)")
     section "pytest: the browser tests without a deadline (Chromium), on two workers"
     .venv/bin/pytest -m "e2e and not deadline and not serial" -n 2 --dist loadfile \
         || failed+=("pytest e2e parallel (exit $?)")
