@@ -78,6 +78,7 @@ PHONE_VIEWPORT = (390, 844)
 _FIXTURE_MARKERS = {
     "postgres_url": "postgres",
     "fresh_postgres_database": "postgres",
+    "module_postgres_url": "postgres",
     "migrated_postgres_database": "postgres",
     "firebase_auth_emulator": "firebase",
     "streamlit_server": "e2e",
@@ -299,6 +300,17 @@ def postgres_url(postgres_server: URL) -> Iterator[str]:
     The database gets a unique name, is shared by every test of the session and is dropped at
     the end; tests that need a database of their own use ``fresh_postgres_database``.
     """
+    database = _create_database(postgres_server)
+    try:
+        yield database.render_as_string(hide_password=False)
+    finally:
+        _drop_database(postgres_server, database.database or "")
+
+
+@pytest.fixture(scope="module")
+def module_postgres_url(postgres_server: URL) -> Iterator[str]:
+    """SQLAlchemy URL of an empty database made for the tests of one module (dropped after
+    them), for a module that starts its servers once."""
     database = _create_database(postgres_server)
     try:
         yield database.render_as_string(hide_password=False)

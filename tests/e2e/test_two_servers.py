@@ -5,14 +5,18 @@ host runs: sticky sessions by the balancer's route cookie, the websocket passed 
 security headers. Ann's browser is kept on server A and Ben's on server B; each server keeps
 its own caches. What one of them stores, the other shows on its next rerun, and a correction
 made on one server that clashes with a correction made on the other is refused without
-losing either.
+losing either. The servers and nginx start once for the module and every test plays in a
+group of its own on them; the test that stops a server has servers of its own.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +42,13 @@ from tests.e2e.streamlit_ui import (
     open_page,
     press,
 )
-from tests.servers import Balancer, start_balancer, stop_process_group, wait_until
+from tests.servers import (
+    Balancer,
+    start_balancer,
+    start_streamlit,
+    stop_process_group,
+    wait_until,
+)
 
 # A live update through nginx has a deadline; the servers share one PostgreSQL database.
 pytestmark = pytest.mark.deadline
@@ -94,16 +104,46 @@ class SharedDatabase:
         raise AssertionError(f"no route key reaches {server}")
 
 
-@pytest.fixture
-def shared(fresh_postgres_database, streamlit_server, tmp_path):
-    """A fresh PostgreSQL database served by two ``streamlit run`` processes."""
-    url = fresh_postgres_database()
+@dataclass(frozen=True)
+class TwoServers:
+    """Two ``streamlit run`` processes on one PostgreSQL database, behind nginx."""
+
+    server_a: str
+    server_b: str
+    balancer: Balancer
+    accounts: AccountBackend
+    sessions: object
+
+
+@contextmanager
+def two_servers(url: str, workdir: Path) -> Iterator[TwoServers]:
+    """Serve the database at ``url`` (migrated here, before the servers start, as
+    docs/hosting.md says) by two servers behind the nginx of ``deploy/nginx.conf``."""
     env = {"DUTCH_DATABASE_URL": url, "DUTCH_SECRET_KEY": SECRET_KEY, "DUTCH_AUTH_BACKEND": "local"}
-    engine = get_engine(url)  # migrated once, before the servers start (docs/hosting.md)
+    engine = get_engine(url)
     sessions = make_session_factory(engine)
     accounts = make_backend(sessions, load_settings(secrets={}, environ=env))
-    ann = accounts.sign_up("ann@example.com", PASSWORD, "Ann")
-    ben = accounts.sign_up("ben@example.com", PASSWORD, "Ben")
+    server_env = {**os.environ, **env, "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
+    runs = []
+    try:
+        runs = [start_streamlit("serve.py", server_env, workdir) for _ in range(2)]
+        balancer = start_balancer([run.url for run in runs], workdir / "nginx")
+        try:
+            yield TwoServers(runs[0].url, runs[1].url, balancer, accounts, sessions)
+        finally:
+            stop_process_group(balancer.process)
+    finally:
+        for run in runs:
+            stop_process_group(run.process)
+        engine.dispose()
+
+
+def a_table(servers: TwoServers) -> SharedDatabase:
+    """Ann and Ben (new accounts) in a new group with Cleo, and a game of three going on."""
+    accounts, sessions = servers.accounts, servers.sessions
+    suffix = uuid.uuid4().hex[:8]
+    ann = accounts.sign_up(f"ann-{suffix}@example.com", PASSWORD, "Ann")
+    ben = accounts.sign_up(f"ben-{suffix}@example.com", PASSWORD, "Ben")
     with sessions() as session:
         group = perform(session, groups.create_group, ann.user_id, "Friday cards")
         perform(session, groups.join_group, ben.user_id, group.invite_code)
@@ -119,12 +159,40 @@ def shared(fresh_postgres_database, streamlit_server, tmp_path):
             [ids[name] for name in NAMES],
             PRESETS["classic"],
         )
-    server_a = streamlit_server(env=env)
-    server_b = streamlit_server(env=env)
-    balancer = start_balancer([server_a, server_b], tmp_path / "nginx")
-    yield SharedDatabase(server_a, server_b, balancer, accounts, sessions, ann, ben, ids, game.id)
-    stop_process_group(balancer.process)
-    engine.dispose()
+    return SharedDatabase(
+        servers.server_a,
+        servers.server_b,
+        servers.balancer,
+        accounts,
+        sessions,
+        ann,
+        ben,
+        ids,
+        game.id,
+    )
+
+
+@pytest.fixture(scope="module")
+def module_servers(
+    module_postgres_url: str, tmp_path_factory: pytest.TempPathFactory, browser
+) -> Iterator[TwoServers]:
+    """The module's two servers and nginx, started once: each test has a group of its own
+    on them (starting two servers and nginx took 7-8 s of every test)."""
+    with two_servers(module_postgres_url, tmp_path_factory.mktemp("two-servers")) as servers:
+        yield servers
+
+
+@pytest.fixture
+def shared(module_servers: TwoServers) -> SharedDatabase:
+    """Ann, Ben and a game of their own, served by the module's two servers."""
+    return a_table(module_servers)
+
+
+@pytest.fixture
+def servers_of_its_own(fresh_postgres_database, tmp_path) -> Iterator[SharedDatabase]:
+    """Two servers and nginx for one test (one that stops a server)."""
+    with two_servers(fresh_postgres_database(), tmp_path) as servers:
+        yield a_table(servers)
 
 
 def signed_in(page: Page, server: str, shared: SharedDatabase, account: Account) -> Page:
@@ -294,9 +362,12 @@ def test_the_apps_security_headers_reach_the_browser_through_nginx_once_each(sha
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_when_a_server_stops_its_browsers_carry_on_signed_in_on_the_other(shared, page_factory):
+def test_when_a_server_stops_its_browsers_carry_on_signed_in_on_the_other(
+    servers_of_its_own, page_factory
+):
     """Server A goes away (a restart, a crash): nginx sends Ann's next load to server B, where
     her session cookie signs her straight back in and the game is as stored."""
+    shared = servers_of_its_own
     first_round_saved(shared)
     ann = signed_in(page_factory(), shared.server_a, shared, shared.ann)
     expect_standings(ann, [(1, "Ann", 3), (2, "Ben", 10), (3, "Cleo", 12)])
