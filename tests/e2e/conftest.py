@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from tests.servers import PROJECT_ROOT, log_tail, start_streamlit, stop_process_
 FAILURES_DIR = PROJECT_ROOT / "test-artifacts" / "failures"
 SECRET_KEY = "e2e-secret-key-long-enough-to-sign-session-tokens"
 DESKTOP = {"width": 1280, "height": 900}
-_SERVER_LOG = pytest.StashKey[Path]()
+_SERVER_LOGS = pytest.StashKey[list[Path]]()
 
 
 @dataclass(frozen=True)
@@ -147,8 +147,14 @@ def tab(module_context: BrowserContext) -> Page:
 def _report_failures(request: pytest.FixtureRequest) -> Iterator[None]:
     """Remember the module's server log, so a failure report can show it."""
     if "app_server" in request.fixturenames:
-        request.node.stash[_SERVER_LOG] = request.getfixturevalue("app_server").log_path
+        report_server_logs(request, [request.getfixturevalue("app_server").log_path])
     yield
+
+
+def report_server_logs(request: pytest.FixtureRequest, paths: Iterable[Path]) -> None:
+    """Show the ends of these server logs in the report of the test, should it fail (for
+    a test that starts servers of its own)."""
+    request.node.stash.setdefault(_SERVER_LOGS, []).extend(paths)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -156,9 +162,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     """On a failure, attach the server log and save a picture of every open tab."""
     report = yield
     if report.failed and report.when == "call":
-        log_path = item.stash.get(_SERVER_LOG, None)
-        if log_path is not None and log_path.exists():
-            report.sections.append(("streamlit log", log_tail(log_path, 150)))
+        for log_path in item.stash.get(_SERVER_LOGS, []):
+            if log_path.exists():
+                report.sections.append((f"log {log_path.name}", log_tail(log_path, 150)))
         FAILURES_DIR.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in item.nodeid)
         values = getattr(item, "funcargs", {}).values()

@@ -30,6 +30,7 @@ from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_core import PRESETS
+from tests.e2e.conftest import report_server_logs
 from tests.e2e.streamlit_ui import (
     PASSWORD,
     SESSION_COOKIE,
@@ -113,6 +114,8 @@ class TwoServers:
     balancer: Balancer
     accounts: AccountBackend
     sessions: object
+    logs: tuple[Path, ...]
+    """The servers' logs and nginx's error log."""
 
 
 @contextmanager
@@ -129,7 +132,8 @@ def two_servers(url: str, workdir: Path) -> Iterator[TwoServers]:
         runs = [start_streamlit("serve.py", server_env, workdir) for _ in range(2)]
         balancer = start_balancer([run.url for run in runs], workdir / "nginx")
         try:
-            yield TwoServers(runs[0].url, runs[1].url, balancer, accounts, sessions)
+            logs = (*(run.log_path for run in runs), balancer.prefix / "error.log")
+            yield TwoServers(runs[0].url, runs[1].url, balancer, accounts, sessions, logs)
         finally:
             stop_process_group(balancer.process)
     finally:
@@ -183,15 +187,19 @@ def module_servers(
 
 
 @pytest.fixture
-def shared(module_servers: TwoServers) -> SharedDatabase:
+def shared(module_servers: TwoServers, request: pytest.FixtureRequest) -> SharedDatabase:
     """Ann, Ben and a game of their own, served by the module's two servers."""
+    report_server_logs(request, module_servers.logs)
     return a_table(module_servers)
 
 
 @pytest.fixture
-def servers_of_its_own(fresh_postgres_database, tmp_path) -> Iterator[SharedDatabase]:
+def servers_of_its_own(
+    fresh_postgres_database, tmp_path, request: pytest.FixtureRequest
+) -> Iterator[SharedDatabase]:
     """Two servers and nginx for one test (one that stops a server)."""
     with two_servers(fresh_postgres_database(), tmp_path) as servers:
+        report_server_logs(request, servers.logs)
         yield a_table(servers)
 
 
