@@ -266,6 +266,24 @@ def _drop_database(server: URL, name: str) -> None:
                 time.sleep(1)
 
 
+@contextlib.contextmanager
+def _databases(server: URL, template: str | None = None) -> Iterator[Callable[[], str]]:
+    """``make() -> URL`` of a new database on ``server`` (a copy of ``template`` if given,
+    else empty); every one made is dropped when the block ends."""
+    made: list[URL] = []
+
+    def make() -> str:
+        database = _create_database(server, template)
+        made.append(database)
+        return database.render_as_string(hide_password=False)
+
+    try:
+        yield make
+    finally:
+        for database in made:
+            _drop_database(server, database.database or "")
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> URL:
     """The PostgreSQL server named by ``DUTCH_TEST_POSTGRES_URL``, checked to answer.
@@ -300,22 +318,16 @@ def postgres_url(postgres_server: URL) -> Iterator[str]:
     The database gets a unique name, is shared by every test of the session and is dropped at
     the end; tests that need a database of their own use ``fresh_postgres_database``.
     """
-    database = _create_database(postgres_server)
-    try:
-        yield database.render_as_string(hide_password=False)
-    finally:
-        _drop_database(postgres_server, database.database or "")
+    with _databases(postgres_server) as make:
+        yield make()
 
 
 @pytest.fixture(scope="module")
 def module_postgres_url(postgres_server: URL) -> Iterator[str]:
     """SQLAlchemy URL of an empty database made for the tests of one module (dropped after
     them), for a module that starts its servers once."""
-    database = _create_database(postgres_server)
-    try:
-        yield database.render_as_string(hide_password=False)
-    finally:
-        _drop_database(postgres_server, database.database or "")
+    with _databases(postgres_server) as make:
+        yield make()
 
 
 @pytest.fixture
@@ -324,16 +336,8 @@ def fresh_postgres_database(postgres_server: URL) -> Iterator[Callable[[], str]]
 
     Each call makes another uniquely named database; all are dropped when the test ends.
     """
-    made: list[URL] = []
-
-    def make() -> str:
-        database = _create_database(postgres_server)
-        made.append(database)
-        return database.render_as_string(hide_password=False)
-
-    yield make
-    for database in made:
-        _drop_database(postgres_server, database.database or "")
+    with _databases(postgres_server) as make:
+        yield make
 
 
 @pytest.fixture(scope="session")
@@ -342,14 +346,14 @@ def migrated_postgres_template(postgres_server: URL) -> Iterator[str]:
     ``migrated_postgres_database`` to copy; nothing connects to it after it is made."""
     from dutch_app.storage.db import make_engine, upgrade
 
-    template = _create_database(postgres_server)
-    engine = make_engine(template.render_as_string(hide_password=False))
-    try:
-        upgrade(engine)
-    finally:
-        engine.dispose()
-    yield template.database or ""
-    _drop_database(postgres_server, template.database or "")
+    with _databases(postgres_server) as make:
+        url = make()
+        engine = make_engine(url)
+        try:
+            upgrade(engine)
+        finally:
+            engine.dispose()
+        yield make_url(url).database or ""
 
 
 @pytest.fixture
@@ -362,16 +366,8 @@ def migrated_postgres_database(
 
     Each call makes another; all are dropped when the test ends.
     """
-    made: list[URL] = []
-
-    def make() -> str:
-        database = _create_database(postgres_server, migrated_postgres_template)
-        made.append(database)
-        return database.render_as_string(hide_password=False)
-
-    yield make
-    for database in made:
-        _drop_database(postgres_server, database.database or "")
+    with _databases(postgres_server, migrated_postgres_template) as make:
+        yield make
 
 
 # --- Firebase Auth emulator ------------------------------------------------------------------
