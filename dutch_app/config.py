@@ -123,6 +123,10 @@ class Limits:
     """Memory one server process keeps for cached history frames and statistics; the least
     recently used go first when more is needed, and all of it is given back under memory
     pressure (see ``dutch_app.ui.memory_cache``)."""
+    loading_slots: int = 2
+    """History frames and statistics one server process computes at the same time; more
+    wait for a free slot, so groups opening their statistics together (after a restart)
+    do not all hold a load's peak memory at once."""
 
 
 @dataclass(frozen=True)

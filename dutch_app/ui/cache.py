@@ -55,8 +55,10 @@ def roster(group: GroupView) -> list[PlayerView]:
 @st.cache_resource(show_spinner=False)
 def shared_memory() -> MemoryBoundedCache:
     """The server process's cache of history frames and statistics, bounded by memory
-    (``cache_megabytes`` of the limits) rather than by a count of entries."""
-    return MemoryBoundedCache(resources().settings.limits.cache_megabytes * MIB)
+    (``cache_megabytes`` of the limits) rather than by a count of entries, computing
+    ``loading_slots`` entries at a time."""
+    limits = resources().settings.limits
+    return MemoryBoundedCache(limits.cache_megabytes * MIB, computing_at_once=limits.loading_slots)
 
 
 def _history(

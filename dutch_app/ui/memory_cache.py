@@ -8,19 +8,25 @@ the machine (or the container's cgroup) runs short of memory it drops entries
 rather than grow. Entries also age out after a time to live.
 
 Two sessions asking for the same missing entry at once compute it once: the
-second waits for the first. Values are shared between sessions, never copied;
+second waits for the first. Different missing entries are computed a few at a time
+(``computing_at_once``), the others waiting for a free slot: the memory of a
+computation in progress (a history load peaks at about twice the frame it makes) is
+not weighed by the budget, so twenty groups opening their statistics at once, after a
+restart say, would otherwise take twenty such peaks at the same moment; the processors
+are shared among them anyway. Values are shared between sessions, never copied;
 callers treat them as read-only (history frames are handed out as shallow
 copies, which pandas' copy-on-write keeps apart from the cached frame).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -103,12 +109,16 @@ class MemoryBoundedCache:
         ttl: float = 3600.0,
         available: Callable[[], int | None] = available_memory,
         clock: Callable[[], float] = time.monotonic,
+        computing_at_once: int = 2,
     ) -> None:
         self.budget, self.reserve, self.ttl = budget, reserve, ttl
+        self.computing_at_once = computing_at_once
         self._available, self._clock = available, clock
         self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._computing: dict[Hashable, threading.Event] = {}
         self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(computing_at_once)
+        self._holder = threading.local()  # .slot: this thread computes an entry now
         self.size = 0
         self.evictions = 0
 
@@ -121,18 +131,55 @@ class MemoryBoundedCache:
 
     def get_or_compute(self, key: Hashable, compute: Callable[[], T]) -> T:
         """The cached value of ``key``, computed (once, whoever asks at the same time) if
-        it is missing or older than the time to live."""
+        it is missing or older than the time to live.
+
+        A computation takes one of the slots first, so only a few run at once. It may ask
+        for other entries (a view's statistics ask for its history frame): those are
+        computed in the slot it holds. Whoever registers a key as being computed holds a
+        slot, and waits for no other key's slot, so waiting on a key never waits in a
+        circle."""
         while True:
             with self._lock:
-                entry = self._fresh(key)
+                entry, waiting = self._found(key)
+            if entry is not None:
+                return entry.value
+            if waiting is not None:
+                waiting.wait()
+                continue
+            with self._slot():
+                with self._lock:
+                    entry, waiting = self._found(key)
+                    if entry is None and waiting is None:
+                        self._computing[key] = threading.Event()
                 if entry is not None:
-                    self._entries.move_to_end(key)
                     return entry.value
-                waiting = self._computing.get(key)
                 if waiting is None:
-                    self._computing[key] = threading.Event()
-                    break
+                    return self._compute(key, compute)
             waiting.wait()
+
+    def _found(self, key: Hashable) -> tuple[_Entry | None, threading.Event | None]:
+        """(the fresh entry of ``key`` if any, else the event of its computation under way
+        if any); called with the lock held."""
+        entry = self._fresh(key)
+        if entry is not None:
+            self._entries.move_to_end(key)
+            return entry, None
+        return None, self._computing.get(key)
+
+    @contextlib.contextmanager
+    def _slot(self) -> Iterator[None]:
+        """Hold one of the computing slots (this thread's own if it holds one already)."""
+        if getattr(self._holder, "slot", False):
+            yield
+            return
+        with self._slots:
+            self._holder.slot = True
+            try:
+                yield
+            finally:
+                self._holder.slot = False
+
+    def _compute(self, key: Hashable, compute: Callable[[], T]) -> T:
         try:
             value = compute()
             self._store(key, value, weigh(value))

@@ -565,7 +565,8 @@ def test_narrowed_to_one_player_their_calls_still_count_everyone_at_the_table(hi
 
 def test_the_servers_cache_keeps_frames_and_bundles_within_its_memory_budget(history, monkeypatch):
     """History frames and bundles live in one cache per server process, weighed in bytes and
-    kept under the ``cache_megabytes`` limit; the page works the same with a tiny budget."""
+    kept under the ``cache_megabytes`` limit; the page works the same with a tiny budget, and
+    with one computing slot (a view's bundle then loads its frame in the slot it holds)."""
     import streamlit as st
 
     from dutch_app.ui.cache import shared_memory
@@ -573,12 +574,13 @@ def test_the_servers_cache_keeps_frames_and_bundles_within_its_memory_budget(his
 
     at = open_app(history.account, STATS)
     cache = shared_memory()
-    assert cache.budget == 512 * MIB
+    assert (cache.budget, cache.computing_at_once) == (512 * MIB, 2)
     assert len(cache) >= 2 and 0 < cache.size <= cache.budget  # the frame and the bundle
     monkeypatch.setenv("DUTCH_CACHE_MEGABYTES", "1")
+    monkeypatch.setenv("DUTCH_LOADING_SLOTS", "1")
     st.cache_resource.clear()
     at = open_app(history.account, STATS)
     small = shared_memory()
-    assert small is not cache and small.budget == MIB
+    assert small is not cache and (small.budget, small.computing_at_once) == (MIB, 1)
     assert small.size <= MIB
     assert table_with(at, "avg_round_score")["player"].tolist()

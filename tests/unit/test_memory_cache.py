@@ -109,3 +109,66 @@ def test_weighing_follows_frames_inside_dataclasses_and_containers():
 
     bundle = Bundle({"a": frame(1), "b": frame(1)}, b"x" * 1000)
     assert 2 * MIB <= weigh(bundle) < 3 * MIB
+
+
+def _run_together(count: int, target) -> None:
+    threads = [
+        threading.Thread(target=target, args=(number,), daemon=True) for number in range(count)
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    for thread in threads:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    assert not any(thread.is_alive() for thread in threads), "a computation never finished"
+
+
+def test_different_entries_are_computed_a_few_at_a_time():
+    """Twenty groups missing at once: at most ``computing_at_once`` loads run together,
+    the others wait for a slot, and every one is answered."""
+    cache = MemoryBoundedCache(budget=100 * MIB, available=plenty, computing_at_once=2)
+    lock = threading.Lock()
+    running, most, answers = [0], [0], {}
+
+    def load(group: int):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)
+        with lock:
+            running[0] -= 1
+        return group * 10
+
+    def ask(group: int) -> None:
+        answers[group] = cache.get_or_compute(("history", group), lambda: load(group))
+
+    _run_together(20, ask)
+    assert most[0] == 2
+    assert answers == {group: group * 10 for group in range(20)}
+
+
+def test_a_computation_asks_for_another_entry_in_the_slot_it_holds():
+    """A view's statistics ask for its history frame while computing: with one slot, and
+    other threads asking for the frames directly at the same time, nothing waits in a
+    circle."""
+    cache = MemoryBoundedCache(budget=100 * MIB, available=plenty, computing_at_once=1)
+    frames = []
+
+    def history(group: int):
+        frames.append(group)
+        time.sleep(0.01)
+        return f"frame {group}"
+
+    def ask(number: int) -> None:
+        group = number % 3
+        if number % 2:
+            cache.get_or_compute(("history", group), lambda: history(group))
+        else:
+            key = ("bundle", group)
+            value = cache.get_or_compute(
+                key, lambda: cache.get_or_compute(("history", group), lambda: history(group))
+            )
+            assert value == f"frame {group}"
+
+    _run_together(12, ask)
+    assert sorted(frames) == [0, 1, 2]  # each frame loaded once
