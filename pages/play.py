@@ -18,6 +18,7 @@ from dutch_app.ui.history_view import in_progress_label
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import (
     FORM,
+    GAME_FRAGMENT,
     form_basis,
     just_saved,
     round_notice,
@@ -210,7 +211,7 @@ def ended_elsewhere(game) -> None:
         st.rerun()
 
 
-@st.fragment
+@st.fragment(key=GAME_FRAGMENT)
 def game_area(game_id: int, group: GroupView) -> None:
     """The game on show, as a fragment: Save, Undo and the entry's other buttons rerun
     this part of the page alone (the game read again, the next form drawn first), not

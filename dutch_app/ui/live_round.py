@@ -12,14 +12,19 @@ that round is still the latest.
 
 Buttons act through callbacks whose arguments are those of the run that drew
 them, and whose keys name the round they offer, so a tap on a button the page
-has since replaced never acts on another round.
+has since replaced never acts on another round. Each of those callbacks ends by
+rerunning the game's part of the page by name (:func:`game_action`).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import functools
+from collections.abc import Callable
+from typing import NamedTuple, ParamSpec
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dutch_app.i18n import _, error_text
 from dutch_app.services import games, rounds
@@ -43,6 +48,42 @@ UNDO_KEY = "play_undo_refused"  # (game id, why an undo was refused)
 SAVED_KEY = "play_saved"  # a message for the next run's toast
 LAST_KEY = "play_last_saved"  # (game id, round number, one line about the round saved here)
 JUST_KEY = "play_just_saved"  # the round just stored from this tab (its next form starts)
+GAME_FRAGMENT = "play_game"  # the key of the Play page's game fragment (pages/play.py)
+
+P = ParamSpec("P")
+
+
+def game_action(callback: Callable[P, None]) -> Callable[P, None]:
+    """A callback of a button in the game's part of the page: after it, that part reruns.
+
+    Streamlit reruns the fragment it credits with a tap, and that is not always the
+    button's own. A tap on Save while a hand field still holds text the browser has not
+    sent travels with that text, and is credited to the entry's fragment: the entry
+    alone would rerun, empty, under the saved round's heading, Undo and standings, until
+    something else ran the page (a second or more later). So when the tap came with
+    another fragment, the callback ends by naming the game's fragment to rerun instead;
+    either way a tap costs one run of the game's part of the page.
+    """
+
+    @functools.wraps(callback)
+    def act(*args: P.args, **kwargs: P.kwargs) -> None:
+        callback(*args, **kwargs)
+        if _credited_elsewhere():
+            st.rerun(scope=GAME_FRAGMENT)
+
+    return act
+
+
+def _credited_elsewhere() -> bool:
+    """Whether this run reruns fragments other than the game's (a full run draws it all)."""
+    ctx = get_script_run_ctx()
+    if ctx is None or not ctx.fragment_ids_this_run:
+        return False
+    try:
+        game = ctx.fragment_storage.resolve_target(GAME_FRAGMENT)
+    except StreamlitAPIException:  # the game's fragment is not on the page any more
+        return False
+    return not set(game) & set(ctx.fragment_ids_this_run)
 
 
 class Refused(NamedTuple):
@@ -76,12 +117,13 @@ def set_basis(game_id: int, number: int, clear: bool = False) -> None:
         clear_round_form(FORM)
 
 
+@game_action
 def save_entry(game, basis: int, entry: int) -> None:
     """Save's callback: store entry number ``entry`` as round ``basis`` if it is complete
     and right.
 
-    It runs before the game's fragment reruns, so a save costs one run of the game's part
-    of the page (``pages/play.py``'s ``game_area``). A problem is left
+    The game's fragment (``pages/play.py``'s ``game_area``) reruns after it, so a save
+    costs one run of the game's part of the page. A problem is left
     for the entry to show; a round the game has moved past is kept with what happened.
     The second tap of a double tap, sent before the browser saw the emptied form, is a
     tap on the stored entry's Save: that widget is gone (each entry's Save has a key of
@@ -132,6 +174,7 @@ def just_saved(game_id: int) -> int | None:
     return just[1]
 
 
+@game_action
 def store_round(game_id: int, fields: RoundFields, number: int, reopen: bool = False) -> None:
     """Save a kept entry as round ``number`` (a button's callback); reopen the game first."""
     try:
@@ -155,11 +198,13 @@ def refuse(game_id: int, error: ServiceError, fields: RoundFields) -> None:
     st.session_state[REFUSED_KEY] = Refused(game_id, kind, error_text(error), fields, number)
 
 
+@game_action
 def keep_for(game_id: int, number: int) -> None:
     """The entry on the form is for round ``number`` after all (a button's callback)."""
     set_basis(game_id, number)
 
 
+@game_action
 def discard(game_id: int, number: int) -> None:
     """Throw the entry away; the empty form is for round ``number`` (a button's callback)."""
     set_basis(game_id, number, clear=True)
@@ -227,6 +272,7 @@ def round_notice(game, group: GroupView, basis: int) -> None:
     )
 
 
+@game_action
 def undo(game_id: int, round_id: int, version: int, number: int) -> None:
     """Take back round ``number`` if it is still the latest (a button's callback)."""
     try:
