@@ -23,6 +23,7 @@ A refused write stores nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -209,7 +210,7 @@ def add_round(
     hands_stored = [RoundHand(round_id=stored.id, **row) for row in rows]
     session.add_all(hands_stored)
     _finish(session, game, end_reached(rules, number, totals))
-    return round_view(table, stored, hands_stored)
+    return dataclasses.replace(round_view(table, stored, hands_stored), game_version=game.version)
 
 
 def _locked_round(session: Session, user_id: int, round_id: object, expected_version: object):

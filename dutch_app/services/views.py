@@ -158,6 +158,10 @@ class RoundView:
     edited_at: datetime | None
     version: int
     hands: tuple[HandView, ...]
+    game_version: int | None = field(default=None, compare=False)
+    """The game's version once this round was stored, where the call that stored it says
+    (:func:`dutch_app.services.rounds.add_round`): what a page that saved it draws next.
+    Not part of the round itself, so not compared."""
 
     def score_of(self, player_id: int) -> int:
         """The round score of one player (by player id)."""

@@ -32,7 +32,7 @@ from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Watched
 from dutch_app.services.views import GroupView
 from dutch_app.ui.context import call
-from dutch_app.web.live import live_route_path
+from dutch_app.web.live import live_route_path, new_tab_name, own_changes
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 LIVE_EVERY = 1.5
 #: Set in a tab's session once its component could not reach the live route.
 ASKING_KEY = "live_by_asking"
+#: The tab's name in its requests to the live route (see :func:`changed_here`).
+TAB_KEY = "live_tab"
 
 _live = st.components.v2.component(
     "dutch_live",
@@ -61,9 +63,24 @@ def _catch_up(kind: Watched, ident: int, shown_version: int) -> None:
         st.rerun()
 
 
+def _tab() -> str:
+    tab = st.session_state.get(TAB_KEY)
+    if tab is None:
+        tab = st.session_state[TAB_KEY] = new_tab_name()
+    return tab
+
+
+def changed_here(game_id: int, version: int | None) -> None:
+    """This tab changed the game to ``version`` and its next run draws it: its own live
+    request need not wake for that change (another phone's change still wakes it)."""
+    if version is not None:
+        own_changes.note((Watched.GAME, game_id), _tab(), version)
+
+
 @st.fragment
 def _follow_pushed(kind: Watched, ident: int, shown_version: int) -> None:
-    url = f"{live_route_path(st.get_option('server.baseUrlPath'))}?{urlencode({kind.value: ident})}"
+    query = urlencode({kind.value: ident, "tab": _tab()})
+    url = f"{live_route_path(st.get_option('server.baseUrlPath'))}?{query}"
     heard = _live(
         key="live_follow",
         data={"url": url, "since": shown_version},

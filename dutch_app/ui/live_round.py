@@ -33,7 +33,7 @@ from dutch_app.services.views import GroupView
 from dutch_app.ui.context import call
 from dutch_app.ui.entry_keys import entry_number
 from dutch_app.ui.history_view import service_input
-from dutch_app.ui.live import member_name
+from dutch_app.ui.live import changed_here, member_name
 from dutch_app.ui.round_form import RoundFields, check_round_form, clear_round_form, tap_save
 from dutch_app.ui.round_view import call_summary
 from dutch_app.ui.text import md
@@ -152,6 +152,7 @@ def save_entry(game, basis: int, entry: int) -> None:
 def saved(game_id: int, stored, result=None) -> None:
     """After a round was stored: note it in one line, empty the form and make it the next
     round's, whose first field the next run brings into view."""
+    changed_here(game_id, stored.game_version)  # the next run draws it: no live wake-up
     summary = f" {md(call_summary(result))}" if result is not None else ""
     message = _("Round {number} saved.").format(number=stored.number) + summary
     st.session_state[LAST_KEY] = (game_id, stored.number, message)

@@ -24,12 +24,29 @@ page that asked has gone (its tab closed, the connection dropped), and when the 
 told to stop (SIGTERM or SIGINT, see :func:`dutch_app.web.lifespan`): every waiting page
 then gets 503 at once and asks again, through the balancer, of a server that is running.
 Without this a stopping server would wait up to :data:`WAIT_SECONDS` for the last page.
+
+A page that changes its game itself (a round saved from it) draws the new version in the
+run that follows, so its own change need not wake its own request: such a wake-up used
+to cost one more run of the page, and on a busy server, where the watcher often sees the
+change before that run has reached the phone, it came after nearly every save. Each tab
+therefore names itself in its requests (``&tab=…``, a random name kept in its session),
+and the page notes in :data:`own_changes` the version its own save produced; a request
+of that tab treats that version as the one it was drawn at and goes on waiting. Any
+other change still answers it at once, and a request whose time runs out is answered
+as before, so a tab whose run never came still catches up. The note lives in the
+server process, which the balancer keeps each tab on; a request that reaches another
+server is answered as if there were no note.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -52,6 +69,37 @@ WATCH_EVERY = 1.0  # seconds between two reads of the watched versions
 WAIT_SECONDS = 40.0  # the longest a request waits; well under the balancer's read timeout
 MAX_WAITING = 20_000  # requests one process holds open at once; more get 503
 LARGEST_NUMBER = 2**31 - 1  # ids and versions are INTEGER columns: nothing larger is stored
+_TAB = re.compile(r"[A-Za-z0-9_-]{8,64}")  # a tab's name, as :func:`new_tab_name` makes it
+
+
+class OwnChanges:
+    """The versions tabs produced themselves: (what they follow, the tab) → the version
+    their own last change made. Bounded: the oldest notes go first (a forgotten note
+    only costs that tab one more run). Safe to use from any thread."""
+
+    def __init__(self, most: int = 50_000) -> None:
+        self._most = most
+        self._notes: OrderedDict[tuple[Key, str], int] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note(self, key: Key, tab: str, version: int) -> None:
+        """Tab ``tab`` changed ``key`` to ``version`` and its next run draws it."""
+        with self._lock:
+            self._notes[(key, tab)] = version
+            self._notes.move_to_end((key, tab))
+            while len(self._notes) > self._most:
+                self._notes.popitem(last=False)
+
+    def of(self, key: Key, tab: str | None) -> int | None:
+        """The version tab ``tab``'s own last change of ``key`` made (None: none noted)."""
+        if tab is None:
+            return None
+        with self._lock:
+            return self._notes.get((key, tab))
+
+
+own_changes = OwnChanges()
+"""The server process's notes of the changes tabs made themselves."""
 
 
 class _Account(Protocol):
@@ -169,6 +217,7 @@ class _Asked:
     kind: Watched
     ident: int
     since: int
+    tab: str | None = None
 
 
 def _number(text: str | None) -> int | None:
@@ -182,12 +231,17 @@ def _asked(request: Request) -> _Asked | None:
     """What the request asks about, or None when its query is not exactly one of ours."""
     params = request.query_params
     kinds = [kind for kind in Watched if kind.value in params]
-    if len(kinds) != 1 or set(params) != {kinds[0].value, "since"}:
+    if len(kinds) != 1 or not {kinds[0].value, "since"} <= set(params) <= {
+        kinds[0].value,
+        "since",
+        "tab",
+    }:
         return None
     ident, since = _number(params[kinds[0].value]), _number(params["since"])
-    if ident is None or since is None:
+    tab = params.get("tab")
+    if ident is None or since is None or (tab is not None and not _TAB.fullmatch(tab)):
         return None
-    return _Asked(kinds[0], ident, since)
+    return _Asked(kinds[0], ident, since, tab)
 
 
 def _refusal(status_code: int) -> Response:
@@ -212,10 +266,12 @@ class LiveRoute:
         resources: Callable[[], LiveResources],
         wait_seconds: float = WAIT_SECONDS,
         watch_every: float = WATCH_EVERY,
+        own: OwnChanges | None = None,
     ) -> None:
         self._resources = resources
         self.wait_seconds = wait_seconds
         self.watcher = VersionWatcher(self._read_versions, watch_every)
+        self.own = own_changes if own is None else own
 
     def routes(self, base_url_path: str = "") -> list[Route]:
         """The route itself, under Streamlit's ``server.baseUrlPath``."""
@@ -261,29 +317,46 @@ class LiveRoute:
             return _refusal(503)
         if version is None:
             return _refusal(404)
-        if version != asked.since:
+        key = (asked.kind, asked.ident)
+        if version != asked.since and version != self.own.of(key, asked.tab):
             return _answer(version)
         if self.watcher.waiting >= MAX_WAITING or self.watcher.stopping:
             return _refusal(503)
-        return await self._answer_when_moved(request, (asked.kind, asked.ident), version)
+        return await self._answer_when_moved(request, key, version, asked.tab)
 
-    async def _answer_when_moved(self, request: Request, key: Key, version: int) -> Response:
-        """Wait for ``key`` to move on from ``version``, unless the page goes first."""
-        waiting = asyncio.ensure_future(self.watcher.wait(key, version, self.wait_seconds))
+    async def _answer_when_moved(
+        self, request: Request, key: Key, version: int, tab: str | None = None
+    ) -> Response:
+        """Wait for ``key`` to move on from ``version`` to a version other than the tab's
+        own change, unless the page goes first."""
         gone = asyncio.ensure_future(_gone(request))
+        deadline = time.monotonic() + self.wait_seconds
         try:
-            await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+            while True:
+                left = max(0.0, deadline - time.monotonic())
+                waiting = asyncio.ensure_future(self.watcher.wait(key, version, left))
+                try:
+                    await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    if not waiting.done():  # the page has gone: stop waiting for it
+                        waiting.cancel()
+                        await asyncio.wait({waiting})
+                if waiting.cancelled():
+                    return _refusal(503)  # nobody is left to read it
+                try:
+                    moved = waiting.result()
+                except Stopping:
+                    return _refusal(503)
+                if moved == version or moved is None or moved != self.own.of(key, tab):
+                    return _answer(moved)
+                version = moved  # the tab's own change: its next run draws it
         finally:
             gone.cancel()
-            if not waiting.done():  # the page has gone: stop waiting for it
-                waiting.cancel()
-                await asyncio.wait({waiting})
-        if waiting.cancelled():
-            return _refusal(503)  # nobody is left to read it
-        try:
-            return _answer(waiting.result())
-        except Stopping:
-            return _refusal(503)
+
+
+def new_tab_name() -> str:
+    """A random name for a browser tab's requests (see the module's text)."""
+    return secrets.token_urlsafe(12)
 
 
 def live_routes(

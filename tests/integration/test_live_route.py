@@ -24,7 +24,13 @@ from dutch_app.accounts.local import LocalBackend
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.live import Watched, versions
 from dutch_app.services.unit_of_work import perform
-from dutch_app.web.live import LiveRoute, VersionWatcher, live_route_path
+from dutch_app.web.live import (
+    LiveRoute,
+    OwnChanges,
+    VersionWatcher,
+    live_route_path,
+    new_tab_name,
+)
 from dutch_core import PRESETS
 from tests.views import get_group
 
@@ -51,9 +57,16 @@ class Table:
         with self.sessions() as session:
             return perform(session, service, self.owner, *args, **kwargs)
 
-    def save_round(self, number: int) -> None:
+    def save_round(self, number: int, tab: str | None = None) -> None:
+        """Save round ``number``; from the tab named ``tab`` as the Play page does (its
+        own change noted), else as another phone would."""
         hands = dict(zip(self.seats, ["3", "9", "7"], strict=True))
-        self.call(rounds.add_round, self.game_id, hands, self.seats[0], "dutch", for_round=number)
+        stored = self.call(
+            rounds.add_round, self.game_id, hands, self.seats[0], "dutch", for_round=number
+        )
+        assert stored.game_version == self.version()
+        if tab is not None:
+            self.live.own.note((Watched.GAME, self.game_id), tab, stored.game_version)
 
     def version(self) -> int:
         return self.call(games.game_version, self.game_id)
@@ -73,7 +86,7 @@ def table(sessions) -> Table:
         perform(session, groups.join_group, people["finn"].user_id, group.invite_code)
         game = perform(session, games.start_game, owner, group.id, seats, PRESETS["classic"])
     resources = SimpleNamespace(sessions=sessions, accounts=accounts)
-    live = LiveRoute(lambda: resources, wait_seconds=WAIT, watch_every=EVERY)
+    live = LiveRoute(lambda: resources, wait_seconds=WAIT, watch_every=EVERY, own=OwnChanges())
     app = Starlette(routes=web.routes("", live), middleware=web.middleware())
     tokens = {name: accounts.issue_token(person.user_id) for name, person in people.items()}
     return Table(sessions, accounts, app, live, owner, group.id, game.id, seats, tokens)
@@ -167,6 +180,10 @@ def test_a_member_behind_gets_the_version_at_once_and_nothing_else(table):
         {"game": str(2**31), "since": "1"},  # beyond any stored id
         {"game": "\u0661", "since": "1"},  # an Arabic-Indic digit one
         {"game": "1", "since": "1", "user": "2"},
+        {"game": "1", "since": "1", "tab": "short"},
+        {"game": "1", "since": "1", "tab": "x" * 65},
+        {"game": "1", "since": "1", "tab": "a tab with spaces"},
+        {"game": "1", "since": "1", "tab": "é" * 16},
     ],
 )
 def test_an_odd_query_gets_400(table, params):
@@ -201,6 +218,65 @@ def test_a_waiting_member_hears_of_a_round_saved_meanwhile(table):
     assert answer.json() == {"version": table.version()}
     assert answer.json()["version"] != shown
     assert delay < WAIT
+
+
+def test_a_tabs_own_save_does_not_wake_it_but_another_phones_save_does(table):
+    """The Play page that saved a round draws it in its next run: its waiting request goes
+    on waiting through that change (on a busy server it used to wake and cost one more run
+    of the page), while a tab that did not save it hears of it at once, and so does the
+    saving tab of the next change made elsewhere."""
+    shown, mine, theirs = table.version(), new_tab_name(), new_tab_name()
+
+    async def save_here_then_elsewhere() -> tuple[httpx.Response, httpx.Response, int]:
+        async with client(table, "ann") as ann, client(table, "finn") as finn:
+            params = {"game": table.game_id, "since": shown}
+            saving = asyncio.create_task(ann.get(ROUTE, params={**params, "tab": mine}))
+            other = asyncio.create_task(finn.get(ROUTE, params={**params, "tab": theirs}))
+            await until_waiting(table, 2)
+            await asyncio.to_thread(table.save_round, 1, mine)
+            answered = await other
+            reads, deadline = table.live.watcher.reads, time.monotonic() + 10
+            # three more reads of the versions (the watcher reads only while someone waits)
+            while table.live.watcher.reads < reads + 3 and not saving.done():
+                assert time.monotonic() < deadline, "the watcher stopped reading"
+                await asyncio.sleep(EVERY / 2)
+            assert not saving.done(), "the saving tab was woken by its own save"
+            own_version = table.version()
+            await asyncio.to_thread(table.save_round, 2)  # another phone
+            return answered, await saving, own_version
+
+    other, saving, own_version = run(save_here_then_elsewhere())
+    assert other.json() == {"version": own_version}
+    assert saving.json() == {"version": table.version()} != {"version": own_version}
+
+
+def test_a_tab_behind_only_by_its_own_save_waits_and_is_told_when_its_time_runs_out(table):
+    """A request that arrives after the tab's own save, still naming the version from
+    before it, is not answered at once; if the run that draws the save never comes, the
+    answer at the end of the wait lets the tab catch up."""
+    shown, mine = table.version(), new_tab_name()
+    table.save_round(1, mine)
+    started = time.monotonic()
+    answer = ask(table, "ann", game=table.game_id, since=shown, tab=mine)
+    assert WAIT <= time.monotonic() - started < WAIT + 1.0
+    assert answer.json() == {"version": table.version()} != {"version": shown}
+    started = time.monotonic()
+    elsewhere = ask(table, "ann", game=table.game_id, since=shown, tab=new_tab_name())
+    assert time.monotonic() - started < WAIT
+    assert elsewhere.json() == {"version": table.version()}
+
+
+def test_own_changes_keep_the_latest_version_per_tab_and_forget_the_oldest_first():
+    own = OwnChanges(most=2)
+    game = (Watched.GAME, 7)
+    own.note(game, "tab-one-aaaa", 3)
+    own.note(game, "tab-one-aaaa", 4)
+    own.note(game, "tab-two-bbbb", 4)
+    assert (own.of(game, "tab-one-aaaa"), own.of(game, "tab-two-bbbb")) == (4, 4)
+    assert own.of(game, None) is None and own.of((Watched.GROUP, 7), "tab-one-aaaa") is None
+    own.note((Watched.GAME, 8), "tab-three-cc", 1)
+    assert own.of(game, "tab-one-aaaa") is None  # the oldest note went
+    assert own.of(game, "tab-two-bbbb") == 4
 
 
 def test_a_request_waits_in_vain_at_most_its_time_and_gets_the_same_version(table):
