@@ -197,6 +197,38 @@ def test_a_save_reruns_the_game_alone_and_its_standings_follow(at_table):
     expect_clean_page(page)
 
 
+def test_a_save_tapped_straight_from_a_hand_field_reruns_the_game(at_table):
+    """The last hand typed and Save tapped at once: the browser sends that hand's text
+    with the tap, credited to the entry's fragment. The game's part of the page still
+    reruns: the next heading, the saved round's line with Undo and the new standings,
+    without a run of the whole page and without the live route (which does not wake a
+    tab for its own save)."""
+    table, game_id, page = at_table()
+    log = RunLog(page)
+    page.reload()  # on a connection that passes through ``log``
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    tap_choice(page, "play_round_caller", "Ann")
+    tap_choice(page, "play_round_call_type", "Dutch")
+    for seat, hand in enumerate(["3", "9", "7"]):
+        fill(page, f"play_round_hand_{seat}", hand)
+    wait_until_idle(page)
+    entry = log.asked[-1]  # the entry's fragment, rerun as hand 2's text was sent
+    assert entry, "typing ran the whole page"
+    field(page, "play_round_hand_3").fill("12")  # typed, not yet sent
+    asked = len(log.asked)
+    save_button(page).tap()
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect_standings(page, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 9), (4, "Dan", 12)])
+    line = widget(page, "play_last_round")
+    expect(line.get_by_role("button", name="Undo round 1 (saved by Ann)")).to_be_visible()
+    wait_until_idle(page)
+    assert log.asked[asked] == entry, "the tap was not credited to the entry this time"
+    assert "" not in log.asked[asked:], "a run of the whole page"
+    assert [hand.round_score for hand in stored(table, game_id)[0].hands] == [3, 9, 7, 12]
+    assert len(stored(table, game_id)) == 1
+    expect_clean_page(page)
+
+
 def test_the_round_that_ends_a_game_leaves_its_result_and_a_way_to_the_other_game(
     app_server, make_table, page_factory
 ):
