@@ -75,7 +75,12 @@ def game_action(callback: Callable[P, None]) -> Callable[P, None]:
 
 
 def _credited_elsewhere() -> bool:
-    """Whether this run reruns fragments other than the game's (a full run draws it all)."""
+    """Whether this run reruns fragments other than the game's (a full run draws it all).
+
+    It reads Streamlit's run context (the fragments of this run, the ids behind a
+    fragment's key), which is not public API: the browser test of a save tapped straight
+    from a hand field fails should that change under a new Streamlit.
+    """
     ctx = get_script_run_ctx()
     if ctx is None or not ctx.fragment_ids_this_run:
         return False
