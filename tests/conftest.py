@@ -247,9 +247,15 @@ def _drop_database(server: URL, name: str) -> None:
 
     FORCE ends the test's own leftover connections, but it is refused when an autovacuum
     worker happens to be in the database (a process of no role the test role may end);
-    a plain DROP then stops that worker itself, so it is tried next, a few times.
+    a plain DROP then stops that worker itself, so it is tried next, a few times, each
+    time after ending the test role's own connections to it (a reader's idle ones, which
+    would otherwise make every try fail).
     """
     drop = sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name))
+    own = (
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE datname = %s AND usename = current_user AND pid <> pg_backend_pid()"
+    )
     with psycopg.connect(_libpq_url(server), autocommit=True, connect_timeout=10) as conn:
         try:
             conn.execute(drop + sql.SQL(" WITH (FORCE)"))
@@ -258,6 +264,7 @@ def _drop_database(server: URL, name: str) -> None:
             pass
         for attempt in range(5):
             try:
+                conn.execute(own, (name,))
                 conn.execute(drop)
                 return
             except psycopg.errors.ObjectInUse:
