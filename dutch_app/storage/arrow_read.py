@@ -62,26 +62,23 @@ from decimal import Decimal
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 from sqlalchemy import (
     Boolean,
     Engine,
+    Float,
     Integer,
+    Numeric,
     Select,
     String,
-    case,
     func,
-    literal_column,
     select,
 )
 from sqlalchemy.dialects.postgresql import psycopg
 from sqlalchemy.engine import URL
 
-# The SQLite driver works out each column's type from the rows of the first batch,
-# and refuses a later batch whose cells disagree (a text column that is NULL in all
-# of its first rows would be taken for integers). One batch for the whole result
-# lets it look at every row (up to 16 million, far beyond any group).
-_SQLITE_BATCH_ROWS = str(2**24)
+_SQLITE_FETCH_ROWS = 512
+"""How many rows a SQLite read takes from the driver at a time: each is a Python tuple
+until it is turned into Arrow arrays, so a few hundred keep that memory small."""
 _IDLE_CONNECTIONS = 4
 
 _BATCHES = 8
@@ -106,15 +103,6 @@ times its frame)."""
 _COMPILED_KEPT = 256
 """The most compiled statements a reader keeps (those read last)."""
 
-_SQLITE_CACHE_KIB = 256
-"""The page cache of a reading connection. Its reads scan a group's rows once, in
-order; the operating system's file cache keeps the file's pages for the next read,
-and SQLite's default (2 MB a connection, up to four idle connections) would hold
-a copy of them too."""
-
-_NULLS = "_nulls"
-"""The column of a batched SQLite read whose bits mark the NULLs of its retyped columns."""
-
 _SETTING = "dutch_read.p{}"
 """The transaction setting a batched PostgreSQL read keeps its ``n``-th value in."""
 
@@ -125,10 +113,6 @@ driver fills a batch up to a number of bytes, so a batch holds at most the rows 
 
 # Compiles SELECTs with PostgreSQL's own $1, $2 placeholders, as libpq wants them.
 _POSTGRES_NUMERIC = psycopg.dialect(paramstyle="numeric_dollar")
-
-
-def _is_memory_sqlite(url: URL) -> bool:
-    return url.get_backend_name() == "sqlite" and (url.database or "") in ("", ":memory:")
 
 
 def _libpq_uri(url: URL) -> str:
@@ -185,16 +169,12 @@ class ArrowReader:
     def read(self, query: Select, values: Mapping[str, Any] | None = None) -> pa.Table:
         """The rows of ``query`` as an Arrow table, with the driver's column types;
         ``values`` are those of the query's named parameters (``bindparam``)."""
-        if _is_memory_sqlite(self._url):
+        if self.backend == "sqlite":
             return self._read_through_engine(query, values)
         sql, parameters = self._compile(query, values)
         connection = self._checkout()
         try:
             with connection.cursor() as cursor:
-                if self.backend == "sqlite":
-                    cursor.adbc_statement.set_options(
-                        **{"adbc.sqlite.query.batch_rows": _SQLITE_BATCH_ROWS}
-                    )
                 cursor.execute(sql, parameters)
                 table = cursor.fetch_arrow_table()
         except BaseException:
@@ -219,10 +199,9 @@ class ArrowReader:
         the named parameters of both. The count and every batch come from one snapshot of
         the database, held until the ``with`` block ends.
         """
-        if _is_memory_sqlite(self._url):
-            table = self._read_through_engine(query, values)
-            chunk = _batch_rows(table.num_rows)
-            yield Batches(table.num_rows, iter(table.to_batches(max_chunksize=chunk)))
+        if self.backend == "sqlite":
+            with self._sqlite_batches(query, count, values) as read:
+                yield read
             return
         connection = self._checkout()
         try:
@@ -231,10 +210,7 @@ class ArrowReader:
             # time-zone-aware parameters while autocommit is on, which would end ours.
             connection.adbc_connection.set_autocommit(False)
             with connection.cursor() as cursor:
-                if self.backend == "sqlite":
-                    read = self._sqlite_batches(cursor, query, count, values)
-                else:
-                    read = self._postgres_batches(cursor, query, count, values)
+                read = self._postgres_batches(cursor, query, count, values)
                 if _batch_rows(read.rows) < _READ_AHEAD_ROWS:
                     yield read
                 else:
@@ -255,35 +231,24 @@ class ArrowReader:
         cursor.execute(*self._compile(counting, values))
         return int(cursor.fetch_arrow_table().column(0)[0].as_py())
 
+    @contextmanager
     def _sqlite_batches(
-        self, cursor: Any, query: Select, counting: Select | None, values
-    ) -> Batches:
-        count = self._count(cursor, query, counting, values)
-        rows = _batch_rows(count)
-        cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(rows)})
-        return Batches(count, self._sqlite_rows(cursor, query, values, several=count > rows))
-
-    def _sqlite_rows(self, cursor: Any, query: Select, values, several: bool):
-        cursor.execute(*self._compile(query, values))
-        batches = iter(cursor.fetch_record_batch())
-        first = next(batches, None)
-        if first is None:
-            return
-        untyped = [
-            column.name
-            for column in query.selected_columns
-            if not isinstance(column.type, (Integer, Boolean))
-            and not pa.types.is_string(first.schema.field(column.name).type)
-        ]
-        if not (several and untyped):
-            yield first
-            yield from batches
-            return
-        del first, batches
-        retyped = _never_null(query, tuple(untyped))
-        cursor.execute(*self._compile(retyped, values))
-        for batch in cursor.fetch_record_batch():
-            yield _with_nulls_back(batch, untyped)
+        self, query: Select, counting: Select | None, values: Mapping[str, Any] | None
+    ) -> Iterator[Batches]:
+        """:meth:`batches` on SQLite, through the engine's own connection: one transaction
+        (``BEGIN``, so one snapshot) for the count and the rows, read with the driver's
+        cursor (no SQLAlchemy row processing) a few hundred rows at a time."""
+        with self._engine.connect() as connection, connection.begin():
+            cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                if counting is None:
+                    counting = _rows_of(query)
+                cursor.execute(*self._compile(counting, values))
+                count = int(cursor.fetchone()[0])
+                cursor.execute(*self._compile(query, values))
+                yield Batches(count, _fetched(cursor, _schema(query), _batch_rows(count)))
+            finally:
+                cursor.close()
 
     def _postgres_batches(
         self, cursor: Any, query: Select, counting: Select | None, values
@@ -370,13 +335,6 @@ class ArrowReader:
         return _Compiled(sql, statement, tuple(converters), streamed, settings)
 
     def _connect(self) -> Any:
-        if self.backend == "sqlite":
-            import adbc_driver_sqlite.dbapi
-
-            connection = adbc_driver_sqlite.dbapi.connect(self._url.database, autocommit=True)
-            with connection.cursor() as cursor:
-                cursor.execute(f"PRAGMA cache_size = -{_SQLITE_CACHE_KIB}")
-            return connection
         if self.backend == "postgresql":
             import adbc_driver_postgresql.dbapi
 
@@ -408,12 +366,14 @@ class ArrowReader:
         connection.close()
 
     def _read_through_engine(self, query: Select, values: Mapping[str, Any] | None) -> pa.Table:
-        with self._engine.connect() as connection:
-            result = connection.execute(query, dict(values or {}))
-            names = list(result.keys())
-            rows = result.all()
-        columns = {name: [row[index] for row in rows] for index, name in enumerate(names)}
-        return pa.table(columns)
+        with self._engine.connect() as connection, connection.begin():
+            cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute(*self._compile(query, values))
+                batches = list(_fetched(cursor, _schema(query), _SQLITE_FETCH_ROWS))
+            finally:
+                cursor.close()
+        return pa.Table.from_batches(batches, schema=_schema(query))
 
 
 _READERS_AHEAD = ThreadPoolExecutor(max_workers=8, thread_name_prefix="arrow-read-ahead")
@@ -495,34 +455,45 @@ def _rows_of(query: Select) -> Select:
 
 
 @functools.lru_cache(maxsize=_COMPILED_KEPT)
-def _never_null(query: Select, names: tuple[str, ...]) -> Select:
-    """``query`` with the columns ``names`` as text that is never NULL, and a last column
-    whose bit ``1 << i`` is set where the ``i``-th of them was NULL."""
-    columns: list[Any] = []
-    nulls: list[Any] = []
+def _schema(query: Select) -> pa.Schema:
+    """The Arrow types of ``query``'s columns as SQLite gives them: whole numbers (and
+    booleans, kept as 0 and 1) as 64-bit integers, other numbers as doubles, everything
+    else (text, and moments, which SQLite keeps as text) as text."""
+    fields = []
     for column in query.selected_columns:
-        if column.name not in names:
-            columns.append(column)
-            continue
-        inner = getattr(column, "element", column)
-        columns.append(func.coalesce(inner, literal_column("''")).label(column.name))
-        nulls.append(case((inner.is_(None), 1 << names.index(column.name)), else_=0))
-    return query.with_only_columns(*columns, sum(nulls[1:], nulls[0]).label(_NULLS))
+        if isinstance(column.type, (Integer, Boolean)):
+            kind = pa.int64()
+        elif isinstance(column.type, (Float, Numeric)):
+            kind = pa.float64()
+        else:
+            kind = pa.string()
+        fields.append(pa.field(column.name, kind))
+    return pa.schema(fields)
 
 
-def _with_nulls_back(batch: pa.RecordBatch, names: list[str]) -> pa.RecordBatch:
-    """A batch of :func:`_never_null`'s query with the NULLs of ``names`` put back."""
-    nulls = batch.column(_NULLS)
-    columns = {}
-    for name in batch.schema.names:
-        if name == _NULLS:
-            continue
-        column = batch.column(name)
-        if name in names:
-            missing = pc.not_equal(pc.bit_wise_and(nulls, 1 << names.index(name)), 0)
-            column = pc.if_else(missing, pa.scalar(None, column.type), column)
-        columns[name] = column
-    return pa.RecordBatch.from_pydict(columns)
+def _fetched(cursor: Any, schema: pa.Schema, batch_rows: int) -> Iterator[pa.RecordBatch]:
+    """The rows left in a SQLite cursor as record batches of ``batch_rows`` rows (the last
+    may have fewer), fetched :data:`_SQLITE_FETCH_ROWS` at a time."""
+    pieces: list[pa.RecordBatch] = []
+    held = 0
+    while rows := cursor.fetchmany(_SQLITE_FETCH_ROWS):
+        columns = zip(*rows, strict=True)
+        arrays = [pa.array(cells, kind) for cells, kind in zip(columns, schema.types, strict=True)]
+        pieces.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
+        held += len(rows)
+        del rows, columns, arrays
+        if held >= batch_rows:
+            yield _joined(pieces, schema)
+            pieces, held = [], 0
+    if pieces:
+        yield _joined(pieces, schema)
+
+
+def _joined(pieces: list[pa.RecordBatch], schema: pa.Schema) -> pa.RecordBatch:
+    if len(pieces) == 1:
+        return pieces[0]
+    columns = [pa.concat_arrays([piece.column(i) for piece in pieces]) for i in range(len(schema))]
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
 def _close_all(idle: queue.SimpleQueue[Any]) -> None:
