@@ -1,8 +1,8 @@
-"""Reading a SELECT straight into an Arrow table through an ADBC driver.
+"""Reading a SELECT straight into Arrow record batches.
 
 ``pandas.read_sql`` over a DB-API driver builds a Python object for every cell
-and then a frame from them; an ADBC driver (``adbc-driver-sqlite``,
-``adbc-driver-postgresql``, both from the Apache Arrow project) hands back
+and then a frame from them. On PostgreSQL the reader uses an ADBC driver
+(``adbc-driver-postgresql``, from the Apache Arrow project), which hands back
 columnar Arrow data with no Python object per cell. The statement is still
 built with SQLAlchemy and compiled for the driver: its values travel as bound
 parameters, never glued into the SQL. A reader keeps what it compiled for the
@@ -10,26 +10,28 @@ statements it read last (:data:`_COMPILED_KEPT`), so a statement built once with
 named parameters (``bindparam``) and read with new ``values`` is compiled only
 once (compiling the history SELECT took about 5 ms of a 10,000-row load).
 
-Each engine gets a small pool of driver connections (:class:`ArrowReader`), in
-autocommit mode so that no read holds a snapshot open. An in-memory SQLite
-database (trials and a few unit tests) cannot be opened a second time, so it is
-read through the engine's own connection into the same Arrow schema.
+On SQLite the reader uses the engine's own connections, never ADBC's SQLite
+driver: that driver carries a second copy of SQLite, and two copies in one process
+cannot see each other's locks. When the driver's last connection to the file
+closed, it took itself for the last connection of all, checkpointed the
+write-ahead log and deleted it while the engine's connections kept writing into
+the deleted file, so rounds saved afterwards were lost to every other process and
+to the next start. A SQLite read takes the driver's rows a few hundred at a time
+(:data:`_SQLITE_FETCH_ROWS`) and turns them into Arrow arrays typed by the
+statement's columns (:func:`_schema`), in batches of the same sizes as below.
+
+Each engine gets a small pool of PostgreSQL driver connections
+(:class:`ArrowReader`), in autocommit mode so that no read holds a snapshot open.
 
 :meth:`ArrowReader.read` hands back the whole result at once. A large read is
 better taken in record batches (:meth:`ArrowReader.batches`), each turned into
 its final form before the next is read, so that the driver's copy of the rows
 never has to exist whole. The rows are counted first, in the same snapshot, so
 that the reader's caller can make its columns at their final size, and the
-batches are about an eighth of the rows each. Large batches are read ahead: a
-worker thread reads the next while the caller works on the last
+batches are about an eighth of the rows each. On PostgreSQL, large batches are
+read ahead: a worker thread reads the next while the caller works on the last
 (:data:`_READ_AHEAD_ROWS`).
 
-- SQLite's driver works out each column's type from the rows of its first batch
-  and refuses a later batch that disagrees: a text column that is NULL in all of
-  its first rows is taken for integers. When a text column comes back so in the
-  first of several batches, the read starts again with that column as text that
-  is never NULL (``coalesce(x, '')``) plus an integer column whose bits say
-  where it was NULL, and puts the NULLs back in each batch.
 - PostgreSQL's driver streams a query's rows with ``COPY``, a batch at a time, but
   ``COPY`` cannot take bound parameters: a query with parameters would come back as
   one libpq result of every row (about half a kilobyte a row for the history). So a
