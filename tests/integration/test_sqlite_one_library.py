@@ -52,6 +52,19 @@ def rounds_seen_by_another_process(path) -> int:
     return int(done.stdout)
 
 
+def assert_a_saved_round_is_seen_everywhere(sqlite_file) -> None:
+    """Save a round; another process finds it in the file, and the next load has it."""
+    path, engine, owner, group_id, game_id, seated = sqlite_file
+    before = rounds_seen_by_another_process(path)
+    hands = dict(zip(seated, ("3", "10", "12", "20"), strict=True))
+    with Session(engine, expire_on_commit=False) as session:
+        perform(session, rounds.add_round, owner, game_id, hands, seated[0], "dutch")
+    assert rounds_seen_by_another_process(path) == before + 1
+    with Session(engine) as session:
+        frame = perform(session, history.load_history, owner, group_id)
+    assert game_id in set(frame["game_id"])
+
+
 @pytest.fixture
 def sqlite_file(migrated_sqlite, tmp_path):
     """A fresh, migrated SQLite file with one owner, a group with a history and a game."""
@@ -82,7 +95,7 @@ def sqlite_file(migrated_sqlite, tmp_path):
 def test_a_round_saved_after_many_loads_at_once_is_seen_by_other_processes(sqlite_file):
     """Eight loads at once (the driver kept four connections and closed the others),
     then a saved round: another process sees it, and so does the next load."""
-    path, engine, owner, group_id, game_id, seated = sqlite_file
+    _, engine, owner, group_id, *_ = sqlite_file
     errors: list[BaseException] = []
     start = threading.Barrier(8)
 
@@ -100,16 +113,7 @@ def test_a_round_saved_after_many_loads_at_once_is_seen_by_other_processes(sqlit
     for loader in loaders:
         loader.join(timeout=120)
     assert errors == []
-    before = rounds_seen_by_another_process(path)
-
-    hands = dict(zip(seated, ("3", "10", "12", "20"), strict=True))
-    with Session(engine, expire_on_commit=False) as session:
-        perform(session, rounds.add_round, owner, game_id, hands, seated[0], "dutch")
-
-    assert rounds_seen_by_another_process(path) == before + 1
-    with Session(engine) as session:
-        frame = perform(session, history.load_history, owner, group_id)
-    assert game_id in set(frame["game_id"])
+    assert_a_saved_round_is_seen_everywhere(sqlite_file)
 
 
 def test_a_round_saved_after_a_refused_load_survives_the_server(sqlite_file):
@@ -135,20 +139,11 @@ def test_a_round_saved_after_a_refused_load_survives_the_server(sqlite_file):
 def test_a_round_saved_after_a_failed_read_is_seen_by_other_processes(sqlite_file):
     """A read that fails half-way (here its rows disagree with its count, which the
     reader refuses) ends its connection; a round saved afterwards is in the file."""
-    path, engine, owner, group_id, game_id, seated = sqlite_file
+    _, engine, owner, group_id, *_ = sqlite_file
     with Session(engine) as session:
         perform(session, history.load_history, owner, group_id)
     reader = arrow_reader(engine)
     query = history.history_query(group_id)
     with pytest.raises(RuntimeError), reader.batches(query, select(literal(1))) as read:
         history_frame(read)
-    before = rounds_seen_by_another_process(path)
-
-    hands = dict(zip(seated, ("3", "10", "12", "20"), strict=True))
-    with Session(engine, expire_on_commit=False) as session:
-        perform(session, rounds.add_round, owner, game_id, hands, seated[0], "dutch")
-
-    assert rounds_seen_by_another_process(path) == before + 1
-    with Session(engine) as session:
-        frame = perform(session, history.load_history, owner, group_id)
-    assert game_id in set(frame["game_id"])
+    assert_a_saved_round_is_seen_everywhere(sqlite_file)
