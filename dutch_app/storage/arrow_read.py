@@ -179,7 +179,7 @@ class ArrowReader:
         """The rows of ``query`` as an Arrow table, with the driver's column types;
         ``values`` are those of the query's named parameters (``bindparam``)."""
         if self.backend == "sqlite":
-            return self._read_through_engine(query, values)
+            return self._sqlite_read(query, values)
         sql, parameters = self._compile(query, values)
         connection = self._checkout()
         try:
@@ -244,19 +244,25 @@ class ArrowReader:
     def _sqlite_batches(
         self, query: Select, counting: Select | None, values: Mapping[str, Any] | None
     ) -> Iterator[Batches]:
-        """:meth:`batches` on SQLite, through the engine's own connection: one transaction
-        (``BEGIN``, so one snapshot) for the count and the rows, read with the driver's
-        cursor (no SQLAlchemy row processing) a few hundred rows at a time."""
+        """:meth:`batches` on SQLite: the count and the rows in one transaction of the
+        engine's own connection (one snapshot)."""
+        with self._sqlite_cursor() as cursor:
+            cursor.execute(
+                *self._compile(_rows_of(query) if counting is None else counting, values)
+            )
+            count = int(cursor.fetchone()[0])
+            cursor.execute(*self._compile(query, values))
+            batch_rows = _batch_rows(count, _SQLITE_BATCH_ROWS)
+            yield Batches(count, _fetched(cursor, _schema(query), batch_rows))
+
+    @contextmanager
+    def _sqlite_cursor(self) -> Iterator[Any]:
+        """A cursor of the engine's own SQLite driver (no SQLAlchemy row processing), in a
+        transaction (``BEGIN``) that ends with the ``with`` block."""
         with self._engine.connect() as connection, connection.begin():
             cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
             try:
-                if counting is None:
-                    counting = _rows_of(query)
-                cursor.execute(*self._compile(counting, values))
-                count = int(cursor.fetchone()[0])
-                cursor.execute(*self._compile(query, values))
-                batch_rows = _batch_rows(count, _SQLITE_BATCH_ROWS)
-                yield Batches(count, _fetched(cursor, _schema(query), batch_rows))
+                yield cursor
             finally:
                 cursor.close()
 
@@ -375,14 +381,10 @@ class ArrowReader:
                 return
         connection.close()
 
-    def _read_through_engine(self, query: Select, values: Mapping[str, Any] | None) -> pa.Table:
-        with self._engine.connect() as connection, connection.begin():
-            cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
-            try:
-                cursor.execute(*self._compile(query, values))
-                batches = list(_fetched(cursor, _schema(query), _SQLITE_FETCH_ROWS))
-            finally:
-                cursor.close()
+    def _sqlite_read(self, query: Select, values: Mapping[str, Any] | None) -> pa.Table:
+        with self._sqlite_cursor() as cursor:
+            cursor.execute(*self._compile(query, values))
+            batches = list(_fetched(cursor, _schema(query), _SQLITE_FETCH_ROWS))
         return pa.Table.from_batches(batches, schema=_schema(query))
 
 
