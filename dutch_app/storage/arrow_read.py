@@ -90,21 +90,25 @@ _SQLITE_FETCH_ROWS = 128
 """How many rows a SQLite read takes from the driver at a time: each is a Python tuple
 until it is turned into Arrow arrays. (A 10,000-row load peaked at 2.8 times its frame
 with 128, 3.0 with 256 and 5.6 with 512: larger takes leave the C library's heap larger.)"""
+
 _IDLE_CONNECTIONS = 4
+"""The most idle PostgreSQL driver connections a reader keeps."""
 
 _BATCHES = 8
 _BATCH_ROWS = (2048, 2**17)
 """:meth:`ArrowReader.batches` reads about an eighth of the rows at a time, within these
-bounds: the driver's memory for a batch is then a fraction of what the caller keeps,
-while there are few enough batches that their fixed cost does not count. (At 10,000
-rows on SQLite, batches of at least 1,024 rows made the load 1.28 times the bare read
-and its peak 2.2 times the frame; at least 2,048, 1.18 and 2.45; at least 3,000, 1.27
-and 3.3.)"""
+bounds on PostgreSQL (``_SQLITE_BATCH_ROWS`` on SQLite): the driver's memory for a batch
+is then a fraction of what the caller keeps, while there are few enough batches that
+their fixed cost does not count. (Measured with the former ADBC reader of SQLite, at
+10,000 rows: batches of at least 1,024 rows made the load 1.28 times the bare read and
+its peak 2.2 times the frame; at least 2,048, 1.18 and 2.45; at least 3,000, 1.27 and
+3.3.)"""
 
 _READ_AHEAD_ROWS = 4096
-"""Batches of at least this many rows are read ahead: the driver reads the next (in
-a worker thread, without the interpreter's lock for most of it) while the caller
-turns the last into its columns. A 100,000-row SQLite load took about 10 % less so.
+"""PostgreSQL batches of at least this many rows are read ahead: the driver reads the
+next (in a worker thread, without the interpreter's lock for most of it) while the caller
+turns the last into its columns. A 100,000-row load took about 10 % less so (measured
+with the former ADBC reader of SQLite).
 The worker hands each batch over under the interpreter's lock, which it can wait
 for up to the switch interval (5 ms) while the caller computes, and its driver
 memory comes from the worker's own allocator arena: on a smaller read those cost
