@@ -28,7 +28,16 @@ from dutch_app.services._history_frame import history_frame
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.storage.arrow_read import arrow_reader
-from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand, game_is_shown
+from dutch_app.storage.models import (
+    Game,
+    GamePlayer,
+    Membership,
+    Player,
+    Round,
+    RoundHand,
+    game_is_shown,
+)
+from dutch_app.storage.sqlite_helper import Refused
 
 
 def history_query(group_id: int | BindParameter) -> Select:
@@ -95,16 +104,30 @@ def load_history(
     Filters keep or drop whole games: the start date range (a date includes
     that whole day), games in which any of ``player_ids`` sat, and the status.
     """
-    membership(session, user_id, group_id)
-    values = {"group_id": group_id, **filter_values(date_from, date_to, status)}
+    group_id, user_id = check_id("group_id", group_id), check_id("user_id", user_id)
+    values: dict[str, object] = {"group_id": group_id, "member_id": user_id}
+    values.update(filter_values(date_from, date_to, status))
     seated = None
     if player_ids is not None:
+        membership(session, user_id, group_id)  # before the group's players are looked up
         ids = _group_player_ids(session, group_id, player_ids)
         values.update((f"player_{index}", player_id) for index, player_id in enumerate(ids))
         seated = len(ids)
     query, count = _statements(tuple(name in values for name in FILTERS), seated)
-    with arrow_reader(session.get_bind().engine).batches(query, count, values) as read:
-        return history_frame(read)
+    reader = arrow_reader(session.get_bind().engine)
+    try:
+        # The membership is the read's gate: checked first, in the read's own snapshot.
+        with reader.batches(query, count, values, _MEMBER) as read:
+            return history_frame(read)
+    except Refused:
+        raise NotFound("group", group_id) from None
+
+
+_MEMBER = select(Membership.user_id).where(
+    Membership.group_id == bindparam("group_id", type_=Integer),
+    Membership.user_id == bindparam("member_id", type_=Integer),
+)
+"""A row when the loading user is a member of the group: the gate of every load."""
 
 
 @functools.lru_cache(maxsize=64)

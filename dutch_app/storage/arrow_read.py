@@ -73,11 +73,16 @@ from sqlalchemy import (
     Numeric,
     Select,
     String,
+    case,
+    cast,
     func,
+    literal_column,
     select,
 )
 from sqlalchemy.dialects.postgresql import psycopg
 from sqlalchemy.engine import URL
+
+from dutch_app.storage.sqlite_helper import NULLS, Helpers, Refused
 
 _SQLITE_BATCH_ROWS = (512, 4096)
 """The bounds of a SQLite read's batches: lower than ``_BATCH_ROWS``'s, since the rows
@@ -165,8 +170,19 @@ class ArrowReader:
     """Runs SELECTs of one engine's database and returns Arrow tables."""
 
     def __init__(self, engine: Engine) -> None:
-        self._engine = engine
+        # Held weakly: the engine's entry in ``_READERS`` ends with the engine, and with
+        # this reader its helper processes.
+        self._engine = weakref.ref(engine)
+        self._dialect = engine.dialect
         self._url = engine.url
+        self._helpers: Helpers | None = None
+        if self.backend == "sqlite" and (self._url.database or "") not in ("", ":memory:"):
+            self._helpers = Helpers(self._url.database or "")
+        self.measure_helpers = False
+        """Whether each SQLite read measures its helper's peak memory growth
+        (:attr:`helper_growth`): for the benchmark's memory ratio."""
+        self.helper_growth = 0
+        """The peak memory growth (bytes) of the helper of the last measured read."""
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._idle_count = 0
         self._lock = threading.Lock()
@@ -184,6 +200,10 @@ class ArrowReader:
     def read(self, query: Select, values: Mapping[str, Any] | None = None) -> pa.Table:
         """The rows of ``query`` as an Arrow table, with the driver's column types;
         ``values`` are those of the query's named parameters (``bindparam``)."""
+        if self._helpers is not None:
+            request = self._helper_request(query, None, values, (_BATCH_ROWS[1],) * 2)
+            with self._helpers.read(request, _schema(query)) as read:
+                return pa.Table.from_batches(list(read), schema=_schema(query))
         if self.backend == "sqlite":
             return self._sqlite_read(query, values)
         sql, parameters = self._compile(query, values)
@@ -204,6 +224,7 @@ class ArrowReader:
         query: Select,
         count: Select | None = None,
         values: Mapping[str, Any] | None = None,
+        gate: Select | None = None,
     ) -> Iterator[Batches]:
         """The rows of ``query``, counted first and then read as record batches as they
         are asked for, with the column types of :meth:`read`.
@@ -211,11 +232,19 @@ class ArrowReader:
         ``count`` is a cheaper SELECT of the same number of rows, if there is one (run in
         the read's snapshot; without it the query's own rows are counted); the reader of
         the batches must check that the rows match it. ``values`` are those of
-        the named parameters of both. The count and every batch come from one snapshot of
-        the database, held until the ``with`` block ends.
+        the named parameters of all three. The count and every batch come from one snapshot
+        of the database, held until the ``with`` block ends.
+
+        ``gate``, if given, is a SELECT run first in that snapshot (the reader's membership
+        of the group, say): when it finds no row, nothing else is read and
+        :class:`~dutch_app.storage.sqlite_helper.Refused` is raised.
         """
+        if self._helpers is not None:
+            with self._helper_batches(query, count, values, gate) as read:
+                yield read
+            return
         if self.backend == "sqlite":
-            with self._sqlite_batches(query, count, values) as read:
+            with self._sqlite_batches(query, count, values, gate) as read:
                 yield read
             return
         connection = self._checkout()
@@ -225,6 +254,10 @@ class ArrowReader:
             # time-zone-aware parameters while autocommit is on, which would end ours.
             connection.adbc_connection.set_autocommit(False)
             with connection.cursor() as cursor:
+                if gate is not None:
+                    cursor.execute(*self._compile(gate, values))
+                    if cursor.fetch_arrow_table().num_rows == 0:
+                        raise Refused
                 read = self._postgres_batches(cursor, query, count, values)
                 if _batch_rows(read.rows) < _READ_AHEAD_ROWS:
                     yield read
@@ -235,6 +268,10 @@ class ArrowReader:
                     finally:
                         ahead.close()  # before the cursor closes under a read
             connection.adbc_connection.set_autocommit(True)  # ends the read (it wrote nothing)
+        except Refused:
+            connection.adbc_connection.set_autocommit(True)
+            self._checkin(connection)
+            raise
         except BaseException:
             connection.close()
             raise
@@ -247,12 +284,66 @@ class ArrowReader:
         return int(cursor.fetch_arrow_table().column(0)[0].as_py())
 
     @contextmanager
-    def _sqlite_batches(
-        self, query: Select, counting: Select | None, values: Mapping[str, Any] | None
+    def _helper_batches(
+        self,
+        query: Select,
+        counting: Select | None,
+        values: Mapping[str, Any] | None,
+        gate: Select | None,
     ) -> Iterator[Batches]:
-        """:meth:`batches` on SQLite: the count and the rows in one transaction of the
-        engine's own connection (one snapshot)."""
+        """:meth:`batches` of a SQLite file, read by a helper process with the ADBC
+        driver (see :mod:`dutch_app.storage.sqlite_helper`): the count and the rows in
+        one transaction of the helper's connection."""
+        helpers = self._helpers
+        if helpers is None:
+            raise ValueError("Only a SQLite file is read by helper processes.")
+        counting = _rows_of(query) if counting is None else counting
+        request = self._helper_request(query, counting, values, _BATCH_ROWS)
+        if gate is not None:
+            request["gate"] = list(self._compile(gate, values))
+        with helpers.read(request, _schema(query)) as read:
+            try:
+                yield Batches(read.rows, iter(read))
+            finally:
+                self.helper_growth = read.peak_growth
+
+    def _helper_request(
+        self,
+        query: Select,
+        counting: Select | None,
+        values: Mapping[str, Any] | None,
+        bounds: tuple[int, int],
+    ) -> dict[str, Any]:
+        schema = _schema(query)
+        retyped = [field.name for field in schema if not pa.types.is_integer(field.type)]
+        return {
+            "count": None if counting is None else list(self._compile(counting, values)),
+            "query": list(self._compile(query, values)),
+            "retyped": (
+                [*self._compile(_never_null(query, tuple(retyped)), values), retyped]
+                if retyped
+                else None
+            ),
+            "schema": [(field.name, str(field.type)) for field in schema],
+            "batch_rows": [_BATCHES, *bounds],
+            "measure": self.measure_helpers,
+        }
+
+    @contextmanager
+    def _sqlite_batches(
+        self,
+        query: Select,
+        counting: Select | None,
+        values: Mapping[str, Any] | None,
+        gate: Select | None,
+    ) -> Iterator[Batches]:
+        """:meth:`batches` of an in-memory SQLite database, which only the engine's own
+        connection can see: the count and the rows in one of its transactions."""
         with self._sqlite_cursor() as cursor:
+            if gate is not None:
+                cursor.execute(*self._compile(gate, values))
+                if cursor.fetchone() is None:
+                    raise Refused
             cursor.execute(
                 *self._compile(_rows_of(query) if counting is None else counting, values)
             )
@@ -265,7 +356,10 @@ class ArrowReader:
     def _sqlite_cursor(self) -> Iterator[Any]:
         """A cursor of the engine's own SQLite driver (no SQLAlchemy row processing), in a
         transaction (``BEGIN``) that ends with the ``with`` block."""
-        with self._engine.connect() as connection, connection.begin():
+        engine = self._engine()
+        if engine is None:
+            raise ValueError("The engine of this reader is gone.")
+        with engine.connect() as connection, connection.begin():
             cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
             try:
                 yield cursor
@@ -325,7 +419,7 @@ class ArrowReader:
 
     def _compile_anew(self, query: Select) -> _Compiled:
         postgres = self.backend == "postgresql"
-        dialect = _POSTGRES_NUMERIC if postgres else self._engine.dialect
+        dialect = _POSTGRES_NUMERIC if postgres else self._dialect
         statement = query.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
         converters, casts = [], []
         for name in statement.positiontup or ():
@@ -487,6 +581,28 @@ def _schema(query: Select) -> pa.Schema:
             kind = pa.string()
         fields.append(pa.field(column.name, kind))
     return pa.schema(fields)
+
+
+@functools.lru_cache(maxsize=_COMPILED_KEPT)
+def _never_null(query: Select, names: tuple[str, ...]) -> Select:
+    """``query`` with the columns ``names`` never NULL (text as ``''``, numbers as 0) and a
+    last column whose bit ``1 << i`` is set where the ``i``-th of them was NULL."""
+    kinds = dict(zip(_schema(query).names, _schema(query).types, strict=True))
+    columns: list[Any] = []
+    nulls: list[Any] = []
+    for column in query.selected_columns:
+        if column.name not in names:
+            columns.append(column)
+            continue
+        inner = getattr(column, "element", column)
+        filled: Any
+        if pa.types.is_string(kinds[column.name]):
+            filled = func.coalesce(inner, literal_column("''"))
+        else:
+            filled = cast(func.coalesce(inner, literal_column("0.0")), Float)
+        columns.append(filled.label(column.name))
+        nulls.append(case((inner.is_(None), 1 << names.index(column.name)), else_=0))
+    return query.with_only_columns(*columns, sum(nulls[1:], nulls[0]).label(NULLS))
 
 
 def _fetched(cursor: Any, schema: pa.Schema, batch_rows: int) -> Iterator[pa.RecordBatch]:

@@ -246,7 +246,10 @@ def test_a_statement_built_once_is_compiled_once_and_run_with_any_values(
     mine = reader.read(query, {"group_id": group.id})
     nobody = reader.read(query, {"group_id": group.id + 10_000})
     again = reader.read(query, {"group_id": group.id})
-    assert compiled == [query]
+    # On SQLite each read also carries the query retyped (for a text column empty all
+    # through the driver's first batch), compiled once too.
+    assert compiled[0] is query
+    assert len(compiled) == len(set(map(id, compiled))) <= (2 if reader.backend == "sqlite" else 1)
     assert mine.num_rows == again.num_rows >= 300
     assert nobody.num_rows == 0
     with pytest.raises(InvalidRequestError, match="group_id"):
