@@ -1,37 +1,37 @@
 """Reading a SELECT straight into Arrow record batches.
 
 ``pandas.read_sql`` over a DB-API driver builds a Python object for every cell
-and then a frame from them. On PostgreSQL the reader uses an ADBC driver
-(``adbc-driver-postgresql``, from the Apache Arrow project), which hands back
-columnar Arrow data with no Python object per cell. The statement is still
-built with SQLAlchemy and compiled for the driver: its values travel as bound
-parameters, never glued into the SQL. A reader keeps what it compiled for the
-statements it read last (:data:`_COMPILED_KEPT`), so a statement built once with
-named parameters (``bindparam``) and read with new ``values`` is compiled only
-once (compiling the history SELECT took about 5 ms of a 10,000-row load).
+and then a frame from them. The reader uses ADBC drivers (``adbc-driver-postgresql``
+and ``adbc-driver-sqlite``, from the Apache Arrow project), which hand back columnar
+Arrow data with no Python object per cell. The statement is still built with
+SQLAlchemy and compiled for the driver: its values travel as bound parameters, never
+glued into the SQL. A reader keeps what it compiled for the statements it read last
+(:data:`_COMPILED_KEPT`), so a statement built once with named parameters
+(``bindparam``) and read with new ``values`` is compiled only once (compiling the
+history SELECT took about 5 ms of a 10,000-row load).
 
-On SQLite the reader uses the engine's own connections, never ADBC's SQLite
-driver: that driver carries a second copy of SQLite, and two copies in one process
-cannot see each other's locks. When the driver's last connection to the file
-closed, it took itself for the last connection of all, checkpointed the
-write-ahead log and deleted it while the engine's connections kept writing into
-the deleted file, so rounds saved afterwards were lost to every other process and
-to the next start. A SQLite read takes the driver's rows 128 at a time
-(:data:`_SQLITE_FETCH_ROWS`) and turns them into Arrow arrays typed by the
-statement's columns (:func:`_schema`), in batches sized as below
-(:data:`_SQLITE_BATCH_ROWS`).
-
-Each engine gets a small pool of PostgreSQL driver connections
-(:class:`ArrowReader`), in autocommit mode so that no read holds a snapshot open.
+On PostgreSQL the driver runs in the server's process: each engine gets a small pool
+of its connections (:class:`ArrowReader`), in autocommit mode so that no read holds a
+snapshot open. On SQLite it never does: that driver carries a second copy of SQLite,
+and two copies in one process cannot see each other's locks. (When the driver's last
+connection to the file closed, it took itself for the last connection of all,
+checkpointed the write-ahead log and deleted it while the engine's connections kept
+writing into the deleted file, so rounds saved afterwards were lost to every other
+process and to the next start.) A SQLite file is read by helper processes instead
+(:mod:`dutch_app.storage.sqlite_helper`), which send the batches back over a pipe;
+between processes SQLite's locks work. Only an in-memory SQLite database, which no
+other process can open, is read through the engine's own connection, its rows turned
+into Arrow arrays typed by the statement's columns (:func:`_schema`).
 
 :meth:`ArrowReader.read` hands back the whole result at once. A large read is
 better taken in record batches (:meth:`ArrowReader.batches`), each turned into
 its final form before the next is read, so that the driver's copy of the rows
 never has to exist whole. The rows are counted first, in the same snapshot, so
-that the reader's caller can make its columns at their final size, and the
-batches are about an eighth of the rows each. On PostgreSQL, large batches are
-read ahead: a worker thread reads the next while the caller works on the last
-(:data:`_READ_AHEAD_ROWS`).
+that the reader's caller can make its columns at their final size. A read can have
+a gate, a SELECT run first in that snapshot (the reader's membership of the group):
+when it finds no row, nothing is read. On PostgreSQL the batches are about an eighth
+of the rows each, and large ones are read ahead: a worker thread reads the next while
+the caller works on the last (:data:`_READ_AHEAD_ROWS`).
 
 - PostgreSQL's driver streams a query's rows with ``COPY``, a batch at a time, but
   ``COPY`` cannot take bound parameters: a query with parameters would come back as
@@ -85,15 +85,16 @@ from sqlalchemy.engine import URL
 from dutch_app.storage.sqlite_helper import NULLS, Helpers, Refused
 
 _SQLITE_BATCH_ROWS = (512, 4096)
-"""The bounds of a SQLite read's batches: lower than ``_BATCH_ROWS``'s, since the rows
-pass through Python objects and each batch is joined from the takes. A 10,000-row load
-peaked at 5.3 times its frame in batches of 2,048 rows and 2.8 times in batches of 1,250;
-a 100,000-row load at 2.96 times in batches of 12,500, 2.25 in batches of 4,096 and 1.96
-in batches of 2,048."""
+"""The bounds of the batches of an in-memory SQLite database's read: lower than
+``_BATCH_ROWS``'s, since the rows pass through Python objects and each batch is joined
+from the takes. (Measured when SQLite files were read so too: a 10,000-row load peaked
+at 5.3 times its frame in batches of 2,048 rows and 2.8 times in batches of 1,250; a
+100,000-row load at 2.96 times in batches of 12,500, 2.25 in batches of 4,096 and 1.96
+in batches of 2,048.)"""
 
 _SQLITE_FETCH_ROWS = 128
-"""How many rows a SQLite read takes from the driver at a time: each is a Python tuple
-until it is turned into Arrow arrays. (A 10,000-row load peaked at 2.8 times its frame
+"""How many rows an in-memory SQLite read takes from the driver at a time: each is a
+Python tuple until it is turned into Arrow arrays. (A 10,000-row load peaked at 2.8 times its frame
 with 128, 3.0 with 256 and 5.6 with 512: larger takes leave the C library's heap larger.)"""
 
 _IDLE_CONNECTIONS = 4
@@ -102,12 +103,23 @@ _IDLE_CONNECTIONS = 4
 _BATCHES = 8
 _BATCH_ROWS = (2048, 2**17)
 """:meth:`ArrowReader.batches` reads about an eighth of the rows at a time, within these
-bounds on PostgreSQL (``_SQLITE_BATCH_ROWS`` on SQLite): the driver's memory for a batch
+bounds on PostgreSQL (SQLite's are below): the driver's memory for a batch
 is then a fraction of what the caller keeps, while there are few enough batches that
 their fixed cost does not count. (Measured with the former ADBC reader of SQLite, at
 10,000 rows: batches of at least 1,024 rows made the load 1.28 times the bare read and
 its peak 2.2 times the frame; at least 2,048, 1.18 and 2.45; at least 3,000, 1.27 and
 3.3.)"""
+
+_HELPER_BATCHES = 16
+_HELPER_BATCH_ROWS = (256, 2**15)
+"""A SQLite file's read (by a helper process) takes about a sixteenth of the rows at a time,
+within these bounds: the server turns each batch into columns while the helper reads the
+next, so small batches cost little time, and the helper's and the server's copies of a
+batch stay small. Measured side by side (load ÷ bare read; peak growth of server and
+helper ÷ frame): at 10,000 rows, 625-row batches 1.13-1.16 and 2.4-2.6, 1,250-row
+batches 1.14-1.16 and 3.3-3.7, 312-row batches 1.22; at 100,000 rows, 6,250-row batches
+1.14 and 2.3; at 1,000,000 rows, 32,768-row batches 1.01 and 1.8 (batches of 131,072 made
+the helper's peak alone about the frame's size)."""
 
 _READ_AHEAD_ROWS = 4096
 """PostgreSQL batches of at least this many rows are read ahead: the driver reads the
@@ -201,7 +213,7 @@ class ArrowReader:
         """The rows of ``query`` as an Arrow table, with the driver's column types;
         ``values`` are those of the query's named parameters (``bindparam``)."""
         if self._helpers is not None:
-            request = self._helper_request(query, None, values, (_BATCH_ROWS[1],) * 2)
+            request = self._helper_request(query, None, values, (_HELPER_BATCH_ROWS[1],) * 2)
             with self._helpers.read(request, _schema(query)) as read:
                 return pa.Table.from_batches(list(read), schema=_schema(query))
         if self.backend == "sqlite":
@@ -298,7 +310,7 @@ class ArrowReader:
         if helpers is None:
             raise ValueError("Only a SQLite file is read by helper processes.")
         counting = _rows_of(query) if counting is None else counting
-        request = self._helper_request(query, counting, values, _BATCH_ROWS)
+        request = self._helper_request(query, counting, values, _HELPER_BATCH_ROWS)
         if gate is not None:
             request["gate"] = list(self._compile(gate, values))
         with helpers.read(request, _schema(query)) as read:
@@ -325,7 +337,7 @@ class ArrowReader:
                 else None
             ),
             "schema": [(field.name, str(field.type)) for field in schema],
-            "batch_rows": [_BATCHES, *bounds],
+            "batch_rows": [_HELPER_BATCHES, *bounds],
             "measure": self.measure_helpers,
         }
 

@@ -87,21 +87,24 @@ def test_filtered_reads_bind_dates_and_id_lists_as_parameters(session, owner, gr
     assert_same_frames(session, owner, group.id, player_ids=player_ids)
 
 
+@pytest.mark.parametrize("rounds", [280, 560], ids=["in one batch", "in several batches"])
 def test_text_columns_empty_for_the_first_thousand_rows_still_read_as_text(
-    session, owner, group, seated
+    session, owner, group, seated, rounds
 ):
     """Hands typed as totals have no card text; a reader that guesses a column's type from
-    its first rows would take ``cards`` for a number column and fail on the later cards."""
+    its first rows would take ``cards`` for a number column and fail on the later cards
+    (SQLite's driver does, when a later batch has them: its reader then reads the query
+    retyped)."""
     game = perform(
         session, start_game, owner, group.id, [p.id for p in seated], PRESETS["classic_open"]
     )
-    for _ in range(280):  # 1,120 rows without card text, and no penalty text
+    for _ in range(rounds):  # 1,120 or 2,240 rows without card text, and no penalty text
         hands = dict(zip([p.id for p in seated], ("3", "10", "12", "20"), strict=True))
         perform(session, add_round, owner, game.id, hands, seated[0].id, "dutch")
     hands = dict(zip([p.id for p in seated], ("5", "2 3", "QS AS", "KH"), strict=True))
     perform(session, add_round, owner, game.id, hands, seated[0].id, "dutch", "4S KD 2C")
     frame = assert_same_frames(session, owner, group.id)
-    assert frame["cards"].iloc[:1_120].isna().all()
+    assert frame["cards"].iloc[: rounds * 4].isna().all()
     assert frame["cards"].iloc[-3:].notna().all()
     assert frame["penalty"].dropna().tolist() == ["4S KD 2C"]
 
