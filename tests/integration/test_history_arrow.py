@@ -280,8 +280,9 @@ def test_a_batched_read_without_a_count_compiles_its_own_count_once(
 
 def test_a_read_ahead_gives_the_same_frame(engine, session, owner, group, monkeypatch):
     """On PostgreSQL, batches long enough are read in a worker thread while the last is
-    turned into columns; the frame is the one read batch after batch in one thread. SQLite
-    reads go through the engine's own connection and are never read ahead."""
+    turned into columns; the frame is the one read batch after batch in one thread. A SQLite
+    file is read by a helper process, which reads the next batch while the server works on
+    the last by itself, so the worker thread is never used."""
     generate_history(session, group.id, rows=9_000, seed=5)
     plain = assert_same_frames(session, owner, group.id)
     readers: list[int] = []
