@@ -7,8 +7,8 @@ took itself for the last connection to the file and deleted the write-ahead log
 under the app's connections (see :mod:`dutch_app.storage.arrow_read`). Between
 processes, SQLite's locks work as designed. So the server never loads the driver:
 it hands each read to a helper process, which runs it with the driver and sends
-the rows back as an Arrow IPC stream over a pipe. While the server turns one batch
-into columns, the helper reads the next one on the other core.
+the rows back over a pipe, a batch at a time as Arrow IPC messages. While the server
+turns one batch into columns, the helper reads the next one on the other core.
 
 The exchange, one read at a time per helper (every number big-endian):
 
