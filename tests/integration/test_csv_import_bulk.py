@@ -172,6 +172,39 @@ def test_no_cycle_collection_falls_inside_an_import_transaction(
     assert gc.isenabled()
 
 
+def test_on_postgresql_only_the_batches_commit_without_waiting_for_the_disk(
+    session, engine, owner, history_file, monkeypatch
+):
+    """The import's batches commit without waiting for the log to reach the disk (on
+    SQLite by the connection's ``synchronous`` setting); the transaction that shows the
+    import waits, as every other does, and that makes the batches before it durable."""
+    from sqlalchemy import text
+
+    target = perform(session, create_group, owner, "Target")
+    seen: list[tuple[str, str]] = []
+
+    def noting(kind: str, step):
+        def noted(own, *args, **kwargs):
+            result = step(own, *args, **kwargs)
+            if own.get_bind().dialect.name == "postgresql":
+                seen.append((kind, own.scalar(text("SHOW synchronous_commit"))))
+            return result
+
+        return noted
+
+    for kind, name in (("batch", "_write_batch"), ("reveal", "_reveal")):
+        monkeypatch.setattr(_import_writes, name, noting(kind, getattr(_import_writes, name)))
+    perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
+    if engine.dialect.name != "postgresql":
+        assert seen == []
+        return
+    assert [kind for kind, _ in seen].count("batch") >= 2
+    assert {setting for kind, setting in seen if kind == "batch"} == {"off"}
+    assert seen[-1] == ("reveal", "on")
+    with engine.connect() as other:  # the setting never outlives a batch
+        assert other.scalar(text("SHOW synchronous_commit")) == "on"
+
+
 def test_the_collector_stays_off_until_the_last_of_two_imports_ends_and_off_if_it_was():
     guard = _import_writes._no_collection
     assert gc.isenabled()
