@@ -94,8 +94,9 @@ in batches of 2,048.)"""
 
 _SQLITE_FETCH_ROWS = 128
 """How many rows an in-memory SQLite read takes from the driver at a time: each is a
-Python tuple until it is turned into Arrow arrays. (A 10,000-row load peaked at 2.8 times its frame
-with 128, 3.0 with 256 and 5.6 with 512: larger takes leave the C library's heap larger.)"""
+Python tuple until it is turned into Arrow arrays. (A 10,000-row load peaked at 2.8 times
+its frame with 128, 3.0 with 256 and 5.6 with 512: larger takes leave the C library's heap
+larger.)"""
 
 _IDLE_CONNECTIONS = 4
 """The most idle PostgreSQL driver connections a reader keeps."""
@@ -599,7 +600,8 @@ def _schema(query: Select) -> pa.Schema:
 def _never_null(query: Select, names: tuple[str, ...]) -> Select:
     """``query`` with the columns ``names`` never NULL (text as ``''``, numbers as 0) and a
     last column whose bit ``1 << i`` is set where the ``i``-th of them was NULL."""
-    kinds = dict(zip(_schema(query).names, _schema(query).types, strict=True))
+    schema = _schema(query)
+    kinds = dict(zip(schema.names, schema.types, strict=True))
     columns: list[Any] = []
     nulls: list[Any] = []
     for column in query.selected_columns:

@@ -52,7 +52,7 @@ import subprocess
 import sys
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import IO, Any
 
@@ -314,6 +314,7 @@ def _serve(database: str) -> int:
     connection.close_statement()
     requests = sys.stdin.buffer
     answers = sys.stdout.fileno()  # written whole messages at a time (_send), unbuffered
+    give_back = _freed_memory_giver()
     while True:
         ready, _, _ = select.select([requests], [], [], IDLE_EXIT_SECONDS)
         if not ready:
@@ -327,17 +328,20 @@ def _serve(database: str) -> int:
             _answer(connection, request, answers)
         except BrokenPipeError:
             return 0
-        _give_back_freed_memory()
+        give_back()
 
 
-def _give_back_freed_memory() -> None:
-    """Hand the heap's free pages back to the system once the server has its answer (the C
-    library keeps them otherwise: an idle helper stayed 24 MiB larger after a
-    1,000,000-row read)."""
+def _freed_memory_giver() -> Callable[[], object]:
+    """What hands the heap's free pages back to the system, called once the server has its
+    answer (the C library keeps them otherwise: an idle helper stayed 24 MiB larger after
+    a 1,000,000-row read); without the GNU C library, nothing."""
     import ctypes
 
-    with suppress(OSError, AttributeError):  # not the GNU C library: keep them
-        ctypes.CDLL(None).malloc_trim(0)
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return lambda: None
+    return lambda: trim(0)
 
 
 class _Connection:
