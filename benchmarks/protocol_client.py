@@ -35,7 +35,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 LIVE_COMPONENT = "dutch_live"  # the end of the live component's registered name
-LIVE_AGAIN_S = 4.0  # after asking for a rerun, the component waits this long (AGAIN_MS)
+LIVE_AGAIN_S = 1.2  # after asking for a rerun, the component waits this long (AGAIN_MS)
 LIVE_TIMEOUT_S = 70.0  # longer than the route's longest wait (40 s)
 
 WIDGETS = {"text_input", "text_area", "selectbox", "radio", "button", "button_group", "checkbox"}

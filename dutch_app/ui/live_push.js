@@ -8,7 +8,11 @@
 // falls back to asking by itself.
 const FAILURES_BEFORE_OFFLINE = 3;
 const RETRY_MS = 1000;
-const AGAIN_MS = 4000; // a rerun that did not arrive is asked for again after this
+// A rerun asked for that did not arrive (lost on the way, or folded into another run) is
+// asked for again after this: soon enough that the change still shows within the 3 s
+// promise. A rerun that did arrive redraws this element at the new version, which ends
+// this wait, so the page is not run twice for one change.
+const AGAIN_MS = 1200;
 
 function sleep(ms, signal) {
   return new Promise((resolve) => {
@@ -32,7 +36,7 @@ function visible() {
   });
 }
 
-async function follow(state, setTriggerValue) {
+async function follow(state) {
   const { signal } = state.controller;
   let failures = 0;
   let asked = 0;
@@ -55,7 +59,7 @@ async function follow(state, setTriggerValue) {
       const { version } = await answer.json();
       if (version === state.since) continue; // waited in vain: ask again
       asked += 1;
-      setTriggerValue("changed", { version, asked });
+      state.trigger("changed", { version, asked });
       await sleep(AGAIN_MS, signal); // the rerun redraws this component with a new since
       continue;
     }
@@ -65,28 +69,49 @@ async function follow(state, setTriggerValue) {
       failures = FAILURES_BEFORE_OFFLINE;
     }
     if (failures >= FAILURES_BEFORE_OFFLINE) {
-      setTriggerValue("offline", status);
+      state.trigger("offline", status);
       return;
     }
     await sleep(RETRY_MS * failures, signal);
   }
 }
 
+// Streamlit calls this on every redraw of the element, and the cleanup it returns both when
+// the element leaves the page and when a redraw it had begun is overtaken by a newer one
+// (the element stays). So one wait lives on the element across redraws with the same data,
+// always firing through the latest redraw's hooks, and only leaving the page ends it.
 export default function ({ data, parentElement, setTriggerValue }) {
-  const previous = parentElement.dutchLive;
-  if (previous && previous.url === data.url && previous.since === data.since && !previous.done) {
-    return () => previous.controller.abort();
+  let state = parentElement.dutchLive;
+  const same =
+    state &&
+    state.url === data.url &&
+    state.since === data.since &&
+    !state.done &&
+    !state.controller.signal.aborted;
+  if (same) {
+    state.trigger = setTriggerValue;
+  } else {
+    if (state) state.controller.abort();
+    state = {
+      url: data.url,
+      since: data.since,
+      controller: new AbortController(),
+      trigger: setTriggerValue,
+      done: false,
+    };
+    parentElement.dutchLive = state;
+    const started = state;
+    follow(started).finally(() => {
+      started.done = true;
+    });
   }
-  if (previous) previous.controller.abort();
-  const state = {
-    url: data.url,
-    since: data.since,
-    controller: new AbortController(),
-    done: false,
+  const mine = state;
+  return () => {
+    // looked at once the browser has finished the change that called this
+    setTimeout(() => {
+      if (!parentElement.isConnected && parentElement.dutchLive === mine) {
+        mine.controller.abort();
+      }
+    }, 0);
   };
-  parentElement.dutchLive = state;
-  follow(state, setTriggerValue).finally(() => {
-    state.done = true;
-  });
-  return () => state.controller.abort();
 }
