@@ -241,3 +241,23 @@ def check_entry(
     except DutchError as error:
         return EntryCheck(None, {_field_of(error, hands): error.phrase()}, due)
     return EntryCheck(result, {}, due)
+
+
+def check_form(
+    players: Sequence[str],
+    hand_texts: Mapping[str, str],
+    caller: str | None,
+    call_type: CallType | None,
+    penalty_text: str,
+    rules: HouseRules,
+) -> EntryCheck:
+    """:func:`check_entry` of a form whose penalty field shows only while penalty cards
+    are due: its text counts only then (a text left in it from before is not the round's).
+
+    >>> hands = {"A": "3", "B": "9"}
+    >>> check_form(["A", "B"], hands, "A", CallType.DUTCH, "KS", HouseRules()).ok
+    True
+    """
+    preview = preview_round(players, hand_texts, caller, call_type, rules)
+    penalty = penalty_text if preview.penalty_cards_due else ""
+    return check_entry(players, hand_texts, caller, call_type, penalty, rules)

@@ -2,15 +2,15 @@
 
 Every time an entry starts afresh (emptied after a stored round, or filled with a
 round to correct) it gets a new number, and its fields, choices and Save carry it in
-their widget keys (``play_round_hand_0-3``). A message the browser sent before it saw
+their widget keys (``calc_round_hand_0-3``). A message the browser sent before it saw
 the new entry still carries the previous entry's values, under the previous entry's
 widget ids: Streamlit drops them as values of widgets that no longer exist, so they
 can never come back into the new entry (and a tap on the previous entry's Save is
 dropped the same way).
 
-Each such widget stands in a container with the lasting name (``play_round_hand_0``),
+Each such widget stands in a container with the lasting name (``calc_round_hand_0``),
 which is what the page's CSS hooks, the table script's scrolling and the browser
-tests use (``.st-key-play_round_hand_0``).
+tests use (``.st-key-calc_round_hand_0``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The round entry shared by the Play page, the History page's corrections and the calculator.
+"""The round entry of the History page's corrections and the calculator, made of Streamlit's
+widgets (the Play page's entry is drawn in the browser: :mod:`dutch_app.ui.play_entry`).
 
 A text field per player (cards such as ``7 KH Q``, or a total), an optional card pad
 that writes into the same fields, who ended the round and how (tap targets that start
@@ -21,21 +22,19 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dutch_app.i18n import N_, _, localized, ngettext
+from dutch_app.round_payload import NO_CALLER
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
 from dutch_app.ui.entry_keys import new_entry, widget_key
 from dutch_app.ui.labels import CALL_TYPE_LABELS
-from dutch_app.ui.round_preview import show_preview
+from dutch_app.ui.round_preview import preview_table, show_preview
 from dutch_app.ui.text import md
-from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_entry, preview_round
+from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_form, preview_round
 from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
 from dutch_core.scoring import penalty_cards_text
 
 NOBODY = N_("Nobody (the deck ran out)")
-# The caller choice for "nobody called": no player's name can hold a control character,
-# so a player who happens to be called "Nobody (the deck ran out)" is still a caller.
-NO_CALLER = "\x00no caller"
 CALL_LABELS = {
     CallType.DUTCH: CALL_TYPE_LABELS[CallType.DUTCH],
     CallType.AUTO_DUTCH: N_("Auto Dutch (no cards left)"),
@@ -56,14 +55,15 @@ class RoundFields:
     penalty_text: str
 
 
-def _caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
+def caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
+    """The caller choices: the players, and "nobody called" where the rules allow it."""
     options = list(players)
     if rules.allow_no_caller:
         options.append(NO_CALLER)
     return options
 
 
-def _no_caller_label(players: Sequence[str]) -> str:
+def no_caller_label(players: Sequence[str]) -> str:
     """How "nobody called" is shown: never the same as a player's name."""
     label = _(NOBODY)
     while label in players:
@@ -99,43 +99,22 @@ def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None
     st.session_state.pop(f"{key}_refused", None)
 
 
-def clear_round_form(key: str) -> None:
-    """Empty the form's fields on its next run (after a round was stored)."""
-    st.session_state[f"{key}_clear"] = True
-
-
 def _prepare(
     key: str, players: Sequence[str], options: list[str], initial: RoundFields | None
-) -> bool:
-    """Empty the form when asked to or when the players changed; seed it the first time.
-
-    Whether it was emptied because a round was just stored (see :func:`clear_round_form`).
-    """
-    cleared = st.session_state.pop(f"{key}_clear", False)
-    if cleared or st.session_state.get(f"{key}_players") != tuple(players):
-        fill_round_form(key, players, None if cleared else initial)
+) -> None:
+    """Seed the form the first time, and again when the players changed."""
+    if st.session_state.get(f"{key}_players") != tuple(players):
+        fill_round_form(key, players, initial)
     caller, call_type = widget_key(key, "caller"), widget_key(key, "call_type")
     if st.session_state.get(caller) not in (*options, None):
         st.session_state[caller] = None
     if st.session_state.get(call_type) not in (*CALL_LABELS, None):
         st.session_state[call_type] = None
-    return cleared
 
 
 def tap_save(key: str) -> None:
     """Note a tap on Save (a button's callback): the next run checks the entry as it is."""
     st.session_state[f"{key}_tapped"] = True
-
-
-def check_round_form(
-    key: str, players: Sequence[str], rules: HouseRules
-) -> tuple[RoundFields, EntryCheck] | None:
-    """For a Save drawn by the page (see ``draw_save``): the entry's fields and good check,
-    or None when it has problems (the next run shows them). Call it from Save's callback,
-    after :func:`tap_save`."""
-    settle_fields(key)
-    fields, check, errors = _check(key, players, rules)
-    return None if errors else (fields, check)
 
 
 def _choice_errors(caller_choice: str | None, call_choice: CallType | None) -> dict[str, str]:
@@ -203,18 +182,23 @@ def _current(key: str, players: Sequence[str]) -> tuple[dict[str, str], str | No
     return hands, state.get(widget_key(key, "caller")), state.get(widget_key(key, "call_type"))
 
 
-def _check(
-    key: str, players: Sequence[str], rules: HouseRules
+def check_choices(
+    players: Sequence[str],
+    hand_texts: Mapping[str, str],
+    caller_choice: str | None,
+    call_choice: object,
+    penalty_text: str,
+    rules: HouseRules,
 ) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
-    """Check the entry as Save found it: the fields, their check, and every problem."""
-    hand_texts, caller_choice, call_choice = _current(key, players)
+    """Check an entry as Save found it (the caller's choice may be :data:`NO_CALLER`):
+    its fields, their check, and every problem in the order of the fields. The penalty
+    text counts only while penalty cards are due."""
     call_type = CallType(str(call_choice)) if call_choice in CALL_LABELS else None
     caller = None if caller_choice in (None, NO_CALLER) else caller_choice
     call_type = call_type if caller is not None else None
-    preview = preview_round(players, hand_texts, caller, call_type, rules)
-    penalty_text = _penalty_text(key) if preview.penalty_cards_due else ""
-    fields = RoundFields(hand_texts, caller, call_type, penalty_text)
-    check = check_entry(players, hand_texts, caller, call_type, penalty_text, rules)
+    check = check_form(players, hand_texts, caller, call_type, penalty_text, rules)
+    penalty_text = penalty_text if check.penalty_cards_due else ""
+    fields = RoundFields(dict(hand_texts), caller, call_type, penalty_text)
     errors = dict(check.errors)
     choice = _choice_errors(caller_choice, call_type)
     if choice:  # an unchosen caller says so, rather than what checking without one found
@@ -222,6 +206,14 @@ def _check(
         errors.pop(PENALTY, None)
         errors.update(choice)
     return fields, check, {field: errors[field] for field in _in_field_order(players, errors)}
+
+
+def _check(
+    key: str, players: Sequence[str], rules: HouseRules
+) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
+    """Check the entry as Save found it: the fields, their check, and every problem."""
+    hand_texts, caller_choice, call_choice = _current(key, players)
+    return check_choices(players, hand_texts, caller_choice, call_choice, _penalty_text(key), rules)
 
 
 def _hand_fields(
@@ -254,29 +246,23 @@ def round_form(
     initial: RoundFields | None = None,
     totals: Mapping[str, int] | None = None,
     live: bool = True,
-    draw_save: bool = True,
 ) -> tuple[RoundFields, EntryCheck] | None:
     """Draw the entry; return its fields and their good check once Save is tapped on a
     complete, valid round (else None, with the problems shown).
 
-    ``key`` prefixes every widget key (``play_round``, ``calc_round``), so two entries
+    ``key`` prefixes every widget key (``calc_round``, ``history_edit``), so two entries
     never clash; the fields, choices and Save carry the entry's number too, inside a
-    container with the lasting name (``play_round_hand_0``, see
+    container with the lasting name (``calc_round_hand_0``, see
     :mod:`dutch_app.ui.entry_keys`). ``initial`` fills a fresh entry (see also
     :func:`fill_round_form`); ``totals`` are the game totals before this round, for the
     preview's new game totals. ``live`` updates the preview while a field is typed in
     (after a short pause), not only when it is left; for pages drawn as a fragment.
-    Without ``draw_save`` the page draws Save itself, right after the entry (outside its
-    fragment, so that a save reruns the part of the page the round changes, once): its
-    callback calls :func:`tap_save` and :func:`check_round_form`.
     """
     submit_label = submit_label or _("Score the round")
-    options = _caller_options(players, rules)
-    cleared = _prepare(key, players, options, initial)
+    options = caller_options(players, rules)
+    _prepare(key, players, options, initial)
     settle_fields(key)
-    tapped = st.session_state.pop(f"{key}_tapped", False) and not cleared
-    # A tap on Save in the run that empties the form after a stored round is a second tap
-    # on the same Save: that round is stored already.
+    tapped = st.session_state.pop(f"{key}_tapped", False)
     submitted = None
     refused_key = f"{key}_refused"
     if tapped:
@@ -304,7 +290,7 @@ def round_form(
         _("Card pad"), key=f"{key}_pad_on", help=_("Tap the cards instead of typing them.")
     ):
         card_pad(key, players, rules, preview.penalty_cards_due or 0, caller)
-    nobody = _no_caller_label(players)
+    nobody = no_caller_label(players)
     with st.container(key=f"{key}_caller"):
         caller_choice = st.pills(
             _("Who ended the round?"),
@@ -322,7 +308,11 @@ def round_form(
             )
     if CALLER in errors:
         st.error(md(localized(errors[CALLER])))
-    show_preview(preview, players, caller, call_type, rules, totals, key)
+    penalty_now = st.session_state.get(widget_key(key, "penalty")) or ""
+    table = preview_table(
+        preview, players, hand_texts, penalty_now, caller, call_type, rules, totals
+    )
+    show_preview(table, key)
     due = preview.penalty_cards_due or 0
     if due:
         with st.container(key=f"{key}_penalty"):
@@ -345,8 +335,7 @@ def round_form(
             problems=_problems(len(errors))
         )
         st.error(f"{heading}\n\n{lines}")
-    if draw_save:
-        save_button(key, submit_label, tap_save, (key,))
+    save_button(key, submit_label, tap_save, (key,))
     if tapped and errors:
         first = next(iter(errors))
         target = field_key(key, players, first, caller_choice is not None)

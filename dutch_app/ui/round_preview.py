@@ -8,12 +8,12 @@ through :func:`~dutch_app.ui.text.md`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import streamlit as st
 
 from dutch_app.i18n import _, localized, ngettext
-from dutch_app.ui.entry_keys import widget_key
 from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 from dutch_core.entry import RoundPreview, check_entry
@@ -28,12 +28,17 @@ def _players(count: int) -> str:
 
 
 def call_sentence(
-    preview: RoundPreview, caller: str | None, call_type: CallType | None, rules: HouseRules
+    preview: RoundPreview,
+    caller: str | None,
+    call_type: CallType | None,
+    rules: HouseRules,
+    name: Callable[[str | None], str] = md,
 ) -> str:
-    """How the call goes, in one sentence of Markdown (empty while not known)."""
+    """How the call goes, in one sentence (empty while not known): Markdown, or plain
+    text when ``name`` leaves the caller's name as it is."""
     if preview.outcome is None or call_type is None:
         return ""
-    call, who = label(call_type), md(caller)
+    call, who = label(call_type), name(caller)
     points = rules.penalty_mode is PenaltyMode.POINTS
     if preview.outcome is Outcome.LOWEST:
         if points and rules.success_bonus:
@@ -61,16 +66,11 @@ def call_sentence(
     return template.format(who=who, call=call, how=", ".join(parts), cost=cost)
 
 
-def _result(key: str, players, preview, caller, call_type, rules) -> RoundResult | None:
+def _result(players, hands, penalty, preview, caller, call_type, rules) -> RoundResult | None:
     """The scored round, once the penalty (if any) is in too."""
     if preview.outcome is None:
         return None
-    state = st.session_state
-    hands = {
-        player: state.get(widget_key(key, f"hand_{seat}")) or ""
-        for seat, player in enumerate(players)
-    }
-    penalty = (state.get(widget_key(key, "penalty")) or "") if preview.penalty_cards_due else ""
+    penalty = penalty if preview.penalty_cards_due else ""
     return check_entry(players, hands, caller, call_type, penalty, rules).result
 
 
@@ -87,40 +87,64 @@ def _round_cell(player: str, hand: int | None, caller, preview, scores) -> tuple
     return "–", None
 
 
-def show_preview(
+@dataclass(frozen=True)
+class PreviewTable:
+    """The preview as text: its sentence and its table (names as ``name`` gave them)."""
+
+    sentence: str
+    columns: list[str]
+    rows: list[list[str]]
+
+
+def preview_table(
     preview: RoundPreview,
     players: Sequence[str],
+    hands: Mapping[str, str],
+    penalty: str,
     caller: str | None,
     call_type: CallType | None,
     rules: HouseRules,
     totals: Mapping[str, int] | None,
-    key: str,
-) -> None:
-    """Draw the preview of the round being entered (nothing while no hand is entered)."""
+    name: Callable[[str | None], str] = md,
+) -> PreviewTable | None:
+    """The preview of the round being entered (None while no hand is entered):
+    ``hands`` are the texts typed per player, ``penalty`` the penalty cards' text,
+    ``totals`` the game totals before the round (for a game column)."""
     known = {player: total for player, total in preview.hand_totals.items() if total is not None}
     if not known:
-        return
-    result = _result(key, players, preview, caller, call_type, rules)
+        return None
+    result = _result(players, hands, penalty, preview, caller, call_type, rules)
     scores = result.as_dict() if result is not None else {}
     sentence = []
     if preview.lowest:
         least = preview.hand_totals[preview.lowest[0]]
-        names = _(" and ").join(md(player) for player in preview.lowest)
+        names = _(" and ").join(name(player) for player in preview.lowest)
         sentence.append(_("Lowest: {names} ({least}).").format(names=names, least=least))
-    if call := call_sentence(preview, caller, call_type, rules):
+    if call := call_sentence(preview, caller, call_type, rules, name):
         sentence.append(call)
     columns = [_("Player"), _("Hand"), _("Round"), *([_("Game")] if totals is not None else [])]
-    rows = ["| " + " | ".join(columns) + " |", "|:--" + "|--:" * (len(columns) - 1) + "|"]
+    rows = []
     for player in players:
         hand = preview.hand_totals.get(player)
         shown, score = _round_cell(player, hand, caller, preview, scores)
-        name = _("{name} (called)").format(name=md(player)) if player == caller else md(player)
-        cells = [name, "–" if hand is None else str(hand), shown]
+        who = _("{name} (called)").format(name=name(player)) if player == caller else name(player)
+        cells = [who, "–" if hand is None else str(hand), shown]
         if totals is not None:
             after = None if score is None else totals_after(rules, totals, {player: score})[player]
             cells.append("–" if after is None else str(after))
-        rows.append("| " + " | ".join(cells) + " |")
+        rows.append(cells)
+    return PreviewTable(" ".join(sentence), columns, rows)
+
+
+def show_preview(table: PreviewTable | None, key: str) -> None:
+    """Draw the preview of the round being entered (see :func:`preview_table`) as
+    Markdown, in a container named ``<key>_preview`` (nothing while it is None)."""
+    if table is None:
+        return
+    lines = ["| " + " | ".join(table.columns) + " |"]
+    lines.append("|:--" + "|--:" * (len(table.columns) - 1) + "|")
+    lines.extend("| " + " | ".join(cells) + " |" for cells in table.rows)
     with st.container(key=f"{key}_preview"):
-        if sentence:
-            st.markdown(" ".join(sentence))
-        st.markdown("\n".join(rows))
+        if table.sentence:
+            st.markdown(table.sentence)
+        st.markdown("\n".join(lines))
