@@ -4,7 +4,8 @@ Streamlit serves the app through Starlette; ``st.App`` lets the app add routes a
 middleware without changing Streamlit. The app adds the route that sets the session
 cookie (:mod:`dutch_app.web.cookie`), its own files (the page-head script, the web manifest
 and the icons, :mod:`dutch_app.web.assets`), the route open pages wait on for a change of
-their game (:mod:`dutch_app.web.live`) and the security headers of every answer
+their game (:mod:`dutch_app.web.live`), the route the Play page's entry stores a round
+through (:mod:`dutch_app.web.round_route`) and the security headers of every answer
 (:mod:`dutch_app.web.headers`); its lifespan (:mod:`dutch_app.web.lifespan`) ends the live
 route's waits when the server stops.
 """
@@ -19,13 +20,21 @@ from dutch_app.web.cookie import cookie_routes
 from dutch_app.web.headers import SecurityHeaders
 from dutch_app.web.lifespan import lifespan
 from dutch_app.web.live import LiveRoute
+from dutch_app.web.round_route import RoundRoute
 
-__all__ = ["LiveRoute", "lifespan", "middleware", "routes"]
+__all__ = ["LiveRoute", "RoundRoute", "lifespan", "middleware", "routes"]
 
 
-def routes(base_url_path: str = "", live: LiveRoute | None = None) -> list[Route]:
-    """The routes the app adds to Streamlit's own (and ``live``'s, when given)."""
+def routes(
+    base_url_path: str = "",
+    live: LiveRoute | None = None,
+    round_route: RoundRoute | None = None,
+) -> list[Route]:
+    """The routes the app adds to Streamlit's own (and ``live``'s and ``round_route``'s,
+    when given)."""
     extra = [] if live is None else live.routes(base_url_path)
+    if round_route is not None:
+        extra += round_route.routes(base_url_path)
     return [*cookie_routes(base_url_path), *asset_routes(base_url_path), *extra]
 
 

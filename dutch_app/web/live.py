@@ -354,6 +354,11 @@ class LiveRoute:
             gone.cancel()
 
 
+def is_tab_name(text: object) -> bool:
+    """Whether ``text`` is a tab's name as :func:`new_tab_name` makes them."""
+    return isinstance(text, str) and _TAB.fullmatch(text) is not None
+
+
 def new_tab_name() -> str:
     """A random name for a browser tab's requests (see the module's text)."""
     return secrets.token_urlsafe(12)

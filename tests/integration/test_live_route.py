@@ -72,10 +72,22 @@ class Table:
         return self.call(games.game_version, self.game_id)
 
 
-@pytest.fixture
-def table(sessions) -> Table:
-    """Ann's group with a game of three; Finn, a member; Sam, signed in but in no group."""
-    accounts = LocalBackend(sessions, secret_key=KEY)
+@dataclass
+class People:
+    """Ann's group with a game of three (A, B, C); Finn, a member; Sam, signed in but in
+    no group: the people the app's routes are asked by."""
+
+    accounts: LocalBackend
+    resources: SimpleNamespace
+    owner: int
+    group_id: int
+    game_id: int
+    seats: list[int]
+    tokens: dict[str, str]
+
+
+def people_at_a_table(sessions: sessionmaker[Session], key: bytes = KEY) -> People:
+    accounts = LocalBackend(sessions, secret_key=key)
     people = {name: accounts.sign_up(f"{name}@example.com", PASSWORD, name) for name in NAMES}
     owner = people["ann"].user_id
     with sessions() as session:
@@ -86,10 +98,19 @@ def table(sessions) -> Table:
         perform(session, groups.join_group, people["finn"].user_id, group.invite_code)
         game = perform(session, games.start_game, owner, group.id, seats, PRESETS["classic"])
     resources = SimpleNamespace(sessions=sessions, accounts=accounts)
-    live = LiveRoute(lambda: resources, wait_seconds=WAIT, watch_every=EVERY, own=OwnChanges())
-    app = Starlette(routes=web.routes("", live), middleware=web.middleware())
     tokens = {name: accounts.issue_token(person.user_id) for name, person in people.items()}
-    return Table(sessions, accounts, app, live, owner, group.id, game.id, seats, tokens)
+    return People(accounts, resources, owner, group.id, game.id, seats, tokens)
+
+
+@pytest.fixture
+def table(sessions) -> Table:
+    """Ann's group with a game of three; Finn, a member; Sam, signed in but in no group."""
+    at = people_at_a_table(sessions)
+    live = LiveRoute(lambda: at.resources, wait_seconds=WAIT, watch_every=EVERY, own=OwnChanges())
+    app = Starlette(routes=web.routes("", live), middleware=web.middleware())
+    return Table(
+        sessions, at.accounts, app, live, at.owner, at.group_id, at.game_id, at.seats, at.tokens
+    )
 
 
 NAMES = ("ann", "finn", "sam")
