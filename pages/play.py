@@ -1,34 +1,40 @@
 """Play: set up a game, enter rounds at the table, and watch the standings."""
 
+import functools
+
 import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS
-from dutch_app.i18n import N_, _, localized
+from dutch_app.i18n import _, localized
 from dutch_app.services import demo, games, setup
 from dutch_app.services.views import GameSummary, GroupView
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
-from dutch_app.ui.entry_keys import entry_number
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import in_progress_label
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import (
-    FORM,
+    ENTRY_FRAGMENT,
+    ENTRY_GAME_KEY,
     GAME_FRAGMENT,
+    REREAD_KEY,
+    entry_runs_alone,
     form_basis,
     just_saved,
     round_notice,
     save_entry,
+    show_rest,
     stored_here,
+    took_stored,
     undo_last_round,
 )
 from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY, GameChoice, choose_game
+from dutch_app.ui.play_entry import play_entry
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
-from dutch_app.ui.round_form import round_form, save_button
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
 from dutch_app.ui.text import distinct_labels, md
@@ -41,7 +47,6 @@ GAME_KEY = PLAY_GAME_KEY
 SETUP_KEY = PLAY_SETUP_KEY
 SEEN_KEY = "play_seen"  # (game id, "active" or "ended"): what this tab last showed
 LISTED_KEY = "play_listed"  # the picker's games in the last full run: {game id: rounds played}
-DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
 
 def no_group_yet() -> None:
@@ -107,38 +112,50 @@ def set_up_game(group: GroupView) -> None:
             st.rerun()
 
 
+def entry_game(game):
+    """The game as the entry draws it. Drawn with the game's part of the page, the game
+    that part read; drawn alone, the game as this tab last saw it, or, right after a save
+    from this entry, the game read again (only its latest round: the entry shows no more
+    of it). Nothing else changes the game between the page's runs: another phone's
+    change, an undo and the notice's buttons all run the game's part of the page."""
+    if not entry_runs_alone():
+        st.session_state[ENTRY_GAME_KEY] = game
+        return game
+    shown = st.session_state.get(ENTRY_GAME_KEY)
+    if st.session_state.pop(REREAD_KEY, False) or shown is None or shown.id != game.id:
+        shown = call(games.get_game, game.id, 1)
+        st.session_state[ENTRY_GAME_KEY] = shown
+    return shown
+
+
 def enter_round(game, group: GroupView) -> None:
     """The round entry, for the round its entry was begun for; a stored round clears it.
 
-    The last round's one-line summary and Undo stand above it. The entry itself is a
-    fragment: typing and the card pad rerun only the entry; Save reruns the game's
-    fragment (:func:`game_area`) once.
+    It is a fragment of its own inside the game's: a save reruns it alone, so the next
+    round's heading and empty form are drawn first, and the entry then asks for the rest
+    of the game (the standings) with :func:`~dutch_app.ui.live_round.show_rest`. Typing
+    reruns it too (the preview, after a pause), never the standings.
     """
-    following = game.rounds_played + 1
-    st.subheader(_("Round {number}").format(number=following))
-    st.caption(_("{dealer} deals.").format(dealer=md(game.dealer)), help=_(DEAL_HELP))
+    game = entry_game(game)
     undo_last_round(game, group)
     basis = form_basis(game)
     with st.container():  # always here, so the entry below keeps its place (and its text)
         round_notice(game, group, basis)
-    round_entry(game)
-    # Save is drawn by the game's fragment, not the entry's: its callback stores the round
-    # before that fragment reruns, so a save costs one run of the game's part of the page
-    # (the next form, then the standings). Like the entry's fields it belongs to the entry
-    # on the form (see dutch_app/ui/entry_keys.py).
-    save_button(FORM, _("Save the round"), save_entry, (game, basis, entry_number(FORM)))
+    play_entry(
+        game,
+        basis,
+        on_save=functools.partial(save_entry, game, basis),
+        on_stored=functools.partial(took_stored, game, basis),
+        on_shown=show_rest,
+    )
+    just_saved(game.id)
 
 
-@st.fragment
-def round_entry(game) -> None:
-    """The entry widgets (rerun on their own while typing)."""
+@st.fragment(key=ENTRY_FRAGMENT)
+def entry_area(game, group: GroupView) -> None:
+    """The entry's part of the game (see :func:`enter_round`)."""
     with guarded():
-        names = [player.name for player in game.players]
-        round_form(FORM, names, game.rules, totals=game.totals, draw_save=False)
-        number = just_saved(game.id)
-        if number is not None:  # the next round's entry starts at its first field, in view
-            pad = st.session_state.get("play_round_pad_on", False)
-            table_helper(scroll_to="play_round_hand_0", focus=not pad, nonce=number)
+        enter_round(game, group)
 
 
 def show_standings(game) -> None:
@@ -258,7 +275,7 @@ def show_game(game_id: int, group: GroupView) -> None:
             ended_elsewhere(game)
     entry, standings = st.columns([3, 2])  # on a phone the entry form comes first
     with entry:
-        enter_round(game, group)
+        entry_area(game, group)
     with standings:
         st.subheader(_("Standings"))
         show_standings(game)

@@ -41,16 +41,21 @@ def user_error_types() -> tuple[type[Exception], ...]:
     return tuple(types)
 
 
-def report_unexpected(error: BaseException, where: DeltaGenerator | None = None) -> str:
-    """Log an unexpected error with a fresh id and show a plain message carrying that id."""
+def unexpected_message(error: BaseException) -> tuple[str, str]:
+    """Log an unexpected error with a fresh id: the id, and the plain message to show."""
     error_id = uuid.uuid4().hex[:8]
     log.error("unexpected error %s", error_id, exc_info=error)
-    (where or st).error(
-        _(
-            "Something went wrong on our side (error id {error_id}). Nothing was saved by the "
-            "step that failed. Please try again; if it keeps happening, report the error id."
-        ).format(error_id=error_id)
-    )
+    message = _(
+        "Something went wrong on our side (error id {error_id}). Nothing was saved by the "
+        "step that failed. Please try again; if it keeps happening, report the error id."
+    ).format(error_id=error_id)
+    return error_id, message
+
+
+def report_unexpected(error: BaseException, where: DeltaGenerator | None = None) -> str:
+    """Log an unexpected error with a fresh id and show a plain message carrying that id."""
+    error_id, message = unexpected_message(error)
+    (where or st).error(message)
     return error_id
 
 

@@ -63,7 +63,8 @@ def _catch_up(kind: Watched, ident: int, shown_version: int) -> None:
         st.rerun()
 
 
-def _tab() -> str:
+def tab_name() -> str:
+    """This tab's name in its requests to the app's routes (kept in its session)."""
     tab = st.session_state.get(TAB_KEY)
     if tab is None:
         tab = st.session_state[TAB_KEY] = new_tab_name()
@@ -74,12 +75,12 @@ def changed_here(game_id: int, version: int | None) -> None:
     """This tab changed the game to ``version`` and its next run draws it: its own live
     request need not wake for that change (another phone's change still wakes it)."""
     if version is not None:
-        own_changes.note((Watched.GAME, game_id), _tab(), version)
+        own_changes.note((Watched.GAME, game_id), tab_name(), version)
 
 
 @st.fragment
 def _follow_pushed(kind: Watched, ident: int, shown_version: int) -> None:
-    query = urlencode({kind.value: ident, "tab": _tab()})
+    query = urlencode({kind.value: ident, "tab": tab_name()})
     url = f"{live_route_path(st.get_option('server.baseUrlPath'))}?{query}"
     heard = _live(
         key="live_follow",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 from typing import NamedTuple, ParamSpec
 
 import streamlit as st
@@ -27,6 +28,7 @@ from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dutch_app.i18n import _, error_text
+from dutch_app.round_payload import number_of
 from dutch_app.services import games, rounds
 from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.views import GroupView
@@ -34,14 +36,23 @@ from dutch_app.ui.context import call
 from dutch_app.ui.entry_keys import entry_number
 from dutch_app.ui.history_view import service_input
 from dutch_app.ui.live import changed_here, member_name
-from dutch_app.ui.round_form import RoundFields, check_round_form, clear_round_form, tap_save
+from dutch_app.ui.play_entry import (
+    FORM,
+    checked_save,
+    clear_entry,
+    entry_saved,
+    sent,
+    sent_save,
+    set_entry_errors,
+    stored_result,
+)
+from dutch_app.ui.round_form import RoundFields
 from dutch_app.ui.round_view import call_summary
 from dutch_app.ui.text import md
 from dutch_core.entry import ROUND
 from dutch_core.errors import DutchError
-from dutch_core.game import GameStatus
+from dutch_core.game import GameStatus, end_reached
 
-FORM = "play_round"  # the round form's key prefix
 BASIS_KEY = "play_round_basis"  # (game id, the round number the form's entry is for)
 REFUSED_KEY = "play_refused"  # a Refused save, kept with its entry
 UNDO_KEY = "play_undo_refused"  # (game id, why an undo was refused)
@@ -49,6 +60,9 @@ SAVED_KEY = "play_saved"  # a message for the next run's toast
 LAST_KEY = "play_last_saved"  # (game id, round number, one line about the round saved here)
 JUST_KEY = "play_just_saved"  # the round just stored from this tab (its next form starts)
 GAME_FRAGMENT = "play_game"  # the key of the Play page's game fragment (pages/play.py)
+ENTRY_FRAGMENT = "play_entry"  # the key of its entry's fragment, inside the game's
+ENTRY_GAME_KEY = "play_entry_game"  # the game as the entry last drew it
+REREAD_KEY = "play_entry_reread"  # a save was tapped: the entry reads the game again
 
 P = ParamSpec("P")
 
@@ -78,17 +92,28 @@ def _credited_elsewhere() -> bool:
     """Whether this run reruns fragments other than the game's (a full run draws it all).
 
     It reads Streamlit's run context (the fragments of this run, the ids behind a
-    fragment's key), which is not public API: the browser test of a save tapped straight
-    from a hand field fails should that change under a new Streamlit.
+    fragment's key), which is not public API: the browser tests of a save (the entry
+    drawn alone, then the game) fail should that change under a new Streamlit.
     """
+    return _runs_this(GAME_FRAGMENT) is False
+
+
+def entry_runs_alone() -> bool:
+    """Whether this run is the entry's fragment alone (not the game's, not the page's)."""
+    return bool(_runs_this(ENTRY_FRAGMENT))
+
+
+def _runs_this(key: str) -> bool | None:
+    """Whether this fragment run includes the fragment with this key (None: a full run, or
+    the fragment is not on the page)."""
     ctx = get_script_run_ctx()
     if ctx is None or not ctx.fragment_ids_this_run:
-        return False
+        return None
     try:
-        game = ctx.fragment_storage.resolve_target(GAME_FRAGMENT)
-    except StreamlitAPIException:  # the game's fragment is not on the page any more
-        return False
-    return not set(game) & set(ctx.fragment_ids_this_run)
+        ids = ctx.fragment_storage.resolve_target(key)
+    except StreamlitAPIException:  # the fragment is not on the page any more
+        return None
+    return bool(set(ids) & set(ctx.fragment_ids_this_run))
 
 
 class Refused(NamedTuple):
@@ -119,27 +144,23 @@ def set_basis(game_id: int, number: int, clear: bool = False) -> None:
     st.session_state[BASIS_KEY] = (game_id, number)
     st.session_state.pop(REFUSED_KEY, None)
     if clear:
-        clear_round_form(FORM)
+        clear_entry()
 
 
-@game_action
-def save_entry(game, basis: int, entry: int) -> None:
-    """Save's callback: store entry number ``entry`` as round ``basis`` if it is complete
-    and right.
+def save_entry(game, basis: int) -> None:
+    """Save's callback: store the entry the element sent as round ``basis`` if it is
+    complete and right.
 
-    The game's fragment (``pages/play.py``'s ``game_area``) reruns after it, so a save
-    costs one run of the game's part of the page. A problem is left
-    for the entry to show; a round the game has moved past is kept with what happened.
-    The second tap of a double tap, sent before the browser saw the emptied form, is a
-    tap on the stored entry's Save: that widget is gone (each entry's Save has a key of
-    its own), so Streamlit drops the tap; should the widget still be known, the tap
-    names an entry that is no longer on the form, and is ignored here.
+    The tap is the entry's, so the entry's fragment reruns after it on its own: the next
+    round's form is drawn at once, and the element then asks for the rest of the game
+    (:func:`show_rest`). A save that ends the game reruns the game's part of the page
+    instead, for the final result. A problem is left for the entry to show; a round the
+    game has moved past is kept with what happened. A second tap sent before the browser
+    saw the emptied form names an entry that is no longer on the form, and is dropped.
     """
-    if entry != entry_number(FORM):
-        return
+    st.session_state[REREAD_KEY] = True  # stored, refused or moved on: read it again
     names = [player.name for player in game.players]
-    tap_save(FORM)
-    checked = check_round_form(FORM, names, game.rules)
+    checked = checked_save(sent_save(), game.id, names, game.rules)
     if checked is None:
         return
     fields, check = checked
@@ -147,17 +168,52 @@ def save_entry(game, basis: int, entry: int) -> None:
         stored = call(rounds.add_round, game.id, *service_input(game, fields), for_round=basis)
     except (StaleRound, GameEnded) as error:
         refuse(game.id, error, fields)
+        if entry_runs_alone():  # the game moved on: its standings too, not the entry alone
+            st.rerun(scope=GAME_FRAGMENT)
         return
     except (ServiceError, DutchError) as error:
-        st.session_state[f"{FORM}_errors"] = {ROUND: error_text(error)}
+        set_entry_errors({ROUND: error_text(error)})
         return
-    saved(game.id, stored, check.result)
+    alone = entry_runs_alone()
+    saved(game.id, stored, check.result, alone=alone)
+    totals = {hand.player: hand.game_total for hand in stored.hands}
+    if alone and end_reached(game.rules, stored.number, totals):
+        st.rerun(scope=GAME_FRAGMENT)
 
 
-def saved(game_id: int, stored, result=None) -> None:
+@game_action
+def took_stored(game, basis: int) -> None:
+    """The round route stored round ``basis`` from this entry (a callback of the element,
+    which shows the next round's form already): note it as a save from this tab, and
+    rerun the game's part of the page for the standings. The page checks that the round
+    is stored before it believes the element; the line about it says how the call went
+    only when the entry the element sent scores what was stored."""
+    value = sent("stored")
+    if number_of(value, "number") != basis or number_of(value, "entry") != entry_number(FORM):
+        return  # not the entry on this form: the game's part of the page draws what is
+    now = call(games.get_game, game.id, 1)
+    latest = now.rounds[-1] if now.rounds else None
+    if latest is None or latest.number != basis:
+        return
+    names = [player.name for player in game.players]
+    result = stored_result(value, names, game.rules)
+    if result is not None and result.as_dict() != {h.player: h.round_score for h in latest.hands}:
+        result = None
+    saved(game.id, replace(latest, game_version=now.version), result)
+
+
+@game_action
+def show_rest() -> None:
+    """The element drew the next round's form: now the game's part of the page (a
+    callback: :func:`game_action` reruns the game's fragment)."""
+
+
+def saved(game_id: int, stored, result=None, alone: bool = False) -> None:
     """After a round was stored: note it in one line, empty the form and make it the next
-    round's, whose first field the next run brings into view."""
+    round's, whose first field the next run brings into view (``alone``: that run is the
+    entry's alone, and the rest of the game follows it)."""
     changed_here(game_id, stored.game_version)  # the next run draws it: no live wake-up
+    entry_saved(stored.number, alone)
     summary = f" {md(call_summary(result))}" if result is not None else ""
     message = _("Round {number} saved.").format(number=stored.number) + summary
     st.session_state[LAST_KEY] = (game_id, stored.number, message)
