@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
@@ -156,3 +158,53 @@ def entry_key(at: AppTest, name: str) -> str:
     assert match is not None, name
     entry = at.session_state[f"{match['form']}_entry"]
     return entry_widget_key(match["form"], match["name"], entry)
+
+
+# The Play page's round entry is one element drawn in the browser (dutch_app/ui/play_entry.py):
+# AppTest runs no JavaScript, so these helpers read the data the element is drawn with and
+# send what its script sends (a trigger value, as the browser's websocket message carries it).
+PLAY_ENTRY = "dutch_round_entry"
+
+
+def _entry_element(at: AppTest):
+    found = [
+        node
+        for node in at.get("bidi_component")
+        if getattr(node.proto, "component_name", None) == PLAY_ENTRY
+    ]
+    assert len(found) == 1, f"{len(found)} round entries on the page"
+    return found[0]
+
+
+def entry_data(at: AppTest) -> dict:
+    """The data the Play page's round entry was last drawn with (its fields, preview,
+    problems and penalty count, as the browser gets them)."""
+    return json.loads(_entry_element(at).proto.json)
+
+
+def send_entry(at: AppTest, event: str, value: object) -> AppTest:
+    """Run the page as after the entry's script sent ``value`` as ``event`` (``draft``,
+    ``save`` or ``shown``), with every other widget as it stands."""
+    element_id = _entry_element(at).proto.id
+    states = at._tree.get_widget_states()
+    trigger = states.widgets.add()
+    trigger.id = _make_trigger_id(element_id, "events")
+    trigger.json_trigger_value = json.dumps([{"event": event, "value": value}])
+    return at._run(states)
+
+
+def round_payload(at: AppTest, hands, caller=None, call=None, penalty="") -> dict:
+    """What the entry's script sends for this entry (hands by seat; ``caller`` a name or
+    the no-caller choice; ``call`` ``dutch`` or ``auto_dutch``)."""
+    return {
+        "entry": entry_data(at)["entry"],
+        "hands": list(hands),
+        "caller": caller,
+        "call": call,
+        "penalty": penalty,
+    }
+
+
+def save_round(at: AppTest, hands, caller=None, call="dutch", penalty="") -> AppTest:
+    """Enter a whole round in the Play page's entry and tap its Save."""
+    return send_entry(at, "save", round_payload(at, hands, caller, call, penalty))

@@ -12,7 +12,7 @@ from dutch_app.services import games, groups, preferences, sharing
 from dutch_app.services.preferences import Preferences
 from dutch_app.services.unit_of_work import perform
 from dutch_core import EndCondition, HouseRules
-from tests.app.apptools import entry_key, make_table, messages, open_app, shown
+from tests.app.apptools import make_table, messages, open_app, save_round, shown
 from tests.app.downloads import Media, download_file, keep_media
 from tests.views import get_group
 
@@ -106,11 +106,7 @@ def _ended_game(table):
         HouseRules(end=EndCondition.score_limit(20)),
     )
     at = open_app(table.account, PLAY)
-    for seat, text in enumerate(["3", "25"]):
-        at.text_input(key=entry_key(at, f"play_round_hand_{seat}")).input(text)
-    at.pills(key=entry_key(at, "play_round_caller")).set_value("Ann")
-    at.segmented_control(key=entry_key(at, "play_round_call_type")).set_value("dutch")
-    at.button(key=entry_key(at, "play_round_save")).click().run()
+    save_round(at, ["3", "25"], "Ann", "dutch")
     assert not at.exception
     return game, at
 

@@ -3,7 +3,18 @@
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules
-from tests.app.apptools import entry_key, literal, make_table, messages, open_app, shown
+from tests.app.apptools import (
+    PLAY_ENTRY,
+    entry_data,
+    literal,
+    make_table,
+    messages,
+    open_app,
+    round_payload,
+    save_round,
+    send_entry,
+    shown,
+)
 from tests.views import get_group
 
 PLAY = "pages/play.py"
@@ -15,21 +26,18 @@ def _start(table, rules=PRESETS["classic"], seats=("Ann", "Ben", "Cleo", "Dan"))
     )
 
 
-SAVE = "play_round_save"
-
-
-def _enter(at, hands, caller, call="dutch", penalty=None):
-    """Fill in a round and tap Save; the penalty once its field has appeared."""
-    for seat, text in enumerate(hands):
-        at.text_input(key=entry_key(at, f"play_round_hand_{seat}")).input(text)
-    at.pills(key=entry_key(at, "play_round_caller")).set_value(caller)
-    at.segmented_control(key=entry_key(at, "play_round_call_type")).set_value(call)
-    if penalty is not None:
-        at.run()
-        at.text_input(key=entry_key(at, "play_round_penalty")).input(penalty)
-    at.button(key=entry_key(at, SAVE)).click()
-    at.run()
+def _enter(at, hands, caller, call="dutch", penalty=""):
+    """Fill in a round and tap Save."""
+    save_round(at, hands, caller, call, penalty)
     assert not at.exception, at.exception
+
+
+def _entries_on_page(at) -> int:
+    """How many round entries the page draws (none without a game on show)."""
+    return sum(
+        getattr(node.proto, "component_name", None) == PLAY_ENTRY
+        for node in at.get("bidi_component")
+    )
 
 
 def _standings(at):
@@ -101,18 +109,28 @@ def test_entering_rounds_updates_the_standings(table):
     at = open_app(table.account, PLAY)
     _enter(at, ["AH 2C", "10", "7", "25"], "Ann")
     assert _standings(at) == {"Ann": 3, "Ben": 10, "Cleo": 7, "Dan": 25}
-    _enter(at, ["12", "4", "12", "30"], "Ann", penalty="QC 3D KS")
+    hands = ["12", "4", "12", "30"]
+    send_entry(at, "draft", round_payload(at, hands, "Ann", "dutch"))  # typed, not saved yet
+    assert entry_data(at)["due"] == 3  # the penalty field appears for Ann's three cards
+    assert entry_data(at)["penaltyLabel"] == "Ann draws 3 penalty cards: enter them"
+    _enter(at, hands, "Ann", penalty="QC 3D KS")
     assert _standings(at) == {"Ann": 43, "Ben": 14, "Cleo": 19, "Dan": 55}
-    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == ""
+    assert entry_data(at)["fill"] == {
+        "hands": ["", "", "", ""],
+        "caller": None,
+        "call": None,
+        "penalty": "",
+    }
 
 
 def test_a_bad_hand_is_shown_next_to_it_and_nothing_is_stored(table):
     game = _start(table)
     at = open_app(table.account, PLAY)
     _enter(at, ["K 2", "10", "7", "99999"], "Ann")
-    texts = [shown(e.value) for e in at.error]
-    assert any(t.startswith("Ann") and "'K'" in t for t in texts)
-    assert any("Dan" in t for t in texts)
+    errors = entry_data(at)["errors"]
+    assert errors["hand_0"].startswith("Ann") and "'K'" in errors["hand_0"]
+    assert errors["hand_3"].startswith("Dan")
+    assert sorted(errors) == ["hand_0", "hand_3"]
     assert table.call(games.get_game, game.id).rounds == ()
 
 
@@ -120,9 +138,9 @@ def test_an_impossible_round_is_refused(table):
     game = _start(table)
     at = open_app(table.account, PLAY)
     _enter(at, ["A A", "A A", "A", "3"], "Dan")
-    assert any(
-        "Ace" in text or "'A'" in text or "A" in text for text in (shown(e.value) for e in at.error)
-    )
+    summary = entry_data(at)["summary"]
+    assert summary is not None and summary["heading"].startswith("The round was not saved.")
+    assert any("a 5th 'A'" in line for line in summary["lines"])  # a deck holds four
     assert table.call(games.get_game, game.id).rounds == ()
 
 
@@ -197,7 +215,7 @@ def test_switching_group_shows_that_groups_game_not_the_one_shown_before(table):
     assert not at.exception
     assert "Group: Sunday lunch" in at.caption[0].value
     assert [heading.value for heading in at.subheader] == ["New game"]
-    assert SAVE not in [button.key for button in at.button]
+    assert _entries_on_page(at) == 0
     at.switch_page("pages/table.py")
     at.run()
     assert not at.exception
@@ -215,10 +233,10 @@ def test_a_player_name_with_markup_appears_literally(table):
     )
     at = open_app(table.account, PLAY)
     assert "<img src=x onerror=alert(1)>" in list(at.dataframe[0].value["Player"])
-    assert (
-        literal(at.text_input(key=entry_key(at, "play_round_hand_1")).label)
-        == "<img src=x onerror=alert(1)>"
-    )
+    # The element writes these as text (never as HTML): they must reach it as typed.
+    data = entry_data(at)
+    assert data["players"] == ["Ann", "<img src=x onerror=alert(1)>"]
+    assert data["callers"][1] == ["<img src=x onerror=alert(1)>"] * 2
 
 
 MARKDOWN_NAMES = ("**B** `c` :red[x] :smile: $1$", "[a](http://t.example) ![](http://t.example/p)")
@@ -230,10 +248,10 @@ def test_toasts_and_alerts_show_markdown_names_exactly(table):
     game = _start(table, seats=("Ann", "Ben"))
     at = open_app(table.account, PLAY)
     _enter(at, ["K 2", "9"], MARKDOWN_NAMES[1])
-    alert, summary = at.error  # under the field, and in the summary above Save
+    data = entry_data(at)  # under the field, and in the summary above Save
     message = f"{MARKDOWN_NAMES[0]}: 'K' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
-    assert literal(alert.value) == message
-    assert shown(summary.value).endswith(message)
+    assert data["errors"] == {"hand_0": message}
+    assert data["summary"]["lines"] == [message]
     _enter(at, ["9", "3"], MARKDOWN_NAMES[1])
     (line,) = at.success
     assert literal(line.value) == (
@@ -250,7 +268,7 @@ def test_a_long_game_shows_its_latest_rounds_and_the_whole_games_standings(table
     at = open_app(table.account, PLAY)
     assert not at.exception
     count = games.PLAY_ROUNDS + 5
-    assert at.subheader[0].value == f"Round {count + 1}"
+    assert entry_data(at)["number"] == count + 1
     assert _standings(at) == {
         "Ann": 3 * count,
         "Ben": 10 * count,
@@ -320,13 +338,12 @@ def test_a_form_open_on_a_game_ended_elsewhere_stays_with_other_games_in_progres
     at = open_app(table.account, PLAY)
     at.selectbox(key=PICKER).set_value(first.id)
     at.run()
-    at.text_input(key=entry_key(at, "play_round_hand_0")).input("7")
-    at.run()
+    send_entry(at, "draft", round_payload(at, ["7", ""]))
     table.call(games.end_game, first.id)  # on another phone
     at.run()
     assert not at.exception
     assert any("just ended on another phone" in info.value for info in at.info)
-    assert at.text_input(key=entry_key(at, "play_round_hand_0")).value == "7"
+    assert entry_data(at)["fill"]["hands"] == ["7", ""]
     assert at.session_state["play_game_id"] == first.id
 
 
