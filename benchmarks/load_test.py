@@ -6,10 +6,13 @@ scorer's phone does over Streamlit's own websocket protocol: open Play signed in
 by its session cookie, wait until every table's Play is open, then save a round every
 few seconds (a seeded random pause of 3–7 s). The opening is timed apart: fifty phones
 opening Play in the same second is a burst of its own, and saves timed inside it measure
-the burst, not a save at a busy server. For each save it times how long the page
-takes from the tap on Save until the run that shows the next round's form (and with
-it the new standings) has finished. The page waits on the live route meanwhile, as a browser's does
-(the client follows the page's live component). The server's CPU time, the time its
+the burst, not a save at a busy server. A save is the whole round sent with Save by the
+page's round entry (the element's ``save`` event: the round is stored by the page's run
+of the entry, which draws the next round's form; the element then asks for the rest of
+the game). For each save it times how long the page takes from the tap on Save until the
+standings it draws hold the new round, with the next round's form on show. The page
+waits on the live route meanwhile, as a browser's does (the client follows the page's
+live component). The server's CPU time, the time its
 threads were ready to run but waited for a processor, and its peak memory are read
 from /proc, with the CPU time of the clients (this process), of PostgreSQL and of the
 whole machine, which shows what else shares the processors. Afterwards every game
@@ -43,12 +46,19 @@ from dutch_app.services import games, groups, players
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_app.storage.models import Round
-from dutch_core import PRESETS
+from dutch_core import PRESETS, CallType
+from dutch_core.entry import check_form
 
 SECRET_KEY = "load-test-signing-key-0123456789abcdefghijklmnopqrstuvwxyz"  # noqa: S105
 PASSWORD = "a long and careful passphrase"  # noqa: S105
 HANDS = ("3", "10", "12", "20")  # the first seat calls Dutch and is lowest
 NAMES = ("Anna", "Bram", "Chloé", "Daan")
+RULES = PRESETS["classic_open"]
+ROUND_POINTS = sum(
+    check_form(NAMES, dict(zip(NAMES, HANDS, strict=True)), NAMES[0], CallType.DUTCH, "", RULES)
+    .result.as_dict()
+    .values()
+)  # what one round adds to the standings, all players together
 
 
 @dataclass(frozen=True)
@@ -163,9 +173,7 @@ def prepare_tables(url: str, tables: int) -> tuple[list[str], list[int]]:
             seats = [
                 perform(session, players.add_player, scorer.user_id, group.id, n).id for n in NAMES
             ]
-            game = perform(
-                session, games.start_game, scorer.user_id, group.id, seats, PRESETS["classic_open"]
-            )
+            game = perform(session, games.start_game, scorer.user_id, group.id, seats, RULES)
         tokens.append(accounts.issue_token(scorer.user_id))
         game_ids.append(game.id)
     engine.dispose()
@@ -184,16 +192,18 @@ def count_rounds(url: str, game_ids: list[int]) -> int:
 
 
 async def play_one_round(client: StreamlitClient, number: int) -> float:
-    """Save round ``number`` as the scorer would; seconds from Save to the next round's form."""
-    for seat, hand in enumerate(HANDS):
-        client.fill(f"play_round_hand_{seat}", hand)
-    client.choose("play_round_caller", NAMES[0])  # chosen afresh for every round
-    client.choose("play_round_call_type", "Dutch")
-    save = client.button_id("Save the round")
+    """Save round ``number`` as the scorer would; seconds from Save until the standings
+    hold it, with round ``number + 1``'s form on show."""
+    points = ROUND_POINTS * number
+
+    def standings_follow() -> bool:
+        entry = client.entry
+        shown = sum(row[2] for row in client.standings())
+        return entry is not None and entry.data["number"] == number + 1 and shown == points
+
     began = time.perf_counter()
-    await client.rerun(pressed=save)
-    await client.wait_for_text(f"Round {number + 1}", timeout=120)
-    client.forget_typing()
+    await client.save_round(list(HANDS), NAMES[0], "Dutch")
+    await client.wait_until(standings_follow, f"round {number} in the standings", timeout=120)
     return time.perf_counter() - began
 
 

@@ -8,6 +8,16 @@ sends, answers the server's requests to rerun a fragment on a timer
 a caller fill widgets by their keys and press buttons. The load test drives many
 of these at once against one server.
 
+The Play page's round entry is not made of widgets but is one element drawn in the
+browser (``dutch_app/ui/play_entry.js``): what is typed stays in the browser, and Save
+posts the whole entry to the app's round route, then tells the page with the element's
+``stored`` event (or, when the route did not store it, sends the entry to the page as
+the ``save`` event). The client does the same with a round
+(:meth:`StreamlitClient.save_round`), and, as the element does once the next round's
+form was drawn alone after a save through the page, sends its ``shown`` event, which
+asks for the rest of the game (the standings). It reads the standings the page draws
+(:meth:`StreamlitClient.standings`) from the table's data.
+
 It also does what the page's live component (``dutch_app/ui/live_push.js``) does in
 a browser: while the page shows one, it holds a request open to the live route
 (``GET /_dutch/live?game=…&since=…`` with the session cookie), asks again when the
@@ -22,11 +32,12 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import pyarrow as pa
 import websockets
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -35,6 +46,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 LIVE_COMPONENT = "dutch_live"  # the end of the live component's registered name
+ENTRY_COMPONENT = "dutch_round_entry"  # the end of the Play entry's registered name
+STANDINGS = ("Rank", "Player", "Total")  # the standings table's columns (in English)
 LIVE_AGAIN_S = 1.2  # after asking for a rerun, the component waits this long (AGAIN_MS)
 LIVE_TIMEOUT_S = 70.0  # longer than the route's longest wait (40 s)
 
@@ -49,6 +62,43 @@ class Run:
     elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
     fragments: set[str] = field(default_factory=set)  # the fragments that drew in it
     finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(frozen=True)
+class EntryElement:
+    """The Play page's round entry as last drawn: the element's id, the fragment that drew
+    it, and its data (the entry's number, the round it is for, the players, the choices)."""
+
+    component_id: str
+    fragment_id: str
+    data: dict[str, Any]
+
+    def option(self, name: str, label: str) -> str:
+        """The value the element sends for the choice shown as ``label`` among its
+        ``callers`` or ``calls`` (a player's name, "dutch")."""
+        for value, shown in self.data[name]:
+            if label in (value, shown):
+                return value
+        raise LookupError(f"no {label!r} among the entry's {name}")
+
+
+def _event(component_id: str, event: str, value: object) -> WidgetState:
+    """A component's event as the browser sends it: a trigger value of the component."""
+    sent = [{"event": event, "value": value}]
+    return WidgetState(
+        id=_make_trigger_id(component_id, "events"), json_trigger_value=json.dumps(sent)
+    )
+
+
+def _frame_rows(element: Element) -> tuple[list[str], list[tuple]]:
+    """The columns and rows of a data frame element (none when its data is not inline)."""
+    data = element.dataframe.arrow_data.data
+    if not data:
+        return [], []
+    table = pa.ipc.open_stream(data).read_all()
+    columns = [name for name in table.column_names if not name.startswith("__index_level_")]
+    values = [table.column(name).to_pylist() for name in columns]
+    return columns, list(zip(*values, strict=True))
 
 
 def _widget_id(element: Element) -> str | None:
@@ -101,7 +151,12 @@ class StreamlitClient:
         self._widget_fragment: dict[str, str] = {}  # widget id -> the fragment that drew it
         self._run: Run | None = None
         self.fragment_runs = 0
-        self.texts_changed = asyncio.Event()
+        self.drawn = asyncio.Event()  # set whenever an element arrives
+        self.entry: EntryElement | None = None
+        self._entry_sent = 0  # the entries the round entry sent (the element counts them)
+        self._entry_shown: object = None  # the round whose next form asked for the game
+        self._standings: list[tuple] = []
+        self._events: set[asyncio.Task] = set()
         self._http = httpx.AsyncClient(
             base_url=base_url, cookies=dict(cookies), timeout=LIVE_TIMEOUT_S
         )
@@ -125,7 +180,7 @@ class StreamlitClient:
 
     async def close(self) -> None:
         """Stop the timers and the socket."""
-        for timer in self._timers.values():
+        for timer in [*self._timers.values(), *self._events]:
             timer.cancel()
         if self._live_task is not None:
             self._live_task.cancel()
@@ -147,6 +202,11 @@ class StreamlitClient:
         kind = message.WhichOneof("type")
         if kind == "new_session":
             self.page_script_hash = message.new_session.page_script_hash
+        elif kind == "navigation" and message.navigation.page_script_hash:
+            # The page on show (st.navigation), which the browser names in every run it
+            # asks for: a run of another page's hash starts that page afresh, its
+            # elements' values gone (a component's callback could not read its own).
+            self.page_script_hash = message.navigation.page_script_hash
         elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
             path = tuple(message.metadata.delta_path)
             element = message.delta.new_element
@@ -157,6 +217,11 @@ class StreamlitClient:
                 self._run.fragments.add(message.delta.fragment_id)
             if element.WhichOneof("type") == "bidi_component":
                 self._live_element(element, message.delta.fragment_id)
+                self._entry_element(element, message.delta.fragment_id)
+            elif element.WhichOneof("type") == "dataframe":
+                columns, rows = _frame_rows(element)
+                if tuple(columns) == STANDINGS:
+                    self._standings = rows
             widget_id = _widget_id(element)
             if widget_id is not None:
                 self._widget_fragment[widget_id] = message.delta.fragment_id
@@ -164,7 +229,7 @@ class StreamlitClient:
                 state = _default_state(element)
                 if state is not None:
                     self._states[widget_id] = state
-            self.texts_changed.set()
+            self.drawn.set()
         elif kind == "script_finished" and self._run is not None:
             # A run cut short by st.rerun() is followed by the run that counts.
             if message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
@@ -191,8 +256,25 @@ class StreamlitClient:
         self._live_shown = shown
         self._live_task = asyncio.create_task(self._follow(*shown, component.id, fragment_id))
 
+    def _entry_element(self, element: Element, fragment_id: str) -> None:
+        """The round entry drawn: keep its data. Drawn alone as the next round's form
+        after a save (its data names that round as ``shown``), it asks for the rest of
+        the game at once, once, as it does in the browser."""
+        component = element.bidi_component
+        if not component.component_name.endswith(ENTRY_COMPONENT):
+            return
+        data = json.loads(component.json)
+        self.entry = EntryElement(component.id, fragment_id, data)
+        self._entry_sent = max(self._entry_sent, data.get("seen") or 0)
+        shown = data.get("shown")
+        if shown is not None and shown != self._entry_shown:
+            self._entry_shown = shown
+            event = _event(component.id, "shown", shown)
+            task = asyncio.create_task(self._send_rerun(fragment_id, triggers=[event], auto=False))
+            self._events.add(task)
+            task.add_done_callback(self._events.discard)
+
     async def _follow(self, url: str, since: int, component_id: str, fragment_id: str) -> None:
-        trigger = _make_trigger_id(component_id, "events")
         asked = 0
         while True:
             self.live_asked += 1
@@ -210,8 +292,7 @@ class StreamlitClient:
                 continue  # waited in vain: ask again
             asked += 1
             self.live_reruns += 1
-            event = [{"event": "changed", "value": {"version": version, "asked": asked}}]
-            changed = WidgetState(id=trigger, json_trigger_value=json.dumps(event))
+            changed = _event(component_id, "changed", {"version": version, "asked": asked})
             await self._send_rerun(fragment_id=fragment_id, triggers=[changed], auto=False)
             await asyncio.sleep(LIVE_AGAIN_S)  # the rerun draws the component anew
 
@@ -267,7 +348,7 @@ class StreamlitClient:
 
     def widget(self, key: str) -> Element:
         """The newest element of the widget whose user key is ``key``, or ``key`` with the
-        number of the round entry on the form (``play_round_hand_0-3``; see
+        number of the entry on the form (``history_edit_hand_0-3``; see
         ``dutch_app/ui/entry_keys.py``)."""
         named = re.compile(rf"-{re.escape(key)}(-\d+)?$")
         found = [e for e in self.elements.values() if named.search(_widget_id(e) or "")]
@@ -295,6 +376,68 @@ class StreamlitClient:
                 return element.button.id
         raise LookupError(f"no button {label!r} on the page")
 
+    async def save_round(
+        self,
+        hands: list[str],
+        caller: str,
+        call: str | None = None,
+        penalty: str = "",
+        timeout: float = 60,
+        through_route: bool = True,
+    ) -> Run:
+        """Tap Save on the Play page's round entry holding this round, as the element does,
+        and wait until the run it asks for finishes (the entry's number from the
+        element's data, ``caller`` and ``call`` as shown: "Ann", "Dutch").
+
+        The element posts the whole entry to the app's round route first; a round stored
+        there is told to the page with the ``stored`` event, whose run draws the game (the
+        standings follow, :meth:`standings`). A round the route does not store, or every
+        round without ``through_route``, goes to the page with the ``save`` event; after a
+        round stored that way the next form is drawn alone, and its ``shown`` event then
+        asks for the rest of the game."""
+        entry = self.entry
+        if entry is None:
+            raise LookupError("no round entry on the page")
+        self._entry_sent += 1
+        value = {
+            "entry": entry.data["entry"],
+            "seq": self._entry_sent,
+            "hands": list(hands),
+            "caller": entry.option("callers", caller),
+            "call": None if call is None else entry.option("calls", call),
+            "penalty": penalty,
+        }
+        event = _event(entry.component_id, "save", value)
+        route = entry.data.get("route")
+        if through_route and route:
+            where = {"game": entry.data["game"], "round": entry.data["basis"]}
+            answer = await self._http.post(route, json={**value, **where, "tab": entry.data["tab"]})
+            if answer.status_code == 200 and answer.json().get("stored") is True:
+                told = {**value, "number": answer.json()["number"]}
+                event = _event(entry.component_id, "stored", told)
+        self._run = run = Run(entry.fragment_id)
+        await self._send_rerun(entry.fragment_id, triggers=[event], auto=False)
+        await asyncio.wait_for(run.finished.wait(), timeout)
+        return run
+
+    def standings(self) -> list[tuple]:
+        """The standings table as last drawn: (rank, player, total) rows."""
+        return list(self._standings)
+
+    async def wait_until(self, condition: Callable[[], bool], what: str, timeout: float) -> float:
+        """Seconds until ``condition()`` holds, looked at whenever an element arrives
+        (TimeoutError after ``timeout`` seconds, saying ``what`` did not happen)."""
+        began = time.perf_counter()
+        deadline = began + timeout
+        while not condition():
+            self.drawn.clear()
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError(f"{what} did not happen within {timeout} s")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.drawn.wait(), left)
+        return time.perf_counter() - began
+
     def forget_typing(self) -> None:
         """After a form was submitted and cleared: take the fields' new values again."""
         self._touched.clear()
@@ -314,14 +457,10 @@ class StreamlitClient:
 
     async def wait_for_text(self, text: str, timeout: float) -> float:
         """Seconds until some heading or text of the page contains ``text``."""
-        began = time.perf_counter()
-        deadline = began + timeout
-        while not any(text in shown for shown in self.texts()):
-            self.texts_changed.clear()
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                shown = " | ".join(self.texts())[-600:]
-                raise TimeoutError(f"{text!r} did not show within {timeout} s; the page: {shown}")
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.texts_changed.wait(), left)
-        return time.perf_counter() - began
+        try:
+            return await self.wait_until(
+                lambda: any(text in shown for shown in self.texts()), f"{text!r}", timeout
+            )
+        except TimeoutError as error:
+            shown = " | ".join(self.texts())[-600:]
+            raise TimeoutError(f"{error}; the page: {shown}") from None

@@ -3,7 +3,10 @@
 Streamlit renders over a websocket and reruns the script after each action, so every helper
 here waits for what the person would wait for (a heading, a message, a table's new cells)
 rather than for a fixed time. Widgets are found by their key: Streamlit puts
-``st-key-<key>`` on each widget's container.
+``st-key-<key>`` on each widget's container. The Play page's round entry is one element
+drawn in the page (``dutch_app/ui/play_entry.js``) that puts the same class on each of its
+parts (``st-key-play_round_hand_0``, ``…_caller``, ``…_save``), so the helpers below find
+those as they find widgets.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ def widget(page: Page, key: str) -> Locator:
 
 
 def field(page: Page, key: str) -> Locator:
-    """The text field on show in the widget with this key. A round entry's field of the
-    previous entry can stay on the page for a while, hidden, after the next entry's
-    field took its place (each entry has widget keys of its own)."""
+    """The text field on show in the widget with this key. A correction form's field of
+    the previous entry can stay on the page for a while, hidden, after the next entry's
+    field took its place (each entry has widget keys of its own); the Play entry's penalty
+    field is on the page all along, and on show only while penalty cards are due."""
     return widget(page, key).locator("input:visible")
 
 
@@ -149,6 +153,18 @@ def fill_round(
     if penalty:
         expect(field(page, f"{form}_penalty")).to_be_visible()
         fill(page, f"{form}_penalty", penalty)
+
+
+def entry_summary(page: Page) -> Locator:
+    """The list of problems the Play page's round entry shows above Save after it refused
+    a save."""
+    return page.locator(".dutch-entry-summary")
+
+
+def entry_error(page: Page, key: str) -> Locator:
+    """The problem the Play page's round entry shows under its part with this key (a hand
+    field, the penalty field)."""
+    return widget(page, key).locator(".dutch-entry-error")
 
 
 def save_button(page: Page, form: str = "play_round") -> Locator:

@@ -154,4 +154,4 @@ def test_the_round_form_is_empty_again_after_a_saved_round(signed_in):
     fields = ["play_round_hand_0", "play_round_hand_1", "play_round_hand_2"]
     shown = [widget(signed_in, key).locator("input").input_value() for key in fields]
     assert shown == ["", "", ""]
-    expect(widget(signed_in, "play_round_penalty")).to_have_count(0)
+    expect(widget(signed_in, "play_round_penalty")).to_be_hidden()

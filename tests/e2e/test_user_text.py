@@ -7,6 +7,8 @@ from playwright.sync_api import Page, expect
 from dutch_app.services import games
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import (
+    entry_error,
+    entry_summary,
     expect_clean_page,
     expect_title,
     fill_round,
@@ -62,12 +64,11 @@ def test_markdown_names_show_literally_in_labels_alerts_and_toasts(requests_made
     fill_round(page, "play_round", ["9", "K"], NAME)
     press(save_button(page))
     problem = f"{NAME}: 'K' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
-    # The refused save's summary (the preview shows the problem under the field before).
-    alerts = page.get_by_test_id("stAlert")
-    summary = alerts.filter(has_text="The round was not saved")
+    # The refused save's summary above Save, and the problem under the field.
+    summary = entry_summary(page)
+    expect(summary).to_contain_text("The round was not saved")
     expect(summary).to_contain_text(problem)
-    under_field = alerts.filter(has_text="needs a colour", has_not_text="The round was not saved")
-    expect(under_field).to_have_text(problem)
+    expect(entry_error(page, "play_round_hand_1")).to_have_text(problem)
     expect_no_markup(page)
 
     fill_round(page, "play_round", ["9", "3"], NAME)
@@ -111,8 +112,9 @@ def test_twelve_risky_names_show_as_typed_in_the_round_form(app_server, make_tab
     browser_page.goto(app_server.url)
     expect_title(browser_page, "Play")
     for seat, name in enumerate(TWELVE):
-        label = widget(browser_page, f"play_round_hand_{seat}").get_by_test_id("stWidgetLabel")
-        expect(label).to_have_text(name)
+        hand = widget(browser_page, f"play_round_hand_{seat}")
+        expect(hand.locator("label")).to_have_text(name)
+        expect(hand.locator("input")).to_have_accessible_name(name)
     expect_no_markup(browser_page)
     expect(browser_page.get_by_test_id("stMain").locator("img")).to_have_count(0)
     assert [url for url in made if "t.invalid" in url] == []
