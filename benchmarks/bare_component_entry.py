@@ -5,8 +5,8 @@ Four hand fields, the caller and the kind of call as tap buttons and Save, as
 ``benchmarks/bare_entry.py`` has them, but built by the element's own script: Save sends
 the round as one trigger value, the fragment reruns with the next round's heading and
 the element empties itself when its data says a new round began. It stores nothing. The
-round-entry benchmark times it beside the others, to say what the entry could cost if it
-were built this way (the Play page's entry is made of Streamlit's widgets).
+round-entry benchmark times it beside the others: the Play page's entry is such an
+element, but it saves through the app's round route rather than through a run of the page.
 
     streamlit run benchmarks/bare_component_entry.py
 """

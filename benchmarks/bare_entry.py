@@ -1,15 +1,15 @@
-"""A second floor for "Save, then the next round's form": the widgets the round entry must
-have, and nothing else.
+"""A second page for "Save, then the next round's form": the round entry as Streamlit's
+widgets, and nothing else (how the Play page's entry was built before it was drawn in the
+browser; the calculator and History's corrections still use such widgets).
 
-The Play page's entry is more than four text fields: the issue asks for the caller and the
+The entry is more than four text fields: it needs the caller and the
 kind of call as tap targets (pills, a segmented control), a switch for the card pad, and
 every entry's widgets new (each entry's keys carry its number, so that a message sent
 before the browser saw the emptied form can never fill or save it; see
 ``dutch_app/ui/entry_keys.py``). This page draws exactly those, laid out as the entry lays
 them out (the hands two to a row, each in its own box), in a fragment that Save reruns; it
 reads no database and draws no standings. The round-entry benchmark times it beside the
-bare four-field form, so the report says how much of the Play page's time the widgets
-themselves take.
+bare four-field form, so the report says what the widgets themselves cost.
 
     streamlit run benchmarks/bare_entry.py
 """

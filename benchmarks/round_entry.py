@@ -10,10 +10,11 @@
   frame, so the wait adds no polling interval), median of ``rounds`` rounds, side by side
   (taking turns) with a bare Streamlit page showing a four-field form and the next
   round's heading (``benchmarks/bare_round.py``). Goal ≤ 1.3×. A third page takes its
-  turn too: the entry's own widgets and nothing else (``benchmarks/bare_entry.py``),
-  reported beside the goal, so the report says what the widgets cost by themselves; and a
-  fourth, the same inputs drawn in the browser by one components-v2 element
-  (``benchmarks/bare_component_entry.py``), to say what the entry could cost built so.
+  turn too: the entry as Streamlit's widgets and nothing else (``benchmarks/bare_entry.py``,
+  how the Play page's entry was built before), and a fourth, the same inputs drawn in the
+  browser by one components-v2 element that saves through a run of its page
+  (``benchmarks/bare_component_entry.py``); the Play page's element saves through the
+  app's round route instead. Both are reported beside the goal.
 
     python -m benchmarks --round-entry only [--entry-rounds 10]
 """
@@ -169,9 +170,18 @@ READY = """([heading, field]) => {
 Checked in the page on every animation frame; the answer is the time since the tap."""
 
 
+STILL = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two animation frames: a page scrolled a moment ago has come to rest."""
+
+
 def _time_save(page: Page, save, heading: str, field: str) -> tuple[float, float]:
     """Tap ``save``: seconds until the page shows ``heading`` with ``field`` empty, as
-    this script sees it and as the page itself timed it from the touch."""
+    this script sees it and as the page itself timed it from the touch. Save is brought
+    into view and the page left to come to rest first, as a thumb finds the button before
+    it taps: the clock starts at the tap, on every page alike (a longer page needed a
+    scroll the four-field page did not, which this script used to count as the save's)."""
+    save.scroll_into_view_if_needed()
+    page.evaluate(STILL)
     page.evaluate(ARM)
     began = time.perf_counter()
     save.tap()
