@@ -41,6 +41,7 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.web.cookie import SESSION_COOKIE
 from dutch_app.web.live import LiveResources, OwnChanges, is_tab_name, own_changes
 from dutch_core.errors import DutchError
+from dutch_core.game import dealer_seat, end_reached
 
 log = logging.getLogger(__name__)
 
@@ -166,10 +167,14 @@ class RoundRoute:
                     entry.penalty.strip() or None,
                     for_round=basis,
                 )
-                after = perform(session, games.get_game, user, game_id, 1)
         except (ServiceError, DutchError):  # moved on, ended, or refused: the page says why
             return None
-        return Stored(stored.number, stored.game_version, after.dealer, after.is_over)
+        # What the next form needs follows from the stored round, with no read again: who
+        # deals next, and whether the game's end was reached.
+        dealer = game.players[dealer_seat(stored.number + 1, len(game.players))].name
+        totals = {hand.player: hand.game_total for hand in stored.hands}
+        over = end_reached(game.rules, stored.number, totals)
+        return Stored(stored.number, stored.game_version, dealer, over)
 
 
 def _refusal(status_code: int) -> Response:
