@@ -25,6 +25,7 @@ from dutch_app.ui.live_round import (
     entry_runs_alone,
     form_basis,
     just_saved,
+    note_stored,
     round_notice,
     save_entry,
     show_rest,
@@ -253,6 +254,7 @@ def show_game(game_id: int, group: GroupView) -> None:
         # run the page, so the picker tells what is so
         st.rerun()
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
+    note_stored(game)  # a round the element stored through the round route, once it is here
     saved_now = st.session_state.pop("play_saved", None)
     if saved_now:
         st.toast(saved_now)

@@ -62,6 +62,7 @@ JUST_KEY = "play_just_saved"  # the round just stored from this tab (its next fo
 GAME_FRAGMENT = "play_game"  # the key of the Play page's game fragment (pages/play.py)
 ENTRY_FRAGMENT = "play_entry"  # the key of its entry's fragment, inside the game's
 ENTRY_GAME_KEY = "play_entry_game"  # the game as the entry last drew it
+TOLD_KEY = "play_told_stored"  # (game id, round number, entry): the element stored a round
 REREAD_KEY = "play_entry_reread"  # a save was tapped: the entry reads the game again
 
 P = ParamSpec("P")
@@ -184,22 +185,32 @@ def save_entry(game, basis: int) -> None:
 @game_action
 def took_stored(game, basis: int) -> None:
     """The round route stored round ``basis`` from this entry (a callback of the element,
-    which shows the next round's form already): note it as a save from this tab, and
-    rerun the game's part of the page for the standings. The page checks that the round
-    is stored before it believes the element; the line about it says how the call went
-    only when the entry the element sent scores what was stored."""
+    which shows the next round's form already): keep the element's word, and rerun the
+    game's part of the page, which reads the game anyway and believes the word only when
+    the round is there (:func:`note_stored`)."""
     value = sent("stored")
     if number_of(value, "number") != basis or number_of(value, "entry") != entry_number(FORM):
         return  # not the entry on this form: the game's part of the page draws what is
-    now = call(games.get_game, game.id, 1)
-    latest = now.rounds[-1] if now.rounds else None
-    if latest is None or latest.number != basis:
+    st.session_state[TOLD_KEY] = (game.id, basis, value)
+
+
+def note_stored(game) -> None:
+    """After :func:`took_stored`, with the game as the game's part of the page read it:
+    a round the element said it stored is noted as a save from this tab when the game's
+    latest round is that round. The line about it says how the call went only when the
+    entry the element sent scores what was stored."""
+    told = st.session_state.pop(TOLD_KEY, None)
+    if told is None or told[0] != game.id:
+        return
+    _game_id, number, value = told
+    latest = game.rounds[-1] if game.rounds else None
+    if latest is None or latest.number != number:
         return
     names = [player.name for player in game.players]
     result = stored_result(value, names, game.rules)
     if result is not None and result.as_dict() != {h.player: h.round_score for h in latest.hands}:
         result = None
-    saved(game.id, replace(latest, game_version=now.version), result)
+    saved(game.id, replace(latest, game_version=game.version), result)
 
 
 @game_action

@@ -287,8 +287,12 @@ class Entry {
     }
     let tries = 0;
     const tell = () => {
+      if (tries++ === 3) {
+        this.expect = null; // no answer came: the page's word goes again, whatever it is
+        return;
+      }
       this.component.setTriggerValue("stored", { ...entry, number: answer.number });
-      if (++tries < 3) this.again = setTimeout(tell, STORED_AGAIN_MS);
+      this.again = setTimeout(tell, STORED_AGAIN_MS);
     };
     tell();
   }
