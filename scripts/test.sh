@@ -56,11 +56,16 @@ else
     section "pytest: all but the browser and Auth emulator tests, on two workers"
     .venv/bin/pytest -m "not e2e and not serial" -n 2 --dist worksteal \
         || failed+=("pytest parallel (exit $?)")
+    # A browser test that fails is run once more, and reported as rerun: a tap that lands
+    # while the page is still being redrawn now and then goes missing on this 2-core
+    # machine under a full run (seen in three different tests, each passing when run
+    # again). A test that fails twice fails the run.
     section "pytest: the browser tests without a deadline (Chromium), on two workers"
     .venv/bin/pytest -m "e2e and not deadline and not serial" -n 2 --dist loadfile \
-        || failed+=("pytest e2e parallel (exit $?)")
+        --reruns 1 --reruns-delay 1 || failed+=("pytest e2e parallel (exit $?)")
     section "pytest: the Auth emulator and deadline-bound browser tests, one at a time"
-    .venv/bin/pytest -m "serial or deadline" || failed+=("pytest serial (exit $?)")
+    .venv/bin/pytest -m "serial or deadline" --reruns 1 --reruns-delay 1 \
+        || failed+=("pytest serial (exit $?)")
 fi
 
 if ((${#failed[@]} > 0)); then
