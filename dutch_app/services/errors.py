@@ -21,7 +21,12 @@ NOT_FOUND = {
 
 
 class ServiceError(Exception):
-    """Base of every error a service raises for a request it cannot carry out."""
+    """Base of every error a service raises for a request it cannot carry out.
+
+    Each one can be pickled and made again as it was (an import runs in a process of its
+    own and sends its refusal back): those with more than their message say how, with
+    ``__reduce__``.
+    """
 
 
 class NotFound(ServiceError, LookupError):
@@ -36,12 +41,16 @@ class NotFound(ServiceError, LookupError):
     def __init__(self, kind: str, ident: object, key: str = "id") -> None:
         self.kind = kind
         self.ident = ident
+        self.key = key
         template = NOT_FOUND.get((kind, key))
         if template is None:
             message = f"No {kind} with {key} {ident!r}."
         else:
             message = _(template).format(ident=ident)
         super().__init__(message)
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.kind, self.ident, self.key))
 
 
 class Conflict(ServiceError):
@@ -64,6 +73,9 @@ class ValidationError(ServiceError, ValueError):
         self.field = field
         super().__init__(message)
 
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.field, str(self)))
+
 
 class LimitReached(ServiceError):
     """A cap or a throttle refuses the request: too many groups, players, or wrong codes.
@@ -74,6 +86,9 @@ class LimitReached(ServiceError):
     def __init__(self, message: str, field: str | None = None) -> None:
         self.field = field
         super().__init__(message)
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (str(self), self.field))
 
 
 class StaleRound(Conflict):
@@ -92,6 +107,10 @@ class StaleRound(Conflict):
         self.latest_by = latest_by
         super().__init__(message)
 
+    def __reduce__(self) -> tuple:
+        details = {"next_number": self.next_number, "latest": self.latest}
+        return (_made_again, (type(self), str(self), {**details, "latest_by": self.latest_by}))
+
 
 class GameEnded(Conflict):
     """A round written into a game that has ended; ``winners`` and ``total`` say who won."""
@@ -100,3 +119,14 @@ class GameEnded(Conflict):
         self.winners = winners
         self.total = total
         super().__init__(message)
+
+    def __reduce__(self) -> tuple:
+        return (
+            _made_again,
+            (type(self), str(self), {"winners": self.winners, "total": self.total}),
+        )
+
+
+def _made_again(kind: type[Conflict], message: str, details: dict) -> Conflict:
+    """An error with keyword-only details, made again from a pickle."""
+    return kind(message, **details)

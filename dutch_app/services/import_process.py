@@ -1,0 +1,234 @@
+"""A rounds file imported in a process of its own, so the server's other tables keep pace.
+
+Reading, checking and scoring a large file is pure Python: about half a second for
+3,000 games, and the short transactions after it keep the process busy for seconds
+more. In the server's own process that work shares the interpreter's one lock with
+every other session: measured on PostgreSQL while a 3,000-game file was imported from
+a thread of the saving process, another group's round took 60-68 ms at the 99th
+percentile and up to 116 ms, against 9-11 ms alone. So the page hands the file to an
+import process (:func:`import_rounds_csv_apart`) and waits for its answer; the server's
+other sessions go on at their own pace.
+
+The process is started at the first import and kept for the next ones; it ends after
+:data:`IDLE_SECONDS` without one (it holds the app's modules, tens of MiB). Imports
+queue for it, one at a time per server. It connects with the server's database URL and
+runs :func:`dutch_app.services.csv_import.import_rounds_csv` as the page ran it before,
+membership check included, in the language of the person importing.
+
+What comes back is the import's report, or its refusal: the file's problems (the
+:class:`~dutch_app.csv_io.CsvImportError` is made again in the server, with its
+problems), or one of the services' errors. Anything else that fails there is written to
+the import process's log (the server's standard error) and reaches the page as
+:class:`ImportFailed`. An import process that dies half-way (stopped, out of memory)
+leaves a holding group, which the next import or the next start cleans up, as it does
+for any stopped import; the next import starts a new process.
+
+An in-memory SQLite database cannot be reached from another process: there the import
+runs in the caller's process, as it always did.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import pickle
+import threading
+import traceback
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import NamedTuple
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from dutch_app.csv_io import CsvImportError, CsvProblem
+from dutch_app.i18n import _, active_language, use_language
+from dutch_app.services._access import membership
+from dutch_app.services.csv_import import ImportReport, import_rounds_csv
+from dutch_app.services.errors import ServiceError
+from dutch_app.services.unit_of_work import in_steps, perform, read
+
+_log = logging.getLogger(__name__)
+
+IDLE_SECONDS = 120.0
+"""An import process without an import for this long ends; the next import starts one."""
+
+
+class ImportFailed(RuntimeError):
+    """The import process failed in a way the page has no message of its own for (its log
+    has the details), or it stopped before it answered. Nothing was imported."""
+
+
+class _Refused(NamedTuple):
+    """The file's problems, sent back to be made into a CsvImportError again."""
+
+    problems: tuple[CsvProblem, ...]
+    total: int
+
+
+class _Failed(NamedTuple):
+    """What failed unexpectedly in the import process, by name (its log has the rest)."""
+
+    what: str
+
+
+_Answer = ImportReport | _Refused | ServiceError | _Failed
+
+
+def in_memory(engine: Engine) -> bool:
+    """Whether ``engine``'s database lives in this process's memory (SQLite only)."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite":
+        return False
+    database = url.database or ""
+    return (
+        database in ("", ":memory:")
+        or url.query.get("mode") == "memory"
+        or "mode=memory" in database
+    )
+
+
+@in_steps
+def import_rounds_csv_apart(
+    session: Session, user_id: int, group_id: int, data: bytes
+) -> ImportReport:
+    """:func:`~dutch_app.services.csv_import.import_rounds_csv`, run in the import process.
+
+    The membership is checked here first too, so a stranger's request starts nothing.
+    """
+    read(session, membership, user_id, group_id)
+    engine = session.get_bind().engine
+    if in_memory(engine):
+        return import_rounds_csv(session, user_id, group_id, data)
+    url = engine.url.render_as_string(hide_password=False)
+    answer = _WORKER.run(url, active_language(), user_id, group_id, data)
+    if isinstance(answer, ImportReport):
+        return answer
+    if isinstance(answer, _Refused):
+        raise CsvImportError(answer.problems, answer.total)
+    if isinstance(answer, ServiceError):
+        raise answer
+    raise ImportFailed(
+        _("The import failed ({what}); nothing was imported.").format(what=answer.what)
+    )
+
+
+class _Worker:
+    """The server's import process: started when first needed, ended when idle."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._running = 0
+        self._idle: threading.Timer | None = None
+
+    def run(self, url: str, language: str, user_id: int, group_id: int, data: bytes) -> _Answer:
+        """One import in the import process; its answer."""
+        future = self._submit(url, language, user_id, group_id, data)
+        try:
+            return future.result()
+        except BrokenProcessPool as error:
+            self._drop(future)
+            raise ImportFailed(
+                _("The import stopped before it ended; nothing was imported. Please try again.")
+            ) from error
+        finally:
+            self._done()
+
+    def _submit(
+        self, url: str, language: str, user_id: int, group_id: int, data: bytes
+    ) -> Future[_Answer]:
+        with self._lock:
+            if self._idle is not None:
+                self._idle.cancel()
+                self._idle = None
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                )
+            self._running += 1
+            try:
+                return self._pool.submit(_import, url, language, user_id, group_id, data)
+            except BrokenProcessPool:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                )
+                return self._pool.submit(_import, url, language, user_id, group_id, data)
+
+    def _drop(self, _future: Future[_Answer]) -> None:
+        """Forget a pool whose process died: the next import starts a new one."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _done(self) -> None:
+        with self._lock:
+            self._running -= 1
+            if self._running == 0 and self._pool is not None:
+                self._idle = threading.Timer(IDLE_SECONDS, self.stop_if_idle)
+                self._idle.daemon = True
+                self._idle.start()
+
+    def stop_if_idle(self) -> bool:
+        """End the import process unless an import is running or waiting; whether it ended."""
+        with self._lock:
+            if self._running or self._pool is None:
+                return False
+            pool, self._pool = self._pool, None
+            if self._idle is not None:
+                self._idle.cancel()
+                self._idle = None
+        pool.shutdown(wait=True)
+        return True
+
+    @property
+    def started(self) -> bool:
+        """Whether an import process is there (or being started)."""
+        return self._pool is not None
+
+
+_WORKER = _Worker()
+
+
+# --- in the import process ------------------------------------------------------------
+
+
+def _made_again(error: ServiceError) -> bool:
+    """Whether ``error`` comes out of a pickle as it went in (one that does not would
+    break the pool's pipe on the server's side)."""
+    try:
+        again = pickle.loads(pickle.dumps(error))  # noqa: S301 (our own bytes, just made)
+    except Exception:
+        return False
+    return type(again) is type(error) and str(again) == str(error)
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def _engine(url: str) -> Engine:
+    from dutch_app.storage.db import make_engine
+
+    engine = _ENGINES.get(url)
+    if engine is None:
+        engine = _ENGINES[url] = make_engine(url)
+    return engine
+
+
+def _import(url: str, language: str, user_id: int, group_id: int, data: bytes) -> _Answer:
+    """Run the import; its report, or what refused or failed it (never raises)."""
+    use_language(language)
+    try:
+        with Session(_engine(url), expire_on_commit=False) as session:
+            return perform(session, import_rounds_csv, user_id, group_id, data)
+    except CsvImportError as error:
+        return _Refused(error.problems, error.count)
+    except ServiceError as error:
+        if _made_again(error):
+            return error
+        _log.error("The import's refusal cannot be sent back: %r", error)
+        return _Failed(type(error).__name__)
+    except Exception as error:  # the page shows its own message; the details are logged
+        _log.error("The import failed:\n%s", traceback.format_exc())
+        return _Failed(type(error).__name__)

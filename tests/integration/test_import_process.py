@@ -1,0 +1,224 @@
+"""A rounds file is imported in a process of its own: the server's process only waits for
+the answer, which is the same report, refusal or error the import gives in-process."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+import time
+
+import pytest
+from sqlalchemy import create_engine, select
+from sqlalchemy.pool import NullPool
+
+from dutch_app.csv_io import CsvImportError
+from dutch_app.i18n import use_language
+from dutch_app.services import csv_import, import_process
+from dutch_app.services.csv_export import export_rounds
+from dutch_app.services.demo import generate_history
+from dutch_app.services.errors import (
+    Conflict,
+    Forbidden,
+    GameEnded,
+    LimitReached,
+    NotFound,
+    StaleRound,
+    ValidationError,
+)
+from dutch_app.services.games import list_games
+from dutch_app.services.groups import create_group
+from dutch_app.services.unit_of_work import perform
+from dutch_app.storage.models import Group
+
+BAD_FILE = b"game,started_at\n1,yesterday\n"
+
+
+@pytest.fixture
+def rounds_file(session, owner) -> bytes:
+    source = perform(session, create_group, owner, "Source")
+    generate_history(session, source.id, 400, 3)
+    return perform(session, export_rounds, owner, source.id)
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    use_language("en")
+    yield
+    use_language("en")
+
+
+@pytest.fixture
+def not_here(monkeypatch):
+    """The server's own import refuses to run: whatever imports now ran elsewhere."""
+
+    def here(*_args, **_kwargs):
+        raise AssertionError("the import ran in the server's process")
+
+    monkeypatch.setattr(import_process, "import_rounds_csv", here)
+    monkeypatch.setattr(csv_import, "import_rounds_csv", here)
+
+
+def test_the_import_runs_in_another_process_and_reports_as_it_would_here(
+    session, owner, group, rounds_file, not_here
+):
+    report = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+
+    assert report.games_imported > 0
+    assert len(perform(session, list_games, owner, group.id)) == report.games_imported
+    again = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    assert (again.games_imported, again.games_skipped) == (0, report.games_imported)
+
+
+def test_a_refused_file_comes_back_with_its_problems_in_the_importers_language(
+    session, owner, group, not_here, monkeypatch
+):
+    use_language("nl")
+    with pytest.raises(CsvImportError) as apart:
+        perform(session, import_process.import_rounds_csv_apart, owner, group.id, BAD_FILE)
+    monkeypatch.undo()  # the server's own import, for the same file
+    with pytest.raises(CsvImportError) as here:
+        perform(session, csv_import.import_rounds_csv, owner, group.id, BAD_FILE)
+    use_language("en")
+    with pytest.raises(CsvImportError) as english:
+        perform(session, csv_import.import_rounds_csv, owner, group.id, BAD_FILE)
+
+    assert apart.value.problems == here.value.problems
+    assert str(apart.value) == str(here.value) != str(english.value)
+    assert perform(session, list_games, owner, group.id) == []
+
+
+def test_a_stranger_is_refused_before_any_process_starts(session, make_user, group, rounds_file):
+    import_process._WORKER.stop_if_idle()
+    stranger = make_user("Stranger")
+
+    with pytest.raises(NotFound):
+        perform(session, import_process.import_rounds_csv_apart, stranger, group.id, rounds_file)
+    assert not import_process._WORKER.started
+
+
+def test_a_service_error_from_the_import_process_reaches_the_page_as_itself(
+    session, owner, group, not_here
+):
+    with pytest.raises(ValidationError) as refused:
+        perform(session, import_process.import_rounds_csv_apart, owner, group.id, "not bytes")
+
+    assert refused.value.field == "data"
+    assert "bytes" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        NotFound("game", 12),
+        NotFound("group", "X7Q2", key="invite code"),
+        ValidationError("name", "A name cannot be empty."),
+        LimitReached("Too many players.", field="name"),
+        LimitReached("Too many groups."),
+        Conflict("Someone else was first."),
+        Forbidden("Only the owner may."),
+        StaleRound("Round 3 is taken.", next_number=4, latest=3, latest_by="Ann"),
+        GameEnded("The game has ended.", winners=("Ann", "Bo"), total=None),
+    ],
+    ids=lambda error: type(error).__name__,
+)
+def test_every_service_error_is_made_again_from_a_pickle(error):
+    again = pickle.loads(pickle.dumps(error))  # noqa: S301 (bytes made just above)
+
+    assert type(again) is type(error)
+    assert str(again) == str(error)
+    assert vars(again) == vars(error)
+
+
+def test_an_import_process_that_dies_half_way_fails_the_import_and_the_next_one_works(
+    engine, session, owner, group, rounds_file
+):
+    big = _big_file(session, owner)
+    outcome: dict[str, object] = {}
+
+    def importing() -> None:
+        try:
+            perform(
+                session_of(engine), import_process.import_rounds_csv_apart, owner, group.id, big
+            )
+        except Exception as error:  # what the page would get
+            outcome["error"] = error
+
+    worker = threading.Thread(target=importing)
+    worker.start()
+    _wait_for_a_holding_group(session)
+    for child in multiprocessing.active_children():
+        os.kill(child.pid, signal.SIGKILL)
+    worker.join(timeout=60)
+
+    assert isinstance(outcome.get("error"), import_process.ImportFailed)
+    assert perform(session, list_games, owner, group.id) == []
+    report = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    assert len(perform(session, list_games, owner, group.id)) == report.games_imported > 0
+
+
+def test_an_idle_import_process_ends_and_the_next_import_starts_another(
+    session, owner, group, rounds_file
+):
+    first = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    assert import_process._WORKER.started
+    assert import_process._WORKER.stop_if_idle()
+    assert not import_process._WORKER.started
+
+    again = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    assert import_process._WORKER.started
+    assert (again.games_imported, again.games_skipped) == (0, first.games_imported)
+
+
+def test_an_in_memory_database_imports_in_this_process(rounds_file, monkeypatch):
+    from dutch_app.storage.db import get_engine
+    from dutch_app.storage.models import User
+
+    engine = get_engine("sqlite://")
+    assert import_process.in_memory(engine)
+    submitted = []
+    monkeypatch.setattr(import_process._WORKER, "run", lambda *args: submitted.append(args))
+    with session_of(engine) as session:
+        user = User(
+            auth_provider="local", auth_subject="m", email="m@example.org", display_name="M"
+        )
+        session.add(user)
+        session.commit()
+        group = perform(session, create_group, user.id, "Here")
+        report = perform(
+            session, import_process.import_rounds_csv_apart, user.id, group.id, rounds_file
+        )
+    engine.dispose()
+    assert report.games_imported > 0
+    assert submitted == []
+
+
+def test_file_and_server_databases_are_not_in_memory(engine):
+    assert not import_process.in_memory(engine)
+    shared = create_engine("sqlite:///file:kept?mode=memory&uri=true", poolclass=NullPool)
+    assert import_process.in_memory(shared)
+
+
+def session_of(engine):
+    from sqlalchemy.orm import Session
+
+    return Session(engine, expire_on_commit=False)
+
+
+def _big_file(session, owner) -> bytes:
+    source = perform(session, create_group, owner, "Big source")
+    generate_history(session, source.id, 40_000, 5)
+    return perform(session, export_rounds, owner, source.id)
+
+
+def _wait_for_a_holding_group(session, within: float = 60.0) -> None:
+    """Until the import process has begun writing (its holding group is there)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        session.rollback()
+        if session.scalar(select(Group.id).where(Group.import_into_id.is_not(None))):
+            return
+        time.sleep(0.01)
+    raise AssertionError("the import never began writing")
