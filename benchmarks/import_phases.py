@@ -2,25 +2,24 @@
 
 ``python -m benchmarks.import_phases sqlite:///path/to/scratch.db`` (or a PostgreSQL URL
 of a scratch database: the schema is migrated there and rows are added) imports the file
-of ratio 8 in a process of its own while this process saves rounds of another group one
-after another, as ratio 8 does, and splits each save into the wait for SQLite's write lock
-(``BEGIN IMMEDIATE``; nothing on PostgreSQL), the commit, and the rest (the save's own
-work, and any time the processors were busy with something else). It prints the median
-save alone and during the import, and the slowest saves with their parts and when in the
-import they happened.
+of ratio 8 as the History page does (in the server's import process) while this process
+saves rounds of another group one after another, as ratio 8 does, and splits each save into
+the wait for SQLite's write lock (``BEGIN IMMEDIATE``; nothing on PostgreSQL), the commit,
+and the rest (the save's own work, and any time the processors were busy with something
+else). It prints the median save alone and during the import, and the slowest saves with
+their parts and when in the import they happened.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import statistics
 import time
 
 from sqlalchemy.orm import sessionmaker
 
 import dutch_app.storage.db as db
-from benchmarks.write_ratios import HANDS, _import_elsewhere, import_file
+from benchmarks.write_ratios import HANDS, _Import, import_file, start_import_process
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import User
@@ -80,26 +79,22 @@ def main(argv: list[str] | None = None) -> int:
         began = time.perf_counter()
         save()
         alone.append(time.perf_counter() - began)
-    context = multiprocessing.get_context("spawn")
-    started, done, errors = context.Event(), context.Event(), context.Queue()
+    start_import_process(sessions, owner)
     data = import_file(seed=int(stamp) % 1000 + 10)
-    importer = context.Process(
-        target=_import_elsewhere, args=(args.url, owner, target, data, started, done, errors)
-    )
-    importer.start()
-    started.wait(timeout=120)
+    importing = _Import(sessions, owner, target, data)
+    for _ in range(3):  # the first saves after a pause are slower, import or not
+        save()
+    importing.start()
     first = time.perf_counter()
     during = []
-    while not done.is_set():
+    while not importing.done.is_set():
         parts["lock"] = parts["commit"] = 0.0
         began = time.perf_counter()
         save()
         took = time.perf_counter() - began
         during.append((took, parts["lock"], parts["commit"], began - first))
-    importer.join()
+    importing.join()
     engine.dispose()
-    if not errors.empty():
-        raise RuntimeError(f"the import failed: {errors.get()}")
     print(f"save alone: median {statistics.median(alone) * 1000:.1f} ms")
     print(
         f"during the import ({during[-1][3]:.1f} s): {len(during)} saves, median "
