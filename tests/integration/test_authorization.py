@@ -22,6 +22,7 @@ from dutch_app.services import (
     games,
     groups,
     history,
+    import_process,
     live,
     members,
     players,
@@ -190,6 +191,10 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     "csv_import.import_rounds_csv": (
         "group", "group", lambda s, u, i, w: perform(s, csv_import.import_rounds_csv, u, i, b"")
     ),
+    "import_process.import_rounds_csv_apart": (
+        "group", "group",
+        lambda s, u, i, w: perform(s, import_process.import_rounds_csv_apart, u, i, b""),
+    ),
 }  # fmt: skip
 
 
@@ -269,6 +274,7 @@ NOT_SERVICES = {
     "demo.main": "the command line itself",
     "csv_import.discard_abandoned_imports": "start-up tidying of imports a stopped process "
     "left hidden; no acting user",
+    "import_process.in_memory": "whether an engine's database is in this process; reads nothing",
     "history.history_query": "builds the SELECT behind load_history; reads nothing",
     "history.history_count": "builds the count of history_query's rows; reads nothing",
     "live.versions": "the live watcher's batch read, asked only for what the route has checked",
