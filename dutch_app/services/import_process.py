@@ -34,7 +34,7 @@ import multiprocessing
 import pickle
 import threading
 import traceback
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import NamedTuple
 
@@ -124,11 +124,11 @@ class _Worker:
 
     def run(self, url: str, language: str, user_id: int, group_id: int, data: bytes) -> _Answer:
         """One import in the import process; its answer."""
-        future = self._submit(url, language, user_id, group_id, data)
+        pool, future = self._submit(url, language, user_id, group_id, data)
         try:
             return future.result()
-        except BrokenProcessPool as error:
-            self._drop(future)
+        except (BrokenProcessPool, CancelledError) as error:
+            self._drop(pool)
             raise ImportFailed(
                 _("The import stopped before it ended; nothing was imported. Please try again.")
             ) from error
@@ -137,30 +137,32 @@ class _Worker:
 
     def _submit(
         self, url: str, language: str, user_id: int, group_id: int, data: bytes
-    ) -> Future[_Answer]:
+    ) -> tuple[ProcessPoolExecutor, Future[_Answer]]:
         with self._lock:
             if self._idle is not None:
                 self._idle.cancel()
                 self._idle = None
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
-                )
             self._running += 1
-            try:
-                return self._pool.submit(_import, url, language, user_id, group_id, data)
-            except BrokenProcessPool:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
-                )
-                return self._pool.submit(_import, url, language, user_id, group_id, data)
+            if self._pool is not None:
+                try:
+                    return self._pool, self._pool.submit(
+                        _import, url, language, user_id, group_id, data
+                    )
+                except BrokenProcessPool:  # its process died since the last import
+                    pass
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+            return self._pool, self._pool.submit(_import, url, language, user_id, group_id, data)
 
-    def _drop(self, _future: Future[_Answer]) -> None:
-        """Forget a pool whose process died: the next import starts a new one."""
+    def _drop(self, pool: ProcessPoolExecutor) -> None:
+        """Forget ``pool`` when its process died: the next import starts a new one (an
+        import that already started a new one keeps it)."""
         with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            if self._pool is not pool:
+                return
+            self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def _done(self) -> None:
         with self._lock:

@@ -159,6 +159,20 @@ def test_an_import_process_that_dies_half_way_fails_the_import_and_the_next_one_
     assert len(perform(session, list_games, owner, group.id)) == report.games_imported > 0
 
 
+def test_an_import_process_that_died_between_imports_is_replaced(
+    session, owner, group, rounds_file
+):
+    first = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    (child,) = multiprocessing.active_children()
+    os.kill(child.pid, signal.SIGKILL)
+    child.join(timeout=10)
+    _wait_until(lambda: import_process._WORKER._pool._broken)  # the pool has seen it go
+
+    again = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    assert (again.games_imported, again.games_skipped) == (0, first.games_imported)
+    assert [process.pid for process in multiprocessing.active_children()] != [child.pid]
+
+
 def test_an_idle_import_process_ends_and_the_next_import_starts_another(
     session, owner, group, rounds_file
 ):
@@ -211,6 +225,14 @@ def _big_file(session, owner) -> bytes:
     source = perform(session, create_group, owner, "Big source")
     generate_history(session, source.id, 40_000, 5)
     return perform(session, export_rounds, owner, source.id)
+
+
+def _wait_until(condition, within: float = 10.0) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("still waiting")
+        time.sleep(0.01)
 
 
 def _wait_for_a_holding_group(session, within: float = 60.0) -> None:
