@@ -10,7 +10,7 @@ import process (:func:`import_rounds_csv_apart`) and waits for its answer; the s
 other sessions go on at their own pace.
 
 The process is started at the first import and kept for the next ones; it ends after
-:data:`IDLE_SECONDS` without one (it holds the app's modules, tens of MiB). Imports
+:data:`IDLE_SECONDS` without one (it holds the app's modules: about 110 MiB). Imports
 queue for it, one at a time per server. It connects with the server's database URL and
 runs :func:`dutch_app.services.csv_import.import_rounds_csv` as the page ran it before,
 membership check included, in the language of the person importing.
@@ -18,10 +18,11 @@ membership check included, in the language of the person importing.
 What comes back is the import's report, or its refusal: the file's problems (the
 :class:`~dutch_app.csv_io.CsvImportError` is made again in the server, with its
 problems), or one of the services' errors. Anything else that fails there is written to
-the import process's log (the server's standard error) and reaches the page as
-:class:`ImportFailed`. An import process that dies half-way (stopped, out of memory)
-leaves a holding group, which the next import or the next start cleans up, as it does
-for any stopped import; the next import starts a new process.
+the import process's log (the server's standard error) and reaches the page as an
+unexpected error, with an id of its own in the server's log. An import process that dies
+half-way (stopped, out of memory) fails the import with :class:`ImportFailed` and leaves a
+holding group, which the next import or the next start cleans up, as it does for any
+stopped import; the next import starts a new process.
 
 An in-memory SQLite database cannot be reached from another process: there the import
 runs in the caller's process, as it always did.
@@ -34,6 +35,7 @@ import multiprocessing
 import pickle
 import threading
 import traceback
+import uuid
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import NamedTuple
@@ -54,9 +56,9 @@ IDLE_SECONDS = 120.0
 """An import process without an import for this long ends; the next import starts one."""
 
 
-class ImportFailed(RuntimeError):
-    """The import process failed in a way the page has no message of its own for (its log
-    has the details), or it stopped before it answered. Nothing was imported."""
+class ImportFailed(ServiceError):
+    """The import process stopped before it answered (it was killed, or ran out of memory).
+    Nothing was imported; the next import starts a new process."""
 
 
 class _Refused(NamedTuple):
@@ -67,7 +69,8 @@ class _Refused(NamedTuple):
 
 
 class _Failed(NamedTuple):
-    """What failed unexpectedly in the import process, by name (its log has the rest)."""
+    """What failed unexpectedly in the import process: the error's kind and the id its
+    traceback is logged under there."""
 
     what: str
 
@@ -108,9 +111,8 @@ def import_rounds_csv_apart(
         raise CsvImportError(answer.problems, answer.total)
     if isinstance(answer, ServiceError):
         raise answer
-    raise ImportFailed(
-        _("The import failed ({what}); nothing was imported.").format(what=answer.what)
-    )
+    # Unexpected: the page shows it as any other, with an error id for the server's log.
+    raise RuntimeError(f"The import process failed: {answer.what}.")
 
 
 class _Worker:
@@ -229,8 +231,10 @@ def _import(url: str, language: str, user_id: int, group_id: int, data: bytes) -
     except ServiceError as error:
         if _made_again(error):
             return error
-        _log.error("The import's refusal cannot be sent back: %r", error)
-        return _Failed(type(error).__name__)
-    except Exception as error:  # the page shows its own message; the details are logged
-        _log.error("The import failed:\n%s", traceback.format_exc())
-        return _Failed(type(error).__name__)
+        error_id = uuid.uuid4().hex[:8]
+        _log.error("The import's refusal cannot be sent back (%s): %r", error_id, error)
+        return _Failed(f"{type(error).__name__}, logged by the import process as {error_id}")
+    except Exception as error:  # logged here; the server logs it again with the page's id
+        error_id = uuid.uuid4().hex[:8]
+        _log.error("The import failed (%s):\n%s", error_id, traceback.format_exc())
+        return _Failed(f"{type(error).__name__}, logged by the import process as {error_id}")

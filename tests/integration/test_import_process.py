@@ -109,6 +109,19 @@ def test_a_service_error_from_the_import_process_reaches_the_page_as_itself(
     assert "bytes" in str(refused.value)
 
 
+def test_an_unexpected_failure_in_the_import_process_is_logged_there_and_named_here(
+    session, owner, group, monkeypatch
+):
+    unreachable = "postgresql+psycopg://nobody:wrong@127.0.0.1:9/none"
+    answer = import_process._WORKER.run(unreachable, "en", owner, group.id, b"")
+    assert isinstance(answer, import_process._Failed)
+    assert answer.what.startswith("OperationalError, logged by the import process as ")
+
+    monkeypatch.setattr(import_process._WORKER, "run", lambda *_args: answer)
+    with pytest.raises(RuntimeError, match="The import process failed: OperationalError"):
+        perform(session, import_process.import_rounds_csv_apart, owner, group.id, b"")
+
+
 @pytest.mark.parametrize(
     "error",
     [
