@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import pickle
 import threading
 import traceback
@@ -40,7 +41,7 @@ from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import NamedTuple
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, make_url
 from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import CsvImportError, CsvProblem
@@ -54,6 +55,15 @@ _log = logging.getLogger(__name__)
 
 IDLE_SECONDS = 120.0
 """An import process without an import for this long ends; the next import starts one."""
+
+NICENESS = 10
+"""How much lower the import process's priority is than the server's, on PostgreSQL: when
+both want the processors, the server's sessions go first. Measured (ratio 8, PostgreSQL
+10k, seven imports a run, alternating): another group's slowest save during an import
+was 1.23, 1.28 and 1.45 times its slowest alone with it, 1.46, 1.40 and 1.76 without.
+Not on SQLite, where each of the import's short transactions holds the one write lock:
+an import process waiting for a processor there would keep every writer waiting with it.
+"""
 
 
 class ImportFailed(ServiceError):
@@ -153,7 +163,10 @@ class _Worker:
                 except BrokenProcessPool:  # its process died since the last import
                     pass
             self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+                initargs=(make_url(url).get_backend_name() != "sqlite",),
             )
             return self._pool, self._pool.submit(_import, url, language, user_id, group_id, data)
 
@@ -209,6 +222,12 @@ def _made_again(error: ServiceError) -> bool:
 
 
 _ENGINES: dict[str, Engine] = {}
+
+
+def _lower_priority(lower: bool) -> None:
+    """The import process's first step: give way to the server (see :data:`NICENESS`)."""
+    if lower and hasattr(os, "nice"):
+        os.nice(NICENESS)
 
 
 def _engine(url: str) -> Engine:

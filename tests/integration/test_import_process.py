@@ -186,6 +186,17 @@ def test_an_import_process_that_died_between_imports_is_replaced(
     assert [process.pid for process in multiprocessing.active_children()] != [child.pid]
 
 
+def test_the_import_process_gives_way_to_the_server_on_postgresql_only(
+    engine, session, owner, group, rounds_file
+):
+    import_process._WORKER.stop_if_idle()
+    perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    (child,) = multiprocessing.active_children()
+
+    lower = os.getpriority(os.PRIO_PROCESS, child.pid) - os.getpriority(os.PRIO_PROCESS, 0)
+    assert lower == (0 if engine.dialect.name == "sqlite" else import_process.NICENESS)
+
+
 def test_an_idle_import_process_ends_and_the_next_import_starts_another(
     session, owner, group, rounds_file
 ):
