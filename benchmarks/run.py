@@ -43,6 +43,11 @@ MEASURING_ORDER = ("1", "1b", "13", "2", "12", "5", "4", "3", "6", "9", "10", "1
 """Reads first, then the ratios that write to the working copy."""
 
 
+IMPORTS = 7
+"""Imports timed for ratio 8: the slowest save of a few hundred is noisy, and its median over
+seven imports moves less from run to run than over five."""
+
+
 def _repeats(rows: int) -> int:
     """How many timed turns a service ratio gets: fewer for the slow, large histories."""
     return 15 if rows <= 10_000 else 9 if rows <= 100_000 else 5
@@ -75,7 +80,7 @@ def _measure(ratio_id: str, big: databases.BenchDatabase, rows: int, args) -> Co
         with databases.working_database(big.kind, 0, args.seed) as empty:
             return service_ratios.add_round_cost(big, empty, args.repeats or 30)
     if ratio_id == "8":
-        return write_ratios.save_during_import(big, args.repeats or 5)
+        return write_ratios.save_during_import(big, args.repeats or IMPORTS)
     if ratio_id == "9":
         return write_ratios.long_game_round(big, args.repeats or 30)
     if ratio_id == "10":
