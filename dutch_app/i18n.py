@@ -128,12 +128,14 @@ def choose_language(code: str | None) -> None:
     st.session_state[CHOICE_KEY] = code
 
 
-def use_language(code: str | None = None) -> str:
+def use_language(code: str | None = None, *, browser: str | None = None) -> str:
     """Speak ``code`` for the rest of this run; None: the browser's language, else English.
+    ``browser`` stands in for the browser's language tag where there is no browser (work
+    done for a page in another process).
 
     Returns the language now in use.
     """
-    browser = browser_locale()
+    browser = browser or browser_locale()
     language = code if code in LANGUAGES else (language_of(browser) or DEFAULT_LANGUAGE)
     _active.set(_Active(language, _formatting_locale(language, browser)))
     if _in_script_run():

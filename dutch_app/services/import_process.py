@@ -45,7 +45,7 @@ from sqlalchemy import Engine, make_url
 from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import CsvImportError, CsvProblem
-from dutch_app.i18n import _, active_language, use_language
+from dutch_app.i18n import _, active_language, active_locale, use_language
 from dutch_app.services._access import membership
 from dutch_app.services.csv_import import ImportReport, import_rounds_csv
 from dutch_app.services.errors import ServiceError
@@ -114,7 +114,7 @@ def import_rounds_csv_apart(
     if in_memory(engine):
         return import_rounds_csv(session, user_id, group_id, data)
     url = engine.url.render_as_string(hide_password=False)
-    answer = _WORKER.run(url, active_language(), user_id, group_id, data)
+    answer = _WORKER.run(url, (active_language(), active_locale()), user_id, group_id, data)
     if isinstance(answer, ImportReport):
         return answer
     if isinstance(answer, _Refused):
@@ -134,7 +134,9 @@ class _Worker:
         self._running = 0
         self._idle: threading.Timer | None = None
 
-    def run(self, url: str, language: str, user_id: int, group_id: int, data: bytes) -> _Answer:
+    def run(
+        self, url: str, language: tuple[str, str], user_id: int, group_id: int, data: bytes
+    ) -> _Answer:
         """One import in the import process; its answer."""
         pool, future = self._submit(url, language, user_id, group_id, data)
         try:
@@ -148,7 +150,7 @@ class _Worker:
             self._done()
 
     def _submit(
-        self, url: str, language: str, user_id: int, group_id: int, data: bytes
+        self, url: str, language: tuple[str, str], user_id: int, group_id: int, data: bytes
     ) -> tuple[ProcessPoolExecutor, Future[_Answer]]:
         with self._lock:
             if self._idle is not None:
@@ -239,9 +241,12 @@ def _engine(url: str) -> Engine:
     return engine
 
 
-def _import(url: str, language: str, user_id: int, group_id: int, data: bytes) -> _Answer:
-    """Run the import; its report, or what refused or failed it (never raises)."""
-    use_language(language)
+def _import(
+    url: str, language: tuple[str, str], user_id: int, group_id: int, data: bytes
+) -> _Answer:
+    """Run the import; its report, or what refused or failed it (never raises).
+    ``language``: the language and the locale of the page that asked."""
+    use_language(language[0], browser=language[1])
     try:
         with Session(_engine(url), expire_on_commit=False) as session:
             return perform(session, import_rounds_csv, user_id, group_id, data)

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.pool import NullPool
 
-from dutch_app.csv_io import CsvImportError
+from dutch_app.csv_io import ROUND_COLUMNS, CsvImportError
 from dutch_app.i18n import use_language
 from dutch_app.services import csv_import, import_process
 from dutch_app.services.csv_export import export_rounds
@@ -90,6 +90,18 @@ def test_a_refused_file_comes_back_with_its_problems_in_the_importers_language(
     assert perform(session, list_games, owner, group.id) == []
 
 
+def test_numbers_in_a_refusal_are_written_as_the_importers_browser_writes_them(
+    session, owner, group, not_here
+):
+    too_long = (",".join(ROUND_COLUMNS) + "\n" + "1\n" * 100_001).encode()
+    use_language("de", browser="de-CH")
+    with pytest.raises(CsvImportError) as refused:
+        perform(session, import_process.import_rounds_csv_apart, owner, group.id, too_long)
+
+    (problem,) = refused.value.problems
+    assert "mehr als 100’000 Zeilen" in str(problem)  # de-CH: 100.000 elsewhere
+
+
 def test_a_stranger_is_refused_before_any_process_starts(session, make_user, group, rounds_file):
     import_process._WORKER.stop_if_idle()
     stranger = make_user("Stranger")
@@ -113,7 +125,7 @@ def test_an_unexpected_failure_in_the_import_process_is_logged_there_and_named_h
     session, owner, group, monkeypatch
 ):
     unreachable = "postgresql+psycopg://nobody:wrong@127.0.0.1:9/none"
-    answer = import_process._WORKER.run(unreachable, "en", owner, group.id, b"")
+    answer = import_process._WORKER.run(unreachable, ("en", "en"), owner, group.id, b"")
     assert isinstance(answer, import_process._Failed)
     assert answer.what.startswith("OperationalError, logged by the import process as ")
 
