@@ -66,8 +66,11 @@ SHOWN_KEY = f"{FORM}_shown"  # the same, once the next form is drawn alone (then
 
 DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
+ELEMENT_NAME = "dutch_round_entry"
+"""The element's name, as the page's protocol messages carry it."""
+
 _element = st.components.v2.component(
-    "dutch_round_entry",
+    ELEMENT_NAME,
     js=Path(__file__).with_name("play_entry.js").read_text(encoding="utf-8"),
     css=Path(__file__).with_name("play_entry.css").read_text(encoding="utf-8"),
     isolate_styles=False,  # in the page's own DOM: its styles, scripts and tests reach it

@@ -14,6 +14,7 @@ from streamlit.util import calc_hash
 from dutch_app.accounts import Account
 from dutch_app.services import groups, players
 from dutch_app.services.unit_of_work import perform
+from dutch_app.ui import play_entry
 from dutch_app.ui.context import Resources, resources
 from dutch_app.ui.entry_keys import entry_widget_key
 from tests.rendering import render
@@ -163,7 +164,7 @@ def entry_key(at: AppTest, name: str) -> str:
 # The Play page's round entry is one element drawn in the browser (dutch_app/ui/play_entry.py):
 # AppTest runs no JavaScript, so these helpers read the data the element is drawn with and
 # send what its script sends (a trigger value, as the browser's websocket message carries it).
-PLAY_ENTRY = "dutch_round_entry"
+PLAY_ENTRY = play_entry.ELEMENT_NAME
 
 
 def _entry_element(at: AppTest):
