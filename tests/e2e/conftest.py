@@ -11,21 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app.accounts import Account, AccountBackend, make_backend
 from dutch_app.config import load_settings
-from dutch_app.services import groups, players
+from dutch_app.services import games, groups, players
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
-from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
+from dutch_core import PRESETS
+from tests.conftest import PHONE_VIEWPORT
+from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE, expect_title
 from tests.servers import PROJECT_ROOT, log_tail, start_streamlit, stop_process_group
 
 FAILURES_DIR = PROJECT_ROOT / "test-artifacts" / "failures"
@@ -173,3 +176,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
             with contextlib.suppress(PlaywrightError):
                 page.screenshot(path=FAILURES_DIR / f"{stem}-{number}.png")
     return report
+
+
+@pytest.fixture
+def phone_at_table(app_server, make_table, page_factory) -> Callable[..., tuple]:
+    """``phone_at_table(names, rules, script=None, **page_options)``: a phone (390x844,
+    touch) on the Play page of a new game of ``names`` (the first owns the group), with
+    ``script`` run in every page first; returns (the table, the game id, the page)."""
+
+    def sit_down(names, rules=PRESETS["classic"], script=None, **page_options):
+        stamp = time.monotonic_ns()
+        owner = names[0]
+        table = make_table(owner, f"{owner.lower()}{stamp}@example.com", "Card night", list(names))
+        seats = [table.player_ids[name] for name in names]
+        game = table.call(games.start_game, table.group_id, seats, rules)
+        page = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, **page_options)
+        if script is not None:
+            page.context.add_init_script(script)
+        page.context.add_cookies([table.session_cookie(app_server.url)])
+        page.goto(app_server.url)
+        expect_title(page, "Play")
+        expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+        return table, game.id, page
+
+    return sit_down

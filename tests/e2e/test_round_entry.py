@@ -57,24 +57,12 @@ document.addEventListener("keydown", () => window.dutchInput.keys++, true);
 
 
 @pytest.fixture
-def at_table(app_server, make_table, page_factory):
-    """A phone on the Play page of a new game of four; ``at_table(rules)`` returns
-    (the table, the game id, the page)."""
-
-    def sit_down(rules: HouseRules = PRESETS["classic"]):
-        stamp = time.monotonic_ns()
-        table = make_table("Ann", f"ann{stamp}@example.com", "Card night", list(NAMES))
-        seats = [table.player_ids[name] for name in NAMES]
-        game = table.call(games.start_game, table.group_id, seats, rules)
-        page = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
-        page.context.add_init_script(COUNTER)
-        page.context.add_cookies([table.session_cookie(app_server.url)])
-        page.goto(app_server.url)
-        expect_title(page, "Play")
-        expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
-        return table, game.id, page
-
-    return sit_down
+def at_table(phone_at_table):
+    """A phone on the Play page of a new game of four, counting taps and keystrokes;
+    ``at_table(rules)`` returns (the table, the game id, the page)."""
+    return lambda rules=PRESETS["classic"]: phone_at_table(
+        NAMES, rules, COUNTER, device_scale_factor=2
+    )
 
 
 def stored(table, game_id):

@@ -9,17 +9,12 @@ looks right.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import Page, Route, expect
 
 from dutch_app.services import games
-from dutch_core import PRESETS
-from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
     expect_standings,
-    expect_title,
     field,
     fill,
     fill_round,
@@ -35,22 +30,9 @@ ROUTE = "**/_dutch/round"
 
 
 @pytest.fixture
-def at_table(app_server, make_table, page_factory):
+def at_table(phone_at_table):
     """A phone on the Play page of a new game of ``names``: (the table, the game id, page)."""
-
-    def sit_down(names=NAMES):
-        stamp = time.monotonic_ns()
-        table = make_table(names[0], f"p{stamp}@example.com", "Card night", list(names))
-        seats = [table.player_ids[name] for name in names]
-        game = table.call(games.start_game, table.group_id, seats, PRESETS["classic"])
-        page = page_factory(*PHONE_VIEWPORT, is_mobile=True, has_touch=True)
-        page.context.add_cookies([table.session_cookie(app_server.url)])
-        page.goto(app_server.url)
-        expect_title(page, "Play")
-        expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
-        return table, game.id, page
-
-    return sit_down
+    return lambda names=NAMES: phone_at_table(names)
 
 
 def stored(table, game_id):
