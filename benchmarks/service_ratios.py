@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from benchmarks.databases import BenchDatabase
 from benchmarks.timing import Comparison, compare
 from dutch_app import charts
-from dutch_app.csv_io import export_rounds_csv
+from dutch_app.csv_io.export import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_app.stats_view import compute_bundle

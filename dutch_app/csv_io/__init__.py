@@ -2,7 +2,9 @@
 
 Two files go out: the rounds file (one row per player per round, the format
 that can be imported again) and the games file (one row per player per
-game). The columns are described in the README's "CSV format" section.
+game), written by :mod:`dutch_app.csv_io.export`, the one part that works on pandas
+frames (importing this package does not load pandas). The columns are described in
+the README's "CSV format" section.
 
 Import is all or nothing: :func:`parse_rounds_csv` reads, checks and scores
 the whole file, and either returns an :class:`ImportPlan` or raises one
@@ -10,7 +12,6 @@ the whole file, and either returns an :class:`ImportPlan` or raises one
 """
 
 from dutch_app.csv_io.checks import plan_import
-from dutch_app.csv_io.export import export_games_csv, export_rounds_csv, rounds_table
 from dutch_app.csv_io.format import (
     GAME_COLUMNS,
     MAX_BYTES,
@@ -61,11 +62,8 @@ __all__ = [
     "ImportPlan",
     "PlannedGame",
     "PlannedRound",
-    "export_games_csv",
-    "export_rounds_csv",
     "import_key",
     "neutralise_text",
     "parse_rounds_csv",
     "restore_text",
-    "rounds_table",
 ]

@@ -1,4 +1,8 @@
-"""Exporting a history frame as the rounds file and the games file."""
+"""Exporting a history frame as the rounds file and the games file.
+
+The export works on pandas frames; the rest of :mod:`dutch_app.csv_io` (the formats and
+the import) does not need pandas, and does not load it: an import process that only
+reads and checks files stays small (see :mod:`dutch_app.services.import_process`)."""
 
 from __future__ import annotations
 
@@ -7,15 +11,38 @@ from collections.abc import Mapping
 import pandas as pd
 
 from dutch_app.csv_io.format import (
+    FORMULA_STARTS,
     GAME_COLUMNS,
     LONE_NUMBER,
+    QUOTE,
     ROUND_COLUMNS,
-    format_timestamps,
+    TEXT_COLUMNS,
+    TIMESTAMP_FORMAT,
     rules_text,
-    to_csv_bytes,
 )
 from dutch_core import HouseRules
 from dutch_core.stats import game_results
+
+
+def neutralise_column(cells: pd.Series) -> pd.Series:
+    """:func:`~dutch_app.csv_io.format.neutralise_text` on a column of text (missing cells
+    become empty), at column speed."""
+    text = cells.astype("string").fillna("")
+    risky = text.str.startswith((*FORMULA_STARTS, QUOTE)).to_numpy(dtype=bool)
+    return text.where(~risky, QUOTE + text)
+
+
+def format_timestamps(stamps: pd.Series) -> pd.Series:
+    """UTC timestamps as ISO 8601 text to the second, e.g. ``2025-05-10T18:30:00Z``."""
+    return stamps.dt.tz_convert("UTC").dt.strftime(TIMESTAMP_FORMAT)
+
+
+def to_csv_bytes(table: pd.DataFrame) -> bytes:
+    """A table of CSV cells as UTF-8 bytes with a header row, text columns neutralised."""
+    cells = table.copy()
+    for column in cells.columns.intersection(list(TEXT_COLUMNS)):
+        cells[column] = neutralise_column(cells[column])
+    return cells.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
 
 def _game_numbers(history: pd.DataFrame) -> pd.Series:

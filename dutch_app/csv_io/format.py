@@ -3,7 +3,8 @@
 Text cells that a spreadsheet could take for a formula are neutralised with a
 leading single quote; :func:`restore_text` undoes that exactly. Every file the app
 writes for people to open (these CSV files and the personal-data ZIP) goes through
-:func:`neutralise_text` or its column form.
+:func:`neutralise_text` or its column form
+(:func:`dutch_app.csv_io.export.neutralise_column`).
 
 >>> neutralise_text("=SUM(A1)"), restore_text("'=SUM(A1)")
 ("'=SUM(A1)", '=SUM(A1)')
@@ -16,8 +17,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-
-import pandas as pd
 
 from dutch_app.i18n import _, format_number, ngettext
 from dutch_core import HouseRules
@@ -111,19 +110,6 @@ def restore_text(text: str) -> str:
     return text[1:] if text.startswith(QUOTE) else text
 
 
-def neutralise_column(cells: pd.Series) -> pd.Series:
-    """:func:`neutralise_text` on a column of text (missing cells become empty), at column
-    speed."""
-    text = cells.astype("string").fillna("")
-    risky = text.str.startswith((*FORMULA_STARTS, QUOTE)).to_numpy(dtype=bool)
-    return text.where(~risky, QUOTE + text)
-
-
-def format_timestamps(stamps: pd.Series) -> pd.Series:
-    """UTC timestamps as ISO 8601 text to the second, e.g. ``2025-05-10T18:30:00Z``."""
-    return stamps.dt.tz_convert("UTC").dt.strftime(TIMESTAMP_FORMAT)
-
-
 def rules_text(rules: HouseRules) -> str:
     """House rules as compact JSON of the settings that differ from the original game's.
 
@@ -146,14 +132,6 @@ def rules_text(rules: HouseRules) -> str:
             if name == "kind" or value not in (None, False)
         }
     return json.dumps(changed, separators=(",", ":"))
-
-
-def to_csv_bytes(table: pd.DataFrame) -> bytes:
-    """A table of CSV cells as UTF-8 bytes with a header row, text columns neutralised."""
-    cells = table.copy()
-    for column in cells.columns.intersection(list(TEXT_COLUMNS)):
-        cells[column] = neutralise_column(cells[column])
-    return cells.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.csv_io import export_games_csv, export_rounds_csv
+from dutch_app.csv_io.export import export_games_csv, export_rounds_csv
 from dutch_app.services._access import membership
 from dutch_app.services.history import load_history
 from dutch_app.storage.models import Game, game_is_shown

@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -142,6 +140,11 @@ def migrating(engine: Engine) -> Iterator[Connection]:
 
 def upgrade(engine: Engine) -> None:
     """Bring the database schema to the newest migration."""
+    # Loaded here: only the start-up migrates, and a process that only reads and writes
+    # rows (the import process) does without Alembic's modules.
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     with migrating(engine) as connection:

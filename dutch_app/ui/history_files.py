@@ -16,7 +16,8 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from dutch_app.csv_io import CsvImportError, export_games_csv, export_rounds_csv
+from dutch_app.csv_io import CsvImportError
+from dutch_app.csv_io.export import export_games_csv, export_rounds_csv
 from dutch_app.i18n import _, format_number, ngettext
 from dutch_app.services import csv_export, history
 from dutch_app.services.csv_import import ImportReport

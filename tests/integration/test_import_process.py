@@ -7,8 +7,11 @@ import multiprocessing
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, select
@@ -207,6 +210,37 @@ def test_the_import_process_gives_way_to_the_server_on_postgresql_only(
 
     lower = os.getpriority(os.PRIO_PROCESS, child.pid) - os.getpriority(os.PRIO_PROCESS, 0)
     assert lower == (0 if engine.dialect.name == "sqlite" else import_process.NICENESS)
+
+
+def test_the_import_process_does_without_the_statistics_libraries(
+    session, owner, group, rounds_file
+):
+    """It reads, checks and writes rows: pandas, NumPy and Arrow (about 90 MiB of a process)
+    are never loaded into it, before an import or during one."""
+    perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    (child,) = multiprocessing.active_children()
+
+    mapped = Path(f"/proc/{child.pid}/maps").read_text()
+    assert [name for name in ("numpy", "pandas", "pyarrow") if f"/{name}/" in mapped] == []
+
+
+def test_the_import_process_starts_without_the_migrations_or_the_statistics():
+    """What the import process loads at its start (its function's module, by name): no
+    Alembic (only the server's start migrates) and nothing of the statistics."""
+    heavy = ("alembic", "altair", "numpy", "openskill", "pandas", "pyarrow", "streamlit")
+    script = (
+        "import sys, dutch_app.services.import_process; "
+        f"print(sorted(name for name in {heavy!r} if name in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert loaded.stdout.strip() == "[]"
 
 
 def test_an_idle_import_process_ends_and_the_next_import_starts_another(

@@ -27,13 +27,12 @@ from dutch_app.csv_io import (
     ImportPlan,
     PlannedGame,
     PlannedRound,
-    export_games_csv,
-    export_rounds_csv,
     import_key,
     neutralise_text,
     parse_rounds_csv,
     restore_text,
 )
+from dutch_app.csv_io.export import export_games_csv, export_rounds_csv
 from dutch_core import (
     PRESETS,
     EndCondition,
