@@ -52,6 +52,7 @@ from dutch_app.services._access import membership
 from dutch_app.services.csv_import import ImportReport, import_rounds_csv
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.unit_of_work import in_steps, perform, read
+from dutch_app.storage.db import in_memory
 
 _log = logging.getLogger(__name__)
 
@@ -90,19 +91,6 @@ class _Failed(NamedTuple):
 _Answer = ImportReport | _Refused | ServiceError | _Failed
 
 
-def in_memory(engine: Engine) -> bool:
-    """Whether ``engine``'s database lives in this process's memory (SQLite only)."""
-    url = engine.url
-    if url.get_backend_name() != "sqlite":
-        return False
-    database = url.database or ""
-    return (
-        database in ("", ":memory:")
-        or url.query.get("mode") == "memory"
-        or "mode=memory" in database
-    )
-
-
 @in_steps
 def import_rounds_csv_apart(
     session: Session, user_id: int, group_id: int, data: bytes
@@ -113,7 +101,7 @@ def import_rounds_csv_apart(
     """
     read(session, membership, user_id, group_id)
     engine = session.get_bind().engine
-    if in_memory(engine):
+    if in_memory(engine.url):
         return import_rounds_csv(session, user_id, group_id, data)
     url = engine.url.render_as_string(hide_password=False)
     answer = _WORKER.run(url, (active_language(), active_locale()), user_id, group_id, data)

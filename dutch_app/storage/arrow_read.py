@@ -82,6 +82,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import psycopg
 from sqlalchemy.engine import URL
 
+from dutch_app.storage.db import in_memory
 from dutch_app.storage.sqlite_helper import NULLS, Helpers, Refused
 
 _SQLITE_BATCH_ROWS = (512, 4096)
@@ -189,7 +190,7 @@ class ArrowReader:
         self._dialect = engine.dialect
         self._url = engine.url
         self._helpers: Helpers | None = None
-        if self.backend == "sqlite" and (self._url.database or "") not in ("", ":memory:"):
+        if self.backend == "sqlite" and not in_memory(self._url):
             self._helpers = Helpers(self._url.database or "")
         self.measure_helpers = False
         """Whether each SQLite read measures its helper's peak memory growth

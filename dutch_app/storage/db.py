@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -28,15 +28,35 @@ WRITE = "dutch_write"
 BUSY_TIMEOUT_MS = 30_000
 
 
+def in_memory(url: str | URL) -> bool:
+    """Whether ``url`` names a SQLite database in the memory of the process that opens it
+    (``sqlite://``, ``:memory:``, or a ``mode=memory`` URI): no other process can see it.
+
+    The one test of it: the engine gives such a database one shared connection, the
+    history reader reads it through that connection rather than a helper process, and an
+    import runs in the server's process rather than the import process.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return False
+    database = parsed.database or ""
+    return (
+        database in ("", ":memory:")
+        or parsed.query.get("mode") == "memory"
+        or "mode=memory" in database
+    )
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; for a SQLite file, its folder is created first. An in-memory
-    SQLite database is one connection shared by all threads (for tests and trials)."""
+    SQLite database (:func:`in_memory`) is one connection shared by all threads (for
+    tests and trials): each new connection to it would otherwise start empty."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
     database = parsed.database or ""
     connect_args = {"timeout": BUSY_TIMEOUT_MS / 1000}
-    if database in ("", ":memory:"):
+    if in_memory(parsed):
         connect_args["check_same_thread"] = False
         engine = create_engine(parsed, connect_args=connect_args, poolclass=StaticPool)
         _configure_sqlite(engine)

@@ -274,7 +274,6 @@ NOT_SERVICES = {
     "demo.main": "the command line itself",
     "csv_import.discard_abandoned_imports": "start-up tidying of imports a stopped process "
     "left hidden; no acting user",
-    "import_process.in_memory": "whether an engine's database is in this process; reads nothing",
     "history.history_query": "builds the SELECT behind load_history; reads nothing",
     "history.history_count": "builds the count of history_query's rows; reads nothing",
     "live.versions": "the live watcher's batch read, asked only for what the route has checked",

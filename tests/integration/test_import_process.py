@@ -14,8 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, select
-from sqlalchemy.pool import NullPool
+from sqlalchemy import select
 
 from dutch_app.csv_io import ROUND_COLUMNS, CsvImportError
 from dutch_app.i18n import use_language
@@ -34,6 +33,7 @@ from dutch_app.services.errors import (
 from dutch_app.services.games import list_games
 from dutch_app.services.groups import create_group
 from dutch_app.services.unit_of_work import perform
+from dutch_app.storage.db import in_memory
 from dutch_app.storage.models import Group
 
 BAD_FILE = b"game,started_at\n1,yesterday\n"
@@ -261,7 +261,7 @@ def test_an_in_memory_database_imports_in_this_process(rounds_file, monkeypatch)
     from dutch_app.storage.models import User
 
     engine = get_engine("sqlite://")
-    assert import_process.in_memory(engine)
+    assert in_memory(engine.url)
     submitted = []
     monkeypatch.setattr(import_process._WORKER, "run", lambda *args: submitted.append(args))
     with session_of(engine) as session:
@@ -280,9 +280,9 @@ def test_an_in_memory_database_imports_in_this_process(rounds_file, monkeypatch)
 
 
 def test_file_and_server_databases_are_not_in_memory(engine):
-    assert not import_process.in_memory(engine)
-    shared = create_engine("sqlite:///file:kept?mode=memory&uri=true", poolclass=NullPool)
-    assert import_process.in_memory(shared)
+    assert not in_memory(engine.url)
+    for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file:kept?mode=memory&uri=true"):
+        assert in_memory(url)
 
 
 def session_of(engine):

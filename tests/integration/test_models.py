@@ -5,13 +5,14 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sqlalchemy import delete, func, inspect, select, text
+from sqlalchemy import delete, func, insert, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from dutch_app.services.games import start_game
 from dutch_app.services.groups import join_group
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
+from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.db import get_engine
 from dutch_app.storage.models import (
     Game,
@@ -140,6 +141,33 @@ def test_an_in_memory_database_is_shared_by_threads_and_migrated():
     finally:
         engine.dispose()
     assert "rounds" in seen[0]
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite://", "sqlite:///file:trial?mode=memory&cache=private&uri=true"]
+)
+def test_an_in_memory_database_in_any_spelling_is_one_database_read_in_this_process(url):
+    """However it is named, an in-memory database is the same one for every connection,
+    and the history reader reads it here (a helper process could not see it)."""
+    engine = get_engine(url)
+    try:
+        with engine.connect() as first, engine.connect() as second:
+            first.execute(insert(User).values(**USER))
+            first.commit()
+            assert second.scalar(select(func.count()).select_from(User)) == 1
+        assert arrow_reader(engine).read(select(User.email)).to_pylist() == [
+            {"email": USER["email"]}
+        ]
+    finally:
+        engine.dispose()
+
+
+USER = {
+    "auth_provider": "local",
+    "auth_subject": "trial",
+    "email": "trial@example.org",
+    "display_name": "Trial",
+}
 
 
 def test_a_deleted_users_id_is_never_handed_out_again(session, make_user):
