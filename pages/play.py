@@ -19,10 +19,8 @@ from dutch_app.ui.history_view import in_progress_label
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import (
     ENTRY_FRAGMENT,
-    ENTRY_GAME_KEY,
     GAME_FRAGMENT,
-    REREAD_KEY,
-    entry_runs_alone,
+    entry_game,
     form_basis,
     just_saved,
     note_stored,
@@ -111,22 +109,6 @@ def set_up_game(group: GroupView) -> None:
             st.session_state[GAME_KEY] = game.id
             st.session_state[SETUP_KEY] = False
             st.rerun()
-
-
-def entry_game(game):
-    """The game as the entry draws it. Drawn with the game's part of the page, the game
-    that part read; drawn alone, the game as this tab last saw it, or, right after a save
-    from this entry, the game read again (only its latest round: the entry shows no more
-    of it). Nothing else changes the game between the page's runs: another phone's
-    change, an undo and the notice's buttons all run the game's part of the page."""
-    if not entry_runs_alone():
-        st.session_state[ENTRY_GAME_KEY] = game
-        return game
-    shown = st.session_state.get(ENTRY_GAME_KEY)
-    if st.session_state.pop(REREAD_KEY, False) or shown is None or shown.id != game.id:
-        shown = call(games.get_game, game.id, 1)
-        st.session_state[ENTRY_GAME_KEY] = shown
-    return shown
 
 
 def enter_round(game, group: GroupView) -> None:

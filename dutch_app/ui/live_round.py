@@ -42,7 +42,6 @@ from dutch_app.ui.play_entry import (
     clear_entry,
     entry_saved,
     sent,
-    sent_save,
     set_entry_errors,
     stored_result,
 )
@@ -140,6 +139,22 @@ def form_basis(game) -> int:
     return basis[1]
 
 
+def entry_game(game):
+    """The game as the entry draws it. Drawn with the game's part of the page, the game
+    that part read; drawn alone, the game as this tab last saw it, or, right after a save
+    from this entry, the game read again (only its latest round: the entry shows no more
+    of it). Nothing else changes the game between the page's runs: another phone's
+    change, an undo and the notice's buttons all run the game's part of the page."""
+    if not entry_runs_alone():
+        st.session_state[ENTRY_GAME_KEY] = game
+        return game
+    shown = st.session_state.get(ENTRY_GAME_KEY)
+    if st.session_state.pop(REREAD_KEY, False) or shown is None or shown.id != game.id:
+        shown = call(games.get_game, game.id, 1)
+        st.session_state[ENTRY_GAME_KEY] = shown
+    return shown
+
+
 def set_basis(game_id: int, number: int, clear: bool = False) -> None:
     """The form is now for round ``number``; ``clear`` empties it on the next run too."""
     st.session_state[BASIS_KEY] = (game_id, number)
@@ -161,7 +176,7 @@ def save_entry(game, basis: int) -> None:
     """
     st.session_state[REREAD_KEY] = True  # stored, refused or moved on: read it again
     names = [player.name for player in game.players]
-    checked = checked_save(sent_save(), game.id, names, game.rules)
+    checked = checked_save(sent("save"), game.id, names, game.rules)
     if checked is None:
         return
     fields, check = checked

@@ -81,28 +81,26 @@ def _state() -> Any:
     return st.session_state
 
 
-def draft(game_id: int, players: Sequence[str]) -> Draft:
-    """The entry on the form, as last sent (a new, empty one for another game or line-up)."""
+def kept_draft(game_id: int, players: Sequence[str]) -> Draft | None:
+    """The entry on the form, as last sent; None when there is none for this game and
+    line-up (the form was emptied, or shows another game)."""
     kept = _state().get(DRAFT_KEY)
     if kept is None or kept[:3] != (entry_number(FORM), game_id, tuple(players)):
-        new_entry(game_id, players)
-        kept = _state()[DRAFT_KEY]
+        return None
     return kept[3]
 
 
-def new_entry(game_id: int, players: Sequence[str], fill: Draft | None = None) -> None:
-    """The form starts a new entry (empty, or holding ``fill``): the element replaces what
-    its fields hold with it, and anything still sent for the previous entry is dropped."""
+def new_entry(game_id: int, players: Sequence[str], fill: Draft | None = None) -> Draft:
+    """The form starts a new entry (empty, or holding ``fill``), which it returns: the
+    element replaces what its fields hold with it, and anything still sent for the
+    previous entry is dropped."""
     state = _state()
     state[f"{FORM}_entry"] = entry_number(FORM) + 1
-    state[DRAFT_KEY] = (
-        entry_number(FORM),
-        game_id,
-        tuple(players),
-        fill or Draft.empty(len(players)),
-    )
+    entry = fill or Draft.empty(len(players))
+    state[DRAFT_KEY] = (entry_number(FORM), game_id, tuple(players), entry)
     for key in (ERRORS_KEY, REFUSED_KEY):
         state.pop(key, None)
+    return entry
 
 
 def clear_entry() -> None:
@@ -218,7 +216,9 @@ def play_entry(
     players = [player.name for player in game.players]
     rules = game.rules
     callers = caller_options(players, rules)
-    entry = draft(game.id, players)
+    entry = kept_draft(game.id, players)
+    if entry is None:  # the form was emptied, or shows another game: a new entry
+        entry = new_entry(game.id, players)
     fields, _check, errors = check_draft(entry, players, rules)
     state = _state()
     if not errors:
@@ -310,11 +310,6 @@ def _safely(callback: Callable[[], object]) -> Callable[[], None]:
 def sent(event: str) -> object:
     """The value the element sent with ``event`` in this run (None if it sent none)."""
     return getattr(_state()[ELEMENT_KEY], event, None)
-
-
-def sent_save() -> object:
-    """What the element sent with Save in this run."""
-    return sent("save")
 
 
 def _penalty_label(caller: str | None, due: int) -> str:
