@@ -36,8 +36,8 @@ from dutch_app.ui.invite_link import (
     join_from_link,
     show_invite_outcome,
 )
+from dutch_app.ui.page_css import page_css
 from dutch_app.ui.password_reset import reset_link_opened
-from dutch_app.ui.phone_css import phone_css
 from dutch_app.ui.preferences import my_preferences, page_head, read_again_next_run
 from dutch_app.ui.text import distinct_labels
 from dutch_app.ui.widgets import apply_pending_resets
@@ -46,7 +46,7 @@ logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name
 
 ICON = "dutch_app/web/static/icon-192.png"  # also the home-screen icon (dutch_app.web.assets)
 st.set_page_config(page_title="Dutch Scorer", page_icon=ICON, layout="wide")
-st.html(phone_css())  # room for a table's toolbar on a phone
+st.html(page_css())  # no English hint in text fields; room for a table's toolbar on a phone
 
 
 def public_pages() -> dict[str, st.Page]:

@@ -54,6 +54,9 @@ def test_sign_up_and_sign_in_in_dutch(app_server, tab: Page):
     fill(tab, "signup_name", "Ann")
     fill(tab, "signup_email", EMAIL)
     fill(tab, "signup_password", PASSWORD)
+    # Streamlit's own hint in a typed-in field is English only: the app shows none.
+    expect(tab.locator('[data-testid="InputInstructions"]')).to_have_count(1)
+    expect(tab.get_by_text("Press Enter to submit form")).to_be_hidden()
     press(tab.get_by_role("button", name="Account aanmaken"))
     expect(tab.get_by_text("Had dit adres nog geen account")).to_be_visible()
 
