@@ -320,6 +320,26 @@ def format_date(value: date | datetime, width: str = "medium") -> str:
     return babel_dates.format_date(value, format=width, locale=active_locale())
 
 
+_DATE_FIELD_ORDERS = {"dMy": "DD{0}MM{0}YYYY", "Mdy": "MM{0}DD{0}YYYY", "yMd": "YYYY{0}MM{0}DD"}
+"""The orders of a date's parts that Streamlit's date field can show, by the order of
+the day (d), month (M) and year (y) in a locale's short date."""
+
+
+def date_field_format(locale_name: str | None = None) -> str:
+    """How a date field (``st.date_input``'s ``format``) writes dates for the person's
+    locale (``locale_name`` instead of the run's own when given): the order of day, month
+    and year and the mark between them of the locale's short date, as near as the field
+    allows (it offers those three orders, and ``/``, ``-`` or ``.`` between the parts).
+
+    >>> [date_field_format(name) for name in ("de_DE", "nl_NL", "fr_FR", "en_US", "fr_CA")]
+    ['DD.MM.YYYY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD']
+    """
+    short = babel_dates.get_date_format("short", locale=locale_name or active_locale()).pattern
+    order = "".join(dict.fromkeys(letter for letter in short if letter in "dMy"))
+    mark = next((char for char in short if char in "/-."), "/")
+    return _DATE_FIELD_ORDERS.get(order, _DATE_FIELD_ORDERS["yMd"]).format(mark)
+
+
 def format_datetime(value: datetime, width: str = "medium") -> str:
     """A moment in the person's locale, date and time (``width`` as for :func:`format_date`)."""
     return babel_dates.format_datetime(value, format=width, locale=active_locale())

@@ -6,7 +6,7 @@ from datetime import date
 import streamlit as st
 
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
-from dutch_app.i18n import _, error_text, format_number, localized
+from dutch_app.i18n import _, date_field_format, error_text, format_number, localized
 from dutch_app.services import games, import_process, rounds
 from dutch_app.services.errors import Conflict, ServiceError
 from dutch_app.services.views import GroupView
@@ -60,7 +60,7 @@ def read_filters(group: GroupView) -> Filters:
     dates = dates_col.date_input(
         _("Started between"),
         value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
-        format="YYYY-MM-DD",
+        format=date_field_format(),
         key="history_filter_dates",
     )
     with player_col:

@@ -13,7 +13,7 @@ import streamlit as st
 
 from dutch_app import stats_columns as columns
 from dutch_app.charts import ROUND_SCORES, WIN_CHANCES, WIN_RATE, ChartSpec
-from dutch_app.i18n import N_, _, format_moment, format_number
+from dutch_app.i18n import N_, _, date_field_format, format_moment, format_number
 from dutch_app.services.views import GroupView
 from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section
 from dutch_app.stats_view import StatsBundle, StatsFilters, TrendWindows
@@ -43,7 +43,7 @@ def filters_for(group: GroupView) -> StatsFilters:
     dates = dates_column.date_input(
         _("Games started between"),
         value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
-        format="YYYY-MM-DD",
+        format=date_field_format(),
         key="stats_dates",
         help=_("Leave empty for all games; pick one day twice for a single day."),
     )

@@ -219,7 +219,11 @@ def load_demo_group(session: Session, user_id: int) -> GroupView:
     count_demo_group(session, user_id)
     check_room_for_a_group(session, user_id)
     group = Group(
-        name="Demo group", invite_code=new_invite_code(), created_by=user_id, is_demo=True
+        # Named in the language of the person who loads it.
+        name=_("Demo group"),
+        invite_code=new_invite_code(),
+        created_by=user_id,
+        is_demo=True,
     )
     session.add(group)
     session.flush()

@@ -113,6 +113,24 @@ def test_the_round_sentence_and_dates_follow_the_locale(table):
     assert "Ronde" in str(at.dataframe[-1].value.columns.tolist())
 
 
+@pytest.mark.parametrize(
+    ("browser", "written"),
+    [
+        ("de-DE", "DD.MM.YYYY"),
+        ("nl-NL", "DD-MM-YYYY"),
+        ("fr-BE", "DD/MM/YYYY"),
+        ("en-US", "MM/DD/YYYY"),
+    ],
+)
+def test_date_fields_write_dates_as_the_locale_does(table, browser, written):
+    """The date filters of History and Stats take and show dates in the locale's order,
+    with its mark between the parts (not the ISO form whatever the language)."""
+    a_played_game(table)
+    for page, key in (("history", "history_filter_dates"), ("stats", "stats_dates")):
+        at = open_app(table.account, f"pages/{page}.py", context={"locale": browser})
+        assert at.date_input(key=key).proto.format == written
+
+
 def test_a_chosen_language_wins_over_the_browsers(table):
     """A person who picked German sees German in a Dutch browser."""
     at = AppTest.from_file(APP, default_timeout=60)

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from sqlalchemy import event
 
+from dutch_app.i18n import use_language
 from dutch_app.services import demo
 from dutch_app.services._stored_games import core_game, rounds_of, table_of
 from dutch_app.services.errors import NotFound, ValidationError
@@ -131,6 +132,15 @@ def test_the_one_click_demo_group_belongs_to_its_user(session, owner):
     frame = perform(session, load_history, owner, made.id)
     assert demo.DEMO_GROUP_ROWS <= len(frame) < demo.DEMO_GROUP_ROWS + 400
     assert frame["played_at"].max() <= pd.Timestamp.now(tz="UTC")
+
+
+def test_the_demo_group_is_named_in_the_language_of_who_loads_it(session, owner):
+    try:
+        use_language("de")
+        made = perform(session, demo.load_demo_group, owner)
+    finally:
+        use_language("en")
+    assert made.name == "Demo-Gruppe"
 
 
 def test_the_command_line_makes_a_group_to_join(session, engine, make_user):
