@@ -55,20 +55,36 @@ def labelled_selectbox(
     for no pick at all and fall back to the first option. The words each option had in
     earlier runs are kept, so such a run keeps the option the person picked, and sends
     its words again.
+
+    An option that is None (everyone, nobody) stands in the widget as :data:`NOTHING`:
+    Streamlit reads None in Session State as no pick at all, and the picker then showed
+    its own placeholder ("Choose an option", in English) instead of the option's words.
     """
-    words = _Words(key, options, labels)
+    shown = [NOTHING if option is None else option for option in options]
+    words = _Words(key, shown, {NOTHING if o is None else o: text for o, text in labels.items()})
     picked = st.session_state.get(key)
-    if picked not in options and words.known(picked):
+    if picked not in shown and words.known(picked):
         st.session_state[key] = words.option(picked)
         index = None if index is None else 0
-    elif picked in options and words.changed:
+    elif picked in shown and words.changed:
         st.session_state[key] = picked
         index = None if index is None else 0
     chosen = st.selectbox(
-        label, options, index=index, format_func=words.of, key=key, **options_of_the_widget
+        label, shown, index=index, format_func=words.of, key=key, **options_of_the_widget
     )
     words.sent()
-    return chosen
+    return None if chosen is NOTHING else chosen
+
+
+class _Nothing:
+    """The type of :data:`NOTHING`."""
+
+    def __repr__(self) -> str:
+        return "NOTHING"
+
+
+NOTHING = _Nothing()
+"""The option None of a :func:`labelled_selectbox`, as the widget holds it."""
 
 
 def labelled_multiselect(

@@ -161,6 +161,17 @@ def test_filters_by_date_player_and_status(table):
     assert "No games match these filters." in messages(at)
 
 
+def test_the_player_filter_starts_on_everyone(table):
+    """Not on an empty picker, which shows Streamlit's own placeholder, in English."""
+    play(table, ["Ann", "Ben"], [])
+    at = open_app(table.account, PAGE)
+    for _run in range(2):
+        picker = at.selectbox(key="history_filter_player")
+        assert (picker.index, picker.options[0]) == (0, "Everyone")
+        at.run()
+    assert listed_games(at) == ["Ann 0 · Ben 0"]
+
+
 def test_a_correction_changes_the_round_and_the_totals(table, two_rounds):
     at = open_app(table.account, PAGE)
     assert at.selectbox(key="history_round").value == 2
@@ -390,7 +401,7 @@ def test_switching_groups_shows_the_other_groups_games(table, two_rounds):
     at.session_state["active_group_id"] = other.id
     at.run()
     assert not at.exception
-    assert at.selectbox(key="history_filter_player").value is None
+    assert at.selectbox(key="history_filter_player").index == 0  # everyone
     assert listed_games(at) == ["Eve 1 · Finn 5"]
     assert at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).value == "5"
 

@@ -98,10 +98,21 @@ def test_pages_before_sign_in_run_without_errors(app_server, policed):
         open_page(policed, link, title)
 
 
+def empty_pickers(page) -> list[str]:
+    """The labels of the pickers that show Streamlit's own placeholder (English whatever the
+    page's language) for want of a choice: every picker of the app starts on an option,
+    or on a placeholder of its own."""
+    return page.locator(
+        'input[placeholder="Choose an option"], input[placeholder="Choose options"]'
+    ).evaluate_all("inputs => inputs.filter(i => i.value === '').map(i => i.ariaLabel)")
+
+
 def test_every_signed_in_page_runs_without_errors(signed_in, screenshot):
-    """Each page of the navigation, and each section of Stats, finishes its run cleanly."""
+    """Each page of the navigation, and each section of Stats, finishes its run cleanly,
+    with no picker left empty under Streamlit's own placeholder (English in any language)."""
     for link, title in SIGNED_IN_PAGES:
         open_page(signed_in, link, title)
+        assert empty_pickers(signed_in) == [], link
     open_page(signed_in, "Stats")
     for section in [*STATS_SECTIONS[1:], STATS_SECTIONS[0]]:
         press(signed_in.get_by_role("tab", name=section))
