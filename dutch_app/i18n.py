@@ -32,6 +32,7 @@ import functools
 import gettext
 import io
 import logging
+import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -72,10 +73,16 @@ _active: ContextVar[_Active | None] = ContextVar("dutch_language", default=None)
 
 
 def _in_script_run() -> bool:
-    """Whether this thread runs a page's script (so has a session and a browser)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    """Whether this thread runs a page's script (so has a session and a browser).
 
-    return get_script_run_ctx(suppress_warning=True) is not None
+    A process that has not loaded Streamlit's script runner runs no page: there (the import
+    process, the command line) Streamlit is not loaded just to be asked, which would bring
+    NumPy and Arrow with it.
+    """
+    runner = sys.modules.get("streamlit.runtime.scriptrunner")
+    if runner is None:
+        return False
+    return runner.get_script_run_ctx(suppress_warning=True) is not None
 
 
 def language_of(tag: str | None) -> str | None:

@@ -11,11 +11,10 @@ other sessions go on at their own pace.
 
 The process is started at the first import and kept for the next ones; it ends after
 :data:`IDLE_SECONDS` without one. It loads only what an import needs (SQLAlchemy, the
-core, the CSV reader; not pandas, NumPy or Arrow, which the statistics need): about
-60 MiB of its own. Imports queue for it, one at a time per server. It connects with the
-server's database URL and runs :func:`dutch_app.services.csv_import.import_rounds_csv` as
-the page ran it before, membership check included, in the language of the person
-importing.
+core, the CSV reader; not Streamlit, pandas, NumPy or Arrow): about 45 MiB of its
+own. Imports queue for it, one at a time per server. It connects with the server's
+database URL and runs :func:`dutch_app.services.csv_import.import_rounds_csv` as the page
+ran it before, membership check included, in the language of the person importing.
 
 What comes back is the import's report, or its refusal: the file's problems (the
 :class:`~dutch_app.csv_io.CsvImportError` is made again in the server, with its

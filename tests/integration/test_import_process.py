@@ -37,6 +37,8 @@ from dutch_app.storage.db import in_memory
 from dutch_app.storage.models import Group
 
 BAD_FILE = b"game,started_at\n1,yesterday\n"
+HEAVY = {"alembic", "altair", "numpy", "openskill", "pandas", "pyarrow", "streamlit"}
+"""Libraries the import process does without (see the module's text)."""
 
 
 @pytest.fixture
@@ -215,22 +217,25 @@ def test_the_import_process_gives_way_to_the_server_on_postgresql_only(
 def test_the_import_process_does_without_the_statistics_libraries(
     session, owner, group, rounds_file
 ):
-    """It reads, checks and writes rows: pandas, NumPy and Arrow (about 90 MiB of a process)
-    are never loaded into it, before an import or during one."""
+    """It reads, checks and writes rows: pandas, NumPy, Arrow and Streamlit (about 90 MiB of
+    a process) are never loaded into it, before an import or during one."""
     perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
     (child,) = multiprocessing.active_children()
 
     mapped = Path(f"/proc/{child.pid}/maps").read_text()
     assert [name for name in ("numpy", "pandas", "pyarrow") if f"/{name}/" in mapped] == []
+    loaded = import_process._WORKER._pool.submit(
+        eval, f"sorted(set(__import__('sys').modules) & {HEAVY!r})"
+    )
+    assert loaded.result(timeout=30) == []
 
 
 def test_the_import_process_starts_without_the_migrations_or_the_statistics():
     """What the import process loads at its start (its function's module, by name): no
     Alembic (only the server's start migrates) and nothing of the statistics."""
-    heavy = ("alembic", "altair", "numpy", "openskill", "pandas", "pyarrow", "streamlit")
     script = (
         "import sys, dutch_app.services.import_process; "
-        f"print(sorted(name for name in {heavy!r} if name in sys.modules))"
+        f"print(sorted(name for name in {sorted(HEAVY)!r} if name in sys.modules))"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", script],
