@@ -32,7 +32,6 @@ runs in the caller's process, as it always did.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import pickle
 import threading
@@ -40,6 +39,8 @@ import traceback
 import uuid
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import spawn
+from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import NamedTuple
 
 from sqlalchemy import Engine, make_url
@@ -114,6 +115,45 @@ def import_rounds_csv_apart(
     raise RuntimeError(f"The import process failed: {answer.what}.")
 
 
+class _ImportProcess(SpawnProcess):
+    """A spawned process that leaves the server's main module out.
+
+    Python starts a spawned process by running the parent's ``__main__`` module again in
+    it (as ``__mp_main__``, unless it is a package's ``__main__``). Streamlit runs each page
+    script as ``__main__``, so an import process started from the History page ran
+    ``app.py`` at its start: all of Streamlit and the app, about 100 MB more, and the
+    app's top-level code with no page to draw. The import needs nothing from that module
+    (the function it runs is found by its own module's name), so the two entries that would
+    run it are taken out of what the new process is told. No other part of the app starts
+    processes this way, and the lock keeps two starts from overlapping.
+    """
+
+    def start(self) -> None:
+        with _STARTING:
+            made = spawn.get_preparation_data
+
+            def without_main(name: str) -> dict[str, object]:
+                data = made(name)
+                for entry in ("init_main_from_path", "init_main_from_name"):
+                    data.pop(entry, None)
+                return data
+
+            spawn.get_preparation_data = without_main
+            try:
+                super().start()
+            finally:
+                spawn.get_preparation_data = made
+
+
+class _ImportContext(SpawnContext):
+    """The spawn start method, with :class:`_ImportProcess` for its processes."""
+
+    Process = _ImportProcess
+
+
+_STARTING = threading.Lock()
+
+
 class _Worker:
     """The server's import process: started when first needed, ended when idle."""
 
@@ -155,7 +195,7 @@ class _Worker:
                     pass
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=_ImportContext(),
                 initializer=_lower_priority,
                 initargs=(make_url(url).get_backend_name() != "sqlite",),
             )

@@ -39,11 +39,12 @@ _SERVER_LOGS = pytest.StashKey[list[Path]]()
 
 @dataclass(frozen=True)
 class AppServer:
-    """A running ``streamlit run serve.py``: its address, database and log file."""
+    """A running ``streamlit run serve.py``: its address, database, log file and process id."""
 
     url: str
     database_url: str
     log_path: Path
+    pid: int
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def app_server(
     env = {**os.environ, **_environment(app_database), "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
     run = start_streamlit("serve.py", env, tmp_path_factory.mktemp("e2e-server"))
     try:
-        yield AppServer(run.url, app_database, run.log_path)
+        yield AppServer(run.url, app_database, run.log_path, run.process.pid)
     finally:
         stop_process_group(run.process)
 

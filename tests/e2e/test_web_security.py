@@ -7,12 +7,14 @@ answer carries a content policy that forbids framing; the app's pages work under
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 import requests
@@ -311,9 +313,30 @@ def test_files_download_and_upload_under_the_policy(app_server, make_table, page
     widget(page, "history_import_file").locator("input[type='file']").set_input_files(rounds_file)
     press(page.get_by_role("button", name="Import the file"))
     expect(page.get_by_text("Skipped 1 game already stored in this group.")).to_be_visible()
+    # The import ran in the server's import process, which did not run the page's script
+    # again at its start (Streamlit runs scripts as __main__): nothing of the statistics.
+    (importer,) = [pid for pid in children(app_server.pid) if b"spawn_main" in cmdline(pid)]
+    mapped = Path(f"/proc/{importer}/maps").read_text()
+    assert [name for name in ("numpy", "pandas", "pyarrow") if f"/{name}/" in mapped] == []
 
     page.goto(f"{app_server.url}/account")
     expect_title(page, "Account")
     archive = download(page, "account_download_data", tmp_path / "data.zip")
     assert archive.read_bytes()[:2] == b"PK"
     assert breaches == []
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def cmdline(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/cmdline").read_bytes()

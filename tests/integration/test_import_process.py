@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -228,6 +229,25 @@ def test_the_import_process_does_without_the_statistics_libraries(
         eval, f"sorted(set(__import__('sys').modules) & {HEAVY!r})"
     )
     assert loaded.result(timeout=30) == []
+
+
+def test_an_import_a_page_asks_for_does_not_run_the_page_in_the_import_process(
+    session, owner, group, rounds_file, monkeypatch
+):
+    """Streamlit runs each page script as ``__main__``, and a spawned process runs the
+    parent's ``__main__`` again at its start: here the script is the app's, as on a server
+    whose History page starts the import process."""
+    import_process._WORKER.stop_if_idle()
+    page = types.ModuleType("__main__")
+    page.__file__ = str(Path(__file__).resolve().parents[2] / "app.py")
+    monkeypatch.setitem(sys.modules, "__main__", page)
+
+    report = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    assert report.games_imported > 0
+    child = import_process._WORKER._pool
+    ran = child.submit(eval, "getattr(__import__('sys').modules['__mp_main__'], '__file__', None)")
+    loaded = child.submit(eval, f"sorted(set(__import__('sys').modules) & {HEAVY!r})")
+    assert (ran.result(timeout=30), loaded.result(timeout=30)) == (None, [])
 
 
 def test_the_import_process_starts_without_the_migrations_or_the_statistics():
