@@ -43,6 +43,7 @@ from sqlalchemy.orm import Session
 from dutch_app.services._access import bump_group, membership
 from dutch_app.services._bulk import PreparedGames, insert_games, insert_with_ids
 from dutch_app.services._caps import check_room_for_players
+from dutch_app.services._in_lists import in_lists
 from dutch_app.services.unit_of_work import read, write
 from dutch_app.storage.models import Game, GamePlayer, Group, Player, Round, RoundHand, utcnow
 
@@ -69,9 +70,6 @@ seconds): it is cleaned up."""
 
 DELETE_BATCH = 50
 """Games deleted per short transaction when an import is undone."""
-
-IN_LIST = 500
-"""Values per IN list: well under every database's limit on parameters."""
 
 
 class Stored(NamedTuple):
@@ -194,10 +192,6 @@ def _checkpoint(connection: Connection) -> None:
         driver.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
-def _in_lists(items: list) -> list[list]:
-    return [items[start : start + IN_LIST] for start in range(0, len(items), IN_LIST)]
-
-
 class _Rows:
     """The prepared rows of each game, to cut into batches."""
 
@@ -260,7 +254,7 @@ def _players(
     name, or a new one made in the holding group; and the names of the new ones."""
     ids: dict[object, int] = {
         key: player_id
-        for keys in _in_lists(list(names))
+        for keys in in_lists(list(names))
         for key, player_id in session.execute(
             select(Player.name_key, Player.id).where(
                 Player.group_id == group_id, Player.name_key.in_(keys)

@@ -27,6 +27,7 @@ from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_c
 from dutch_app.services._access import membership
 from dutch_app.services._bulk import BulkGame, PreparedGames, prepare_games
 from dutch_app.services._import_writes import discard_abandoned, store
+from dutch_app.services._in_lists import in_lists
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._stored_games import Table, core_game
 from dutch_app.services.errors import ValidationError
@@ -60,14 +61,6 @@ def _check_member(session: Session, user_id: int, group_id: int) -> None:
     membership(session, user_id, group_id)
 
 
-CHUNK = 500
-"""Ids per IN list: well under every database's limit on parameters."""
-
-
-def _chunks(items: list) -> list[list]:
-    return [items[start : start + CHUNK] for start in range(0, len(items), CHUNK)]
-
-
 def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]:
     """Content keys of the group's games that started within the same second as one of
     the plan's (such as the games a file was exported from), read in a few queries."""
@@ -87,7 +80,7 @@ def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]
         if as_utc(game.started_at).replace(microsecond=0) in seconds
     ]
     keys = set()
-    for chunk in _chunks(candidates):
+    for chunk in in_lists(candidates):
         ids = [game.id for game in chunk]
         seated: dict[int, list[Player]] = defaultdict(list)
         for game_id, player in session.execute(

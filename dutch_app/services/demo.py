@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
 from dutch_app.i18n import _
@@ -33,9 +33,12 @@ from dutch_app.services.views import GroupView, Role
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import (
     Game,
+    GamePlayer,
     Group,
     Membership,
     Player,
+    Round,
+    RoundHand,
     utcnow,
 )
 from dutch_core import (
@@ -184,11 +187,21 @@ def _check_rows(rows: object) -> int:
     return rows
 
 
+_WRITTEN = (Game, GamePlayer, Player, Round, RoundHand)
+"""The tables :func:`generate_history` writes."""
+
+
 def generate_history(
     session: Session, group_id: int, rows: int, seed: int, end: datetime | None = None
 ) -> DemoSummary:
     """Fill a group with about ``rows`` player-round rows of games ending before ``end``
-    (default now). Commits after every batch; meant for the command line and tests."""
+    (default now). Commits after every batch; meant for the command line and tests.
+
+    On PostgreSQL the written tables are analysed afterwards, as its manual asks after a
+    bulk load: until autovacuum gets to them (up to a minute or more), the planner takes
+    tables that just grew from nearly empty for small, and a listing of a group's games
+    then ran for minutes (a nested loop over the rounds table, seen in the test suite).
+    """
     rows = _check_rows(rows)
     if session.in_transaction():
         session.commit()
@@ -203,6 +216,10 @@ def generate_history(
             raise NotFound("group", group_id)
         summary = _generate(session, group_id, rows, seed, as_utc(end) or utcnow(), next_batch)
         session.commit()
+        if session.get_bind().dialect.name == "postgresql":
+            tables = ", ".join(model.__tablename__ for model in _WRITTEN)
+            session.execute(text(f"ANALYZE {tables}"))
+            session.commit()
     except BaseException:
         session.rollback()
         raise

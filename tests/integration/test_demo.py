@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, func, select, text
 
 from dutch_app.i18n import use_language
 from dutch_app.services import demo
@@ -109,6 +110,39 @@ def test_rows_are_written_in_bulk(session, engine, owner):
         event.remove(engine, "before_cursor_execute", count)
     assert summary.rows >= 1500
     assert len(inserts) < 30  # a few statements per batch, not one per row
+
+
+def test_on_postgresql_the_written_tables_are_analysed_afterwards(session, engine, owner):
+    """So the planner knows their new size at once (see generate_history); SQLite's
+    planner keeps no statistics unless asked, and none are made there."""
+    group = perform(session, create_group, owner, "Analysed")
+    before = session.scalar(select(func.now())) if engine.dialect.name == "postgresql" else None
+    session.commit()
+    demo.generate_history(session, group.id, 200, 3)
+    if engine.dialect.name == "postgresql":
+        deadline = time.monotonic() + 10  # the statistics views can lag a little
+        while True:
+            analysed = {
+                name: when
+                for name, when in session.execute(
+                    text(
+                        "SELECT relname, last_analyze FROM pg_stat_user_tables WHERE relname IN "
+                        "('games', 'game_players', 'players', 'rounds', 'round_hands')"
+                    )
+                )
+            }
+            session.commit()
+            done = all(when is not None and when >= before for when in analysed.values())
+            if (len(analysed) == 5 and done) or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert len(analysed) == 5
+        assert done, analysed
+    else:
+        stats = session.scalar(
+            text("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")
+        )
+        assert stats == 0
 
 
 @pytest.mark.parametrize("rows", [0, -5, demo.MAX_ROWS + 1, "100"])
