@@ -341,7 +341,13 @@ def date_field_format(locale_name: str | None = None) -> str:
     >>> [date_field_format(name) for name in ("de_DE", "nl_NL", "fr_FR", "en_US", "fr_CA")]
     ['DD.MM.YYYY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD']
     """
-    short = babel_dates.get_date_format("short", locale=locale_name or active_locale()).pattern
+    return _date_field_format(locale_name or active_locale())
+
+
+@functools.lru_cache(maxsize=64)
+def _date_field_format(locale_name: str) -> str:
+    """:func:`date_field_format` of one locale, worked out once (pages ask on every run)."""
+    short = babel_dates.get_date_format("short", locale=locale_name).pattern
     order = "".join(dict.fromkeys(letter for letter in short if letter in "dMy"))
     mark = next((char for char in short if char in "/-."), "/")
     return _DATE_FIELD_ORDERS.get(order, _DATE_FIELD_ORDERS["yMd"]).format(mark)

@@ -6,7 +6,7 @@ from datetime import date
 import streamlit as st
 
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
-from dutch_app.i18n import _, date_field_format, error_text, format_number, localized
+from dutch_app.i18n import _, error_text, format_number, localized
 from dutch_app.services import games, import_process, rounds
 from dutch_app.services.errors import Conflict, ServiceError
 from dutch_app.services.views import GroupView
@@ -43,7 +43,7 @@ from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
+from dutch_app.ui.widgets import date_range_field, labelled_selectbox, reset_on_next_run
 from dutch_core.errors import DutchError
 from dutch_core.game import GameStatus
 
@@ -57,12 +57,7 @@ def read_filters(group: GroupView) -> Filters:
     """The date range, player and status filters."""
     names = {player.id: player.name for player in roster(group)}
     dates_col, player_col, status_col = st.columns(3)
-    dates = dates_col.date_input(
-        _("Started between"),
-        value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
-        format=date_field_format(),
-        key="history_filter_dates",
-    )
+    dates = date_range_field(dates_col, _("Started between"), key="history_filter_dates")
     with player_col:
         player_id = labelled_selectbox(
             _("Player"),

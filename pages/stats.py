@@ -13,7 +13,7 @@ import streamlit as st
 
 from dutch_app import stats_columns as columns
 from dutch_app.charts import ROUND_SCORES, WIN_CHANCES, WIN_RATE, ChartSpec
-from dutch_app.i18n import N_, _, date_field_format, format_moment, format_number
+from dutch_app.i18n import N_, _, format_moment, format_number
 from dutch_app.services.views import GroupView
 from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section
 from dutch_app.stats_view import StatsBundle, StatsFilters, TrendWindows
@@ -26,7 +26,7 @@ from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rou
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
 from dutch_app.ui.text import distinct_labels, md, percent
-from dutch_app.ui.widgets import labelled_multiselect, labelled_selectbox
+from dutch_app.ui.widgets import date_range_field, labelled_multiselect, labelled_selectbox
 from dutch_core import stats
 
 ensure_routed()
@@ -40,10 +40,9 @@ def filters_for(group: GroupView) -> StatsFilters:
     """The date range and player filters, as chosen on the page."""
     names = {player.id: player.name for player in roster(group)}
     dates_column, players_column = st.columns(2)
-    dates = dates_column.date_input(
+    dates = date_range_field(
+        dates_column,
         _("Games started between"),
-        value=(),  # type: ignore[arg-type]  # no range yet; Streamlit takes () though typed not to
-        format=date_field_format(),
         key="stats_dates",
         help=_("Leave empty for all games; pick one day twice for a single day."),
     )

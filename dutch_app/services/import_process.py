@@ -123,9 +123,9 @@ class _ImportProcess(SpawnProcess):
     script as ``__main__``, so an import process started from the History page ran
     ``app.py`` at its start: all of Streamlit and the app (measured: 81 MB of its own
     instead of 39, 124 MB resident instead of 52), and the app's top-level code with no
-    page to draw. The import needs nothing from that module
-    (the function it runs is found by its own module's name), so the two entries that would
-    run it are taken out of what the new process is told. No other part of the app starts
+    page to draw. The import needs nothing from that module (the function it runs is found
+    by its own module's name), so the two entries that would run it are taken out of what
+    the new process is told. No other part of the app starts
     processes this way, and the lock keeps two starts from overlapping.
     """
 

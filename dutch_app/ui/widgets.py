@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from dutch_app.i18n import N_, _
+from dutch_app.i18n import N_, _, date_field_format
 
 PENDING_KEY = "widget_values_for_next_run"
 
@@ -60,8 +60,8 @@ def labelled_selectbox(
     Streamlit reads None in Session State as no pick at all, and the picker then showed
     its own placeholder ("Choose an option", in English) instead of the option's words.
     """
-    shown = [NOTHING if option is None else option for option in options]
-    words = _Words(key, shown, {NOTHING if o is None else o: text for o, text in labels.items()})
+    shown = [_held(option) for option in options]
+    words = _Words(key, shown, {_held(option): text for option, text in labels.items()})
     picked = st.session_state.get(key)
     if picked not in shown and words.known(picked):
         st.session_state[key] = words.option(picked)
@@ -85,6 +85,23 @@ class _Nothing:
 
 NOTHING = _Nothing()
 """The option None of a :func:`labelled_selectbox`, as the widget holds it."""
+
+
+def _held(option: Any) -> Any:
+    """``option`` as a :func:`labelled_selectbox` widget holds it."""
+    return NOTHING if option is None else option
+
+
+def date_range_field(place: Any, label: str, *, key: str, **options_of_the_widget: Any) -> Any:
+    """A date range picker in ``place`` (a column), empty until a range is picked, writing
+    dates as the person's locale does (:func:`~dutch_app.i18n.date_field_format`)."""
+    return place.date_input(
+        label,
+        value=(),  # no range yet; Streamlit takes () though typed not to
+        format=date_field_format(),
+        key=key,
+        **options_of_the_widget,
+    )
 
 
 def labelled_multiselect(
