@@ -29,6 +29,14 @@ def wait_until(condition: Callable[[], bool], timeout: float, interval: float = 
     return condition()
 
 
+def mapped_libraries(
+    pid: int, names: tuple[str, ...] = ("numpy", "pandas", "pyarrow")
+) -> list[str]:
+    """Which of these packages have compiled code mapped into process ``pid`` (loaded)."""
+    mapped = Path(f"/proc/{pid}/maps").read_text()
+    return [name for name in names if f"/{name}/" in mapped]
+
+
 def log_tail(path: Path, lines: int = 80) -> str:
     """The last ``lines`` lines of a log file (or a note that there is none)."""
     if not path.exists():

@@ -34,7 +34,7 @@ from tests.e2e.streamlit_ui import (
     watch_content_policy,
     widget,
 )
-from tests.servers import free_port
+from tests.servers import free_port, mapped_libraries
 
 COOKIE_ROUTE = "/_dutch/session-cookie"
 THIRTY_DAYS = 30 * 86400
@@ -316,8 +316,7 @@ def test_files_download_and_upload_under_the_policy(app_server, make_table, page
     # The import ran in the server's import process, which did not run the page's script
     # again at its start (Streamlit runs scripts as __main__): nothing of the statistics.
     (importer,) = [pid for pid in children(app_server.pid) if b"spawn_main" in cmdline(pid)]
-    mapped = Path(f"/proc/{importer}/maps").read_text()
-    assert [name for name in ("numpy", "pandas", "pyarrow") if f"/{name}/" in mapped] == []
+    assert mapped_libraries(importer) == []
 
     page.goto(f"{app_server.url}/account")
     expect_title(page, "Account")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from dutch_app.services.history import load_history
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Game
 from dutch_core import parse_cards
+from tests.servers import wait_until
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 END = datetime(2025, 6, 1, 22, 0, tzinfo=UTC)
@@ -120,24 +120,26 @@ def test_on_postgresql_the_written_tables_are_analysed_afterwards(session, engin
     session.commit()
     demo.generate_history(session, group.id, 200, 3)
     if engine.dialect.name == "postgresql":
-        deadline = time.monotonic() + 10  # the statistics views can lag a little
-        while True:
-            analysed = {
-                name: when
-                for name, when in session.execute(
+
+        def analysed() -> dict[str, object]:
+            found = dict(
+                session.execute(
                     text(
                         "SELECT relname, last_analyze FROM pg_stat_user_tables WHERE relname IN "
                         "('games', 'game_players', 'players', 'rounds', 'round_hands')"
                     )
-                )
-            }
+                ).all()
+            )
             session.commit()
-            done = all(when is not None and when >= before for when in analysed.values())
-            if (len(analysed) == 5 and done) or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        assert len(analysed) == 5
-        assert done, analysed
+            return found
+
+        def all_analysed() -> bool:
+            found = analysed()
+            return len(found) == 5 and all(
+                when is not None and when >= before for when in found.values()
+            )
+
+        assert wait_until(all_analysed, timeout=10), analysed()  # the statistics views can lag
     else:
         stats = session.scalar(
             text("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")

@@ -36,6 +36,7 @@ from dutch_app.services.groups import create_group
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import in_memory
 from dutch_app.storage.models import Group
+from tests.servers import mapped_libraries, wait_until
 
 BAD_FILE = b"game,started_at\n1,yesterday\n"
 HEAVY = {"alembic", "altair", "numpy", "openskill", "pandas", "pyarrow", "streamlit"}
@@ -197,7 +198,7 @@ def test_an_import_process_that_died_between_imports_is_replaced(
     (child,) = multiprocessing.active_children()
     os.kill(child.pid, signal.SIGKILL)
     child.join(timeout=10)
-    _wait_until(lambda: import_process._WORKER._pool._broken)  # the pool has seen it go
+    assert wait_until(lambda: import_process._WORKER._pool._broken, timeout=10, interval=0.01)
 
     again = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
     assert (again.games_imported, again.games_skipped) == (0, first.games_imported)
@@ -223,8 +224,7 @@ def test_the_import_process_does_without_the_statistics_libraries(
     perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
     (child,) = multiprocessing.active_children()
 
-    mapped = Path(f"/proc/{child.pid}/maps").read_text()
-    assert [name for name in ("numpy", "pandas", "pyarrow") if f"/{name}/" in mapped] == []
+    assert mapped_libraries(child.pid) == []
     loaded = import_process._WORKER._pool.submit(
         eval, f"sorted(set(__import__('sys').modules) & {HEAVY!r})"
     )
@@ -320,14 +320,6 @@ def _big_file(session, owner) -> bytes:
     source = perform(session, create_group, owner, "Big source")
     generate_history(session, source.id, 40_000, 5)
     return perform(session, export_rounds, owner, source.id)
-
-
-def _wait_until(condition, within: float = 10.0) -> None:
-    deadline = time.monotonic() + within
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("still waiting")
-        time.sleep(0.01)
 
 
 def _wait_for_a_holding_group(session, within: float = 60.0) -> None:
