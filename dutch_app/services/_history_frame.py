@@ -29,25 +29,45 @@ freed block of some size back to the system at once. Arrow's default allocator k
 freed pages for reuse, about 2 MB more for a 10,000-row load (and no less for the
 next one), which is more than twice that frame."""
 _DERIVED = "caller_hand_total"
+_CALLED = "caller_called"
+"""Where :data:`_DERIVED` has a value (a round with a caller)."""
 
 
 def history_frame(read: Batches) -> pd.DataFrame:
     """The history frame (see ``dutch_core.stats.HISTORY_DTYPES``) of the SELECT's rows."""
-    if read.rows == 0:
-        return empty_history()
-    columns = _Columns(read.rows)
+    columns = _Columns(read.rows, read.exact)
     for batch in read:
         columns.add(batch)
         del batch
+    if columns.filled == 0:
+        return empty_history()
     return columns.frame()
 
 
-class _Columns:
-    """The frame's columns at their final size, filled in the order the rows come."""
+def _room(rows: int) -> int:
+    """Room for ``rows`` rows expected but not counted: a little more, for the rounds saved
+    since the rows were last counted."""
+    return rows + max(64, rows // 64)
 
-    def __init__(self, rows: int) -> None:
-        self._rows = rows
-        self._filled = 0
+
+class _Columns:
+    """The frame's columns made once at their final size, filled in the order the rows
+    come. When the rows were not counted but only expected (see
+    :class:`~dutch_app.storage.arrow_read.Batches`), the columns are made a little larger
+    (:func:`_room`) and cut to the rows that came; should more come, they are made larger
+    on the way.
+
+    What can be worked out batch by batch is, while the next batch is being read: the
+    caller's hand total spread over the rounds that are whole, and the text columns in
+    pandas's form, kept in pieces. Finishing the frame after the last batch is then only
+    the last round's spread and the categories' order."""
+
+    def __init__(self, rows: int, exact: bool = True) -> None:
+        self._exact = exact
+        self._rows = rows = rows if exact else _room(rows)
+        self.filled = 0
+        self._spread_from = 0
+        """The first row of the round not spread yet (see :meth:`_spread`)."""
         self._arrays: dict[str, np.ndarray] = {}
         self._coded: dict[str, _Coded] = {}
         self._texts: dict[str, list[pa.Array]] = {}
@@ -60,12 +80,18 @@ class _Columns:
                 self._texts[name] = []
             elif name != _DERIVED:
                 self._arrays[name] = np.empty(rows, dtype=dtype)
+        self._spread_arrays = {
+            _DERIVED: np.empty(rows, dtype=HISTORY_DTYPES["hand_total"]),
+            _CALLED: np.empty(rows, dtype=bool),
+        }
 
     def add(self, batch: pa.RecordBatch) -> None:
         """Write one batch's rows after those already in."""
-        start, stop = self._filled, self._filled + batch.num_rows
+        start, stop = self.filled, self.filled + batch.num_rows
         if stop > self._rows:
-            raise RuntimeError(f"The history has more rows than the {self._rows} counted.")
+            if self._exact:
+                raise RuntimeError(f"The history has more rows than the {self._rows} counted.")
+            self._widen(max(stop, self._rows + self._rows // 2))
         rows = slice(start, stop)
         is_caller = np.asarray(batch.column("is_caller").to_numpy(zero_copy_only=False), bool)
         for name, array in self._arrays.items():
@@ -81,33 +107,84 @@ class _Columns:
         for name, coded in self._coded.items():
             coded.add(rows, batch.column(name))
         for name, pieces in self._texts.items():
-            # Copied: a piece that shared the batch's buffers would keep the whole batch,
-            # every column, alive.
-            pieces.append(pa.concat_arrays([_text(batch.column(name))], POOL))
-        self._filled = stop
+            text = _text(batch.column(name))
+            if name == "penalty":  # the penalty belongs to the caller's row only
+                text = pc.if_else(is_caller, text, None, memory_pool=POOL)
+            else:
+                # Copied: a piece that shared the batch's buffers would keep the whole
+                # batch, every column, alive.
+                text = pa.concat_arrays([text], POOL)
+            # With 64-bit offsets, as pandas keeps text.
+            pieces.append(text.cast(pa.large_string(), memory_pool=POOL))
+        self.filled = stop
+        self._spread(last=False)
+
+    def _spread(self, last: bool) -> None:
+        """Spread each caller's hand total over the rows of their round, for the rounds
+        read whole since the last spread (the last round read may go on in the next batch,
+        unless this is the ``last`` spread). Rows of a round are adjacent: the SELECT
+        orders by game, round and seat."""
+        start, stop = self._spread_from, self.filled
+        round_ids = self._arrays["round_id"][start:stop]
+        if not last:
+            # Up to the start of the last round read.
+            changes = np.flatnonzero(round_ids[1:] != round_ids[:-1])
+            if not len(changes):
+                return
+            stop = start + int(changes[-1]) + 1
+            round_ids = round_ids[: stop - start]
+        totals, called = _caller_totals(
+            round_ids,
+            self._arrays["is_caller"][start:stop],
+            self._arrays["hand_total"][start:stop],
+        )
+        self._spread_arrays[_DERIVED][start:stop] = totals
+        self._spread_arrays[_CALLED][start:stop] = called
+        self._spread_from = stop
+
+    def _widen(self, rows: int) -> None:
+        """Make room for ``rows`` rows, keeping those in."""
+        for arrays in (self._arrays, self._spread_arrays):
+            for name, array in arrays.items():
+                arrays[name] = _resized(array, self.filled, rows)
+        for coded in self._coded.values():
+            coded.resize(self.filled, rows)
+        self._rows = rows
+
+    def _cut(self) -> None:
+        """Cut the columns to the rows that came (copied when the room left over is more
+        than a little)."""
+        filled = self.filled
+        copy = self._rows - filled > _room(filled) - filled
+        for arrays in (self._arrays, self._spread_arrays):
+            for name, array in arrays.items():
+                arrays[name] = _resized(array, filled, filled) if copy else array[:filled]
+        for coded in self._coded.values():
+            coded.resize(filled, filled, copy)
+        self._rows = filled
 
     def frame(self) -> pd.DataFrame:
         """The finished frame; the columns' arrays become the frame's own."""
-        if self._filled != self._rows:
-            raise RuntimeError(f"The history has {self._filled} of the {self._rows} rows counted.")
+        if self.filled != self._rows:
+            if self._exact:
+                raise RuntimeError(
+                    f"The history has {self.filled} of the {self._rows} rows counted."
+                )
+            self._cut()
+        self._spread(last=True)
         arrays = self._arrays
         columns: dict[str, object] = {}
         for name, dtype in HISTORY_DTYPES.items():
-            if name == _DERIVED:  # after the three columns it is made of, which stay
-                columns[name] = _caller_totals(
-                    arrays["round_id"], arrays["is_caller"], arrays["hand_total"]
-                )
+            if name == _DERIVED:
+                spread = self._spread_arrays
+                columns[name] = pd.arrays.IntegerArray(spread[_DERIVED], ~spread[_CALLED])
             elif name in _TIMES:
                 columns[name] = pd.array(arrays.pop(name), copy=False).tz_localize("UTC")
             elif dtype == "category":
                 columns[name] = self._coded.pop(name).categorical()
             elif dtype == "string":
-                text = pa.concat_arrays(self._texts.pop(name), memory_pool=POOL)
-                if name == "penalty":  # the penalty belongs to the caller's row only
-                    text = pc.if_else(arrays["is_caller"], text, None, memory_pool=POOL)
-                # With 64-bit offsets, as pandas keeps text.
-                wide = text.cast(pa.large_string(), memory_pool=POOL)
-                columns[name] = pd.array(wide, dtype="string")
+                pieces = pa.chunked_array(self._texts.pop(name), pa.large_string())
+                columns[name] = pd.array(pieces, dtype="string")
             else:
                 columns[name] = arrays[name]
         return pd.DataFrame(columns, copy=False)
@@ -128,6 +205,14 @@ class _Coded:
         self._known = pa.array([None], pa.string())
         """The missing text, then the values known so far, in the order they came."""
         self._codes = np.empty(rows, dtype=np.int8)
+
+    def resize(self, filled: int, rows: int, copy: bool = True) -> None:
+        """Room for ``rows`` codes, keeping the first ``filled``; a cut without ``copy``
+        is a view of the codes there were."""
+        if copy:
+            self._codes = _resized(self._codes, filled, rows)
+        else:
+            self._codes = self._codes[:rows]
 
     def add(self, rows: slice, column: pa.Array) -> None:
         text = _text(column)
@@ -171,6 +256,13 @@ def _categories(values: tuple[str, ...]) -> pd.CategoricalDtype:
     return pd.CategoricalDtype(pd.Index(values, dtype="str"))
 
 
+def _resized(array: np.ndarray, filled: int, rows: int) -> np.ndarray:
+    """A new array of ``rows`` of ``array``'s type, starting with its first ``filled``."""
+    resized = np.empty(rows, dtype=array.dtype)
+    resized[:filled] = array[:filled]
+    return resized
+
+
 def _code_type(values: int) -> np.dtype:
     """The narrowest integer that numbers ``values`` values and -1."""
     return np.min_scalar_type(-max(values, 1))
@@ -191,9 +283,11 @@ def _text(column: pa.Array) -> pa.Array:
     return column if pa.types.is_string(column.type) else column.cast(pa.string(), memory_pool=POOL)
 
 
-def _caller_totals(round_ids: np.ndarray, is_caller: np.ndarray, hand_totals: np.ndarray):
-    """The caller's hand total on every row of their round (missing where nobody called).
-    Rows of a round are adjacent: the SELECT orders by game, round and seat."""
+def _caller_totals(
+    round_ids: np.ndarray, is_caller: np.ndarray, hand_totals: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The caller's hand total on every row of their round, and where there is one (rows
+    of a round are adjacent)."""
     starts = np.flatnonzero(np.r_[True, round_ids[1:] != round_ids[:-1]])
     caller_rows = np.flatnonzero(is_caller)
     of_round = np.searchsorted(starts, caller_rows, side="right") - 1
@@ -202,4 +296,4 @@ def _caller_totals(round_ids: np.ndarray, is_caller: np.ndarray, hand_totals: np
     has_caller = np.zeros(len(starts), dtype=bool)
     has_caller[of_round] = True
     sizes = np.diff(np.r_[starts, len(round_ids)])
-    return pd.arrays.IntegerArray(np.repeat(per_round, sizes), ~np.repeat(has_caller, sizes))
+    return np.repeat(per_round, sizes), np.repeat(has_caller, sizes)

@@ -117,10 +117,19 @@ def load_history(
     reader = arrow_reader(session.get_bind().engine)
     try:
         # The membership is the read's gate: checked first, in the read's own snapshot.
-        with reader.batches(query, count, values, _MEMBER) as read:
+        with reader.batches(query, count, values, _MEMBER, _rows_key(values)) as read:
             return history_frame(read)
     except Refused:
         raise NotFound("group", group_id) from None
+
+
+def _rows_key(values: dict[str, object]) -> tuple[object, ...]:
+    """The key under which the reader remembers the rows of a load: the group and the
+    filters, not who loads it (any member's load of a group is the same rows)."""
+    return (
+        "history",
+        *sorted((name, value) for name, value in values.items() if name != "member_id"),
+    )
 
 
 _MEMBER = select(Membership.user_id).where(

@@ -27,7 +27,9 @@ into Arrow arrays typed by the statement's columns (:func:`_schema`).
 better taken in record batches (:meth:`ArrowReader.batches`), each turned into
 its final form before the next is read, so that the driver's copy of the rows
 never has to exist whole. The rows are counted first, in the same snapshot, so
-that the reader's caller can make its columns at their final size. A read can have
+that the reader's caller can make its columns at their final size; a read the caller
+names (the history of one group with one set of filters) is counted only the first time,
+and later reads expect the rows it gave last. A read can have
 a gate, a SELECT run first in that snapshot (the reader's membership of the group):
 when it finds no row, nothing is read. On PostgreSQL the batches are about an eighth
 of the rows each, and large ones are read ahead: a worker thread reads the next while
@@ -56,7 +58,7 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -137,6 +139,10 @@ times its frame)."""
 _COMPILED_KEPT = 256
 """The most compiled statements a reader keeps (those read last)."""
 
+_REMEMBERED_KEPT = 4096
+"""The most row counts a reader remembers (under the keys of the reads that gave them last;
+see :meth:`ArrowReader.batches`)."""
+
 _SETTING = "dutch_read.p{}"
 """The transaction setting a batched PostgreSQL read keeps its ``n``-th value in."""
 
@@ -175,9 +181,27 @@ class Batches:
 
     rows: int
     batches: Iterator[pa.RecordBatch]
+    exact: bool = True
+    """Whether ``rows`` was counted in the read's snapshot; when not, it is the number of
+    rows the same read gave last time, and more or fewer can come."""
 
     def __iter__(self) -> Iterator[pa.RecordBatch]:
         return self.batches
+
+
+class _Tally:
+    """Counts the rows of the batches that pass through it, and whether they ran out."""
+
+    def __init__(self, batches: Iterator[pa.RecordBatch]) -> None:
+        self._batches = batches
+        self.rows = 0
+        self.ended = False
+
+    def __iter__(self) -> Iterator[pa.RecordBatch]:
+        for batch in self._batches:
+            self.rows += batch.num_rows
+            yield batch
+        self.ended = True
 
 
 class ArrowReader:
@@ -204,6 +228,8 @@ class ArrowReader:
         # converters): one built once and run with new ``values`` is not compiled again.
         # Keyed by the statement itself, which hashes by identity.
         self._compiled: OrderedDict[Select, _Compiled] = OrderedDict()
+        # How many rows the last whole read under each caller's key gave (see batches).
+        self._remembered: OrderedDict[Hashable, int] = OrderedDict()
         weakref.finalize(self, _close_all, self._idle)
 
     @property
@@ -239,6 +265,7 @@ class ArrowReader:
         count: Select | None = None,
         values: Mapping[str, Any] | None = None,
         gate: Select | None = None,
+        remember: Hashable | None = None,
     ) -> Iterator[Batches]:
         """The rows of ``query``, counted first and then read as record batches as they
         are asked for, with the column types of :meth:`read`.
@@ -252,15 +279,47 @@ class ArrowReader:
         ``gate``, if given, is a SELECT run first in that snapshot (the reader's membership
         of the group, say): when it finds no row, nothing else is read and
         :class:`~dutch_app.storage.sqlite_helper.Refused` is raised.
+
+        ``remember``, if given, is a key under which the reader remembers how many rows
+        the read gave, once all its batches were taken. The next read under the same key
+        is not counted: its ``rows`` is that number, no longer ``exact``, and the reader of
+        its batches must take as many as come. (Counting took about 4 % of a load; a group's
+        history changes by a round or two between loads, so the last count is close.)
         """
+        expected = self._expected(remember)
         if self._helpers is not None:
-            with self._helper_batches(query, count, values, gate) as read:
-                yield read
-            return
-        if self.backend == "sqlite":
-            with self._sqlite_batches(query, count, values, gate) as read:
-                yield read
-            return
+            read_rows = self._helper_batches(query, count, values, gate, expected)
+        elif self.backend == "sqlite":
+            read_rows = self._sqlite_batches(query, count, values, gate, expected)
+        else:
+            read_rows = self._postgres_read(query, count, values, gate, expected)
+        with read_rows as read:
+            tally = _Tally(read.batches)
+            yield Batches(read.rows, iter(tally), read.exact)
+        if remember is not None and tally.ended:
+            with self._lock:
+                self._remembered[remember] = tally.rows
+                self._remembered.move_to_end(remember)
+                if len(self._remembered) > _REMEMBERED_KEPT:
+                    self._remembered.popitem(last=False)
+
+    def _expected(self, remember: Hashable | None) -> int | None:
+        """The rows the last whole read under ``remember`` gave, if the reader knows."""
+        if remember is None:
+            return None
+        with self._lock:
+            return self._remembered.get(remember)
+
+    @contextmanager
+    def _postgres_read(
+        self,
+        query: Select,
+        count: Select | None,
+        values: Mapping[str, Any] | None,
+        gate: Select | None,
+        expected: int | None,
+    ) -> Iterator[Batches]:
+        """:meth:`batches` on PostgreSQL: streamed with ``COPY`` in one snapshot."""
         connection = self._checkout()
         try:
             # One transaction for the count and the rows. It is the driver's own: the
@@ -272,13 +331,13 @@ class ArrowReader:
                     cursor.execute(*self._compile(gate, values))
                     if cursor.fetch_arrow_table().num_rows == 0:
                         raise Refused
-                read = self._postgres_batches(cursor, query, count, values)
+                read = self._postgres_batches(cursor, query, count, values, expected)
                 if _batch_rows(read.rows) < _READ_AHEAD_ROWS:
                     yield read
                 else:
                     ahead = _ReadAhead(read.batches)
                     try:
-                        yield Batches(read.rows, ahead)
+                        yield Batches(read.rows, ahead, read.exact)
                     finally:
                         ahead.close()  # before the cursor closes under a read
             connection.adbc_connection.set_autocommit(True)  # ends the read (it wrote nothing)
@@ -304,6 +363,7 @@ class ArrowReader:
         counting: Select | None,
         values: Mapping[str, Any] | None,
         gate: Select | None,
+        expected: int | None,
     ) -> Iterator[Batches]:
         """:meth:`batches` of a SQLite file, read by a helper process with the ADBC
         driver (see :mod:`dutch_app.storage.sqlite_helper`): the count and the rows in
@@ -311,13 +371,17 @@ class ArrowReader:
         helpers = self._helpers
         if helpers is None:
             raise ValueError("Only a SQLite file is read by helper processes.")
-        counting = _rows_of(query) if counting is None else counting
+        if expected is not None:
+            counting = None
+        elif counting is None:
+            counting = _rows_of(query)
         request = self._helper_request(query, counting, values, _HELPER_BATCH_ROWS)
+        request["expected"] = expected
         if gate is not None:
             request["gate"] = list(self._compile(gate, values))
         with helpers.read(request, _schema(query)) as read:
             try:
-                yield Batches(read.rows, iter(read))
+                yield Batches(read.rows, iter(read), exact=expected is None)
             finally:
                 self.helper_growth = read.peak_growth
 
@@ -350,6 +414,7 @@ class ArrowReader:
         counting: Select | None,
         values: Mapping[str, Any] | None,
         gate: Select | None,
+        expected: int | None,
     ) -> Iterator[Batches]:
         """:meth:`batches` of an in-memory SQLite database, which only the engine's own
         connection can see: the count and the rows in one of its transactions."""
@@ -358,13 +423,16 @@ class ArrowReader:
                 cursor.execute(*self._compile(gate, values))
                 if cursor.fetchone() is None:
                     raise Refused
-            cursor.execute(
-                *self._compile(_rows_of(query) if counting is None else counting, values)
-            )
-            count = int(cursor.fetchone()[0])
+            count = expected
+            if count is None:
+                cursor.execute(
+                    *self._compile(_rows_of(query) if counting is None else counting, values)
+                )
+                count = int(cursor.fetchone()[0])
             cursor.execute(*self._compile(query, values))
             batch_rows = _batch_rows(count, _SQLITE_BATCH_ROWS)
-            yield Batches(count, _fetched(cursor, _schema(query), batch_rows))
+            batches = _fetched(cursor, _schema(query), batch_rows)
+            yield Batches(count, batches, exact=expected is None)
 
     @contextmanager
     def _sqlite_cursor(self) -> Iterator[Any]:
@@ -381,11 +449,11 @@ class ArrowReader:
                 cursor.close()
 
     def _postgres_batches(
-        self, cursor: Any, query: Select, counting: Select | None, values
+        self, cursor: Any, query: Select, counting: Select | None, values, expected: int | None
     ) -> Batches:
         # One snapshot for the count and the rows (the connection's transactions are
         # repeatable reads); the rows are streamed with COPY, a batch at a time.
-        count = self._count(cursor, query, counting, values)
+        count = self._count(cursor, query, counting, values) if expected is None else expected
         compiled, parameters = self._compiled_with(query, values)
         if not compiled.streamed:
             raise ValueError(
@@ -400,7 +468,7 @@ class ArrowReader:
             **{"adbc.postgresql.batch_size_hint_bytes": str(batch_bytes)}
         )
         cursor.execute(compiled.streamed)
-        return Batches(count, iter(cursor.fetch_record_batch()))
+        return Batches(count, iter(cursor.fetch_record_batch()), exact=expected is None)
 
     def _compile(
         self, query: Select, values: Mapping[str, Any] | None = None

@@ -17,8 +17,11 @@ The exchange, one read at a time per helper (every number big-endian):
   membership, or nothing is read), of the count and of the query, the query retyped
   (see below), the Arrow types the rows must have (by their names: ``int64``,
   ``double``, ``string``), how to size the batches (about one part in ``n`` of the
-  rows, within two bounds), and whether to measure the helper's memory;
-- the helper answers ``C`` and the row count (8 bytes; -1 without a count), then
+  rows, within two bounds), the number of rows the server expects when it asks for
+  no count (the batches are then sized by it), and whether to measure the helper's
+  memory;
+- the helper answers ``C`` and the row count (8 bytes; the expected rows when it was
+  given them instead of a count; -1 with neither), then
   each record batch of exactly those types as ``B``, its length (8 bytes) and the
   batch as one Arrow IPC message (written with one system call, so the server wakes
   once a batch), then ``K`` and its peak memory growth during the read (8 bytes; 0
@@ -401,7 +404,9 @@ def _answer(connection: _Connection, request: dict[str, Any], answers: int) -> N
                 _send(answers, b"N")
                 return
             rows = -1
-            if request["count"] is not None:
+            if request.get("expected") is not None:  # the caller's guess: not counted
+                rows = int(request["expected"])
+            elif request["count"] is not None:
                 rows = int(connection.rows(*request["count"]).read_all().column(0)[0].as_py())
         except Exception as error:  # told to the server, which raises it
             _fail(answers, error)

@@ -20,9 +20,10 @@ from sqlalchemy import Integer, bindparam, func, literal, literal_column, select
 from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import Session
 
+from dutch_app.services import history
 from dutch_app.services._history_frame import history_frame
 from dutch_app.services.demo import generate_history
-from dutch_app.services.games import start_game
+from dutch_app.services.games import delete_game, start_game
 from dutch_app.services.history import history_count, history_query, load_history
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
@@ -232,6 +233,103 @@ def test_a_count_that_disagrees_with_the_rows_is_an_error_not_a_cut_frame(
     wrong = select(literal(counted))
     with reader.batches(history_query(group.id), wrong) as read, pytest.raises(RuntimeError):
         history_frame(read)
+
+
+@pytest.fixture
+def loads(monkeypatch) -> list[tuple[int, bool]]:
+    """The row count (or the rows expected) and whether it was counted, of every load."""
+    noted: list[tuple[int, bool]] = []
+
+    def noting(read):
+        noted.append((read.rows, read.exact))
+        return history_frame(read)
+
+    monkeypatch.setattr(history, "history_frame", noting)
+    return noted
+
+
+def test_a_load_after_the_first_is_not_counted_and_gives_the_same_frame(
+    session, owner, group, loads
+):
+    """The reader remembers how many rows a group's load gave; the next load expects as
+    many instead of counting them first, and its frame is the one a counted load gives."""
+    generate_history(session, group.id, rows=2_000, seed=10)
+    first = assert_same_frames(session, owner, group.id)
+    again = assert_same_frames(session, owner, group.id)
+    pd.testing.assert_frame_equal(again, first, check_exact=True)
+    assert loads == [(len(first), True), (len(first), False)]
+    # A filtered load is remembered apart: its first load is counted.
+    assert_same_frames(session, owner, group.id, player_ids=[int(first["player_id"].iloc[0])])
+    assert loads[2][1] is True
+
+
+@pytest.mark.parametrize("off_by", [-1.0, -0.5, -1, 1, 63, 2_000, 5.0])
+def test_however_wrong_the_rows_expected_the_frame_is_exact(
+    engine, session, owner, group, loads, off_by
+):
+    """A load expects the rows the last one gave; rounds saved or games deleted since make
+    it wrong. Fewer rows than expected are cut off, more make the columns larger on the
+    way, and no expectation (nothing, one row, ten times too many) changes the frame.
+    (Factors: -1.0 is no rows at all, -0.5 half of them, 5.0 six times as many.)"""
+    generate_history(session, group.id, rows=2_000, seed=11)
+    counted = assert_same_frames(session, owner, group.id)
+    rows = len(counted)
+    reader = arrow_reader(engine)
+    key = next(reversed(reader._remembered))
+    assert reader._remembered[key] == rows
+    wrong = rows + (int(off_by * rows) if isinstance(off_by, float) else off_by)
+    reader._remembered[key] = wrong
+    frame = assert_same_frames(session, owner, group.id)
+    pd.testing.assert_frame_equal(frame, counted, check_exact=True)
+    assert loads[-1] == (wrong, False)
+    assert reader._remembered[key] == rows
+
+
+def test_rounds_saved_and_games_deleted_between_loads(session, owner, group, seated, loads):
+    """Between two loads of a group, a game with more rounds than the spare room appears,
+    then most games go: each load expects the last one's rows and gets the exact frame."""
+    generate_history(session, group.id, rows=1_500, seed=12)
+    before = assert_same_frames(session, owner, group.id)
+    game = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic_open"])
+    hands = dict(zip([p.id for p in seated], ("3", "10", "12", "20"), strict=True))
+    for _ in range(40):  # 160 rows, more than the 64 spare
+        add_round(session, owner, game.id, hands, seated[0].id, "dutch")
+    session.commit()
+    grown = assert_same_frames(session, owner, group.id)
+    assert len(grown) == len(before) + 160
+    for game_id in sorted(set(before["game_id"]))[1:]:
+        delete_game(session, owner, game_id)
+    session.commit()
+    shrunk = assert_same_frames(session, owner, group.id)
+    assert len(shrunk) < len(before) // 2
+    assert loads == [(len(before), True), (len(before), False), (len(grown), False)]
+
+
+def test_an_empty_group_expected_empty_and_one_expected_empty_that_is_not(
+    session, owner, group, seated, loads
+):
+    assert perform(session, load_history, owner, group.id).empty
+    assert perform(session, load_history, owner, group.id).empty
+    game = start_game(session, owner, group.id, [p.id for p in seated], PRESETS["classic_open"])
+    hands = dict(zip([p.id for p in seated], ("3", "10", "12", "20"), strict=True))
+    add_round(session, owner, game.id, hands, seated[0].id, "dutch")
+    session.commit()
+    frame = assert_same_frames(session, owner, group.id)
+    assert len(frame) == 4
+    assert loads == [(0, True), (0, False), (0, False)]
+
+
+def test_a_read_stopped_before_its_end_is_not_remembered(engine, session, group):
+    generate_history(session, group.id, rows=2_000, seed=13)
+    session.commit()
+    reader = arrow_reader(engine)
+    key = ("a test", group.id)
+    with reader.batches(history_query(group.id), remember=key) as read:
+        next(iter(read))
+    assert reader._expected(key) is None
+    with reader.batches(history_query(group.id), remember=key) as read:
+        rows = sum(batch.num_rows for batch in read)
+    assert reader._expected(key) == rows == read.rows
 
 
 def test_a_statement_built_once_is_compiled_once_and_run_with_any_values(
