@@ -115,15 +115,19 @@ its peak 2.2 times the frame; at least 2,048, 1.18 and 2.45; at least 3,000, 1.2
 3.3.)"""
 
 _HELPER_BATCHES = 16
-_HELPER_BATCH_ROWS = (256, 2**15)
+_HELPER_BATCH_ROWS = (256, 2048)
 """A SQLite file's read (by a helper process) takes about a sixteenth of the rows at a time,
 within these bounds: the server turns each batch into columns while the helper reads the
 next, so small batches cost little time, and the helper's and the server's copies of a
-batch stay small. Measured side by side (load ÷ bare read; peak growth of server and
-helper ÷ frame): at 10,000 rows, 625-row batches 1.13-1.16 and 2.4-2.6, 1,250-row
-batches 1.14-1.16 and 3.3-3.7, 312-row batches 1.22; at 100,000 rows, 6,250-row batches
-1.14 and 2.3; at 1,000,000 rows, 32,768-row batches 1.01 and 1.8 (batches of 131,072 made
-the helper's peak alone about the frame's size)."""
+batch stay small. The upper bound keeps a batch (about 210 bytes a row for the history,
+more with long names) within half of the helper's pipe (1 MiB,
+:data:`~dutch_app.storage.sqlite_helper.PIPE_BYTES`): a larger batch filled the pipe, and
+the helper waited for the server to empty it instead of reading on.
+Measured side by side (load ÷ bare read; peak growth of server and helper ÷ frame): at
+10,000 rows, 625-row batches 1.13-1.16 and 2.4-2.6, 1,250-row batches 1.14-1.16 and
+3.3-3.7, 312-row batches 1.22; at 100,000 and 1,000,000 rows, batches of at most 2,048
+rows 1.07-1.13 and 1.35-1.7, of at most 4,096 1.07-1.12 and 1.4-2.0, of at most 1,024
+1.12 and 1.3-1.5, and of at most 32,768 (6,250 rows at 100,000) 1.18-1.22 and 1.9-2.2."""
 
 _READ_AHEAD_ROWS = 4096
 """PostgreSQL batches of at least this many rows are read ahead: the driver reads the

@@ -75,7 +75,7 @@ CACHE_KIB = 256
 """A helper's SQLite page cache. Its reads scan a group's rows once, in order; the
 operating system's file cache keeps the file's pages for the next read."""
 
-_PIPE_BYTES = 1 << 20
+PIPE_BYTES = 1 << 20
 """The size asked for each pipe (Linux's default most): the helper can write a whole
 batch ahead while the server works on the last."""
 
@@ -186,7 +186,7 @@ def _widen(pipe: IO[bytes]) -> None:
     import fcntl
 
     with suppress(AttributeError, OSError):  # not Linux, or above the system's limit
-        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
 def _exactly(stream: IO[bytes], size: int) -> bytes:

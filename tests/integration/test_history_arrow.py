@@ -27,7 +27,7 @@ from dutch_app.services.games import delete_game, start_game
 from dutch_app.services.history import history_count, history_query, load_history
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
-from dutch_app.storage import arrow_read
+from dutch_app.storage import arrow_read, sqlite_helper
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer
 from dutch_core import PRESETS
@@ -177,6 +177,25 @@ def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, 
     assert len(sizes) >= 4  # batches of about an eighth of the rows, 2,048 at the least
     assert sum(sizes) == read.rows >= 9_000
     assert_same_frames(session, owner, group.id)
+
+
+def test_a_helper_batch_fits_in_half_the_pipe_however_long_the_history(engine, session, group):
+    """A SQLite file's batches are about a sixteenth of the rows, but never so large that
+    one fills the helper's pipe: the helper would wait for the server to empty it instead
+    of reading on. The bytes a row takes are measured on a real read; the batch is the one
+    the helper would size for a million rows."""
+    if engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL is read in the server, with no pipe")
+    generate_history(session, group.id, rows=3_000, seed=14)
+    session.commit()
+    reader = arrow_reader(engine)
+    with reader.batches(history_query(group.id)) as read:
+        sizes = [(batch.num_rows, pa.ipc.get_record_batch_size(batch)) for batch in read]
+    assert sum(rows for rows, _ in sizes) == read.rows >= 3_000
+    row_bytes = max(size / rows for rows, size in sizes)
+    sizing = reader._helper_request(history_query(group.id), None, None, (1, 1))["batch_rows"]
+    largest = sqlite_helper._batch_rows(1_000_000, sizing[0], *arrow_read._HELPER_BATCH_ROWS)
+    assert largest * row_bytes <= sqlite_helper.PIPE_BYTES // 2
 
 
 @pytest.mark.parametrize("light_count", [False, True], ids=["own count", "light count"])
