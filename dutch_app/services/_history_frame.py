@@ -1,12 +1,13 @@
 """The history frame, filled batch by batch from the Arrow rows of the history SELECT.
 
-The rows are counted first, so every column of the frame is made once, at its
-final size and type, and each record batch is written into it as soon as it is
-read (integers narrowed, times parsed, text with few distinct values numbered)
-and then let go: the driver's wide rows never exist whole, and no column is
-joined from pieces at the end, except the two free-text columns. The categories
-are sorted as pandas's ``astype("category")`` sorts them, and the caller's hand
-total is spread over the rows of each round, once every row is in.
+The rows are counted first (or expected: as many as the group's last load gave), so
+every column of the frame is made once, at its final size and type, and each record
+batch is written into it as soon as it is read (integers narrowed, times parsed, text
+with few distinct values numbered, free text put in pandas's form) and then let go: the
+driver's wide rows never exist whole, and no column is joined from pieces at the end.
+The caller's hand total is spread over the rows of each round as soon as the round is
+whole. What is left once the last batch is in is the last round's spread and sorting
+the categories as pandas's ``astype("category")`` sorts them.
 """
 
 from __future__ import annotations
