@@ -220,9 +220,17 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
     save = _round_saver(database, sessions)
     owner = database.owner_id
 
+    maintenance = _Maintenance(engine)
+    windows: list[dict] = []
+
     def saves_alone(count: int) -> list[float]:
         _ready_to_time(save)
-        return [_timed_save(save) for _ in range(count)]
+        before = maintenance.counts()
+        times = [_timed_save(save) for _ in range(count)]
+        windows.append(
+            {"window": "alone", "slowest_ms": max(times) * 1000, **maintenance.since(before)}
+        )
+        return times
 
     try:
         for _ in range(3):
@@ -238,12 +246,16 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
                 alone.append(saves_alone(len(during[-1])))
             importing = _Import(sessions, owner, target, data)
             _ready_to_time(save)
+            before = maintenance.counts()
             importing.start()
             times: list[float] = []
             while not importing.done.is_set():
                 times.append(_timed_save(save))
             importing.join()
             during.append(times)
+            windows.append(
+                {"window": "import", "slowest_ms": max(times) * 1000, **maintenance.since(before)}
+            )
             if turn % 2 == 0:
                 alone.append(saves_alone(len(times)))
         with sessions() as session:
@@ -257,6 +269,8 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
             "median_alone_s": statistics.median(statistics.median(t) for t in alone),
         }
         details["slowest_vs_median"] = slowest / details["median_alone_s"]
+        if maintenance.known:
+            details["windows"] = windows
         details["p99_ratio"] = details["p99_during_s"] / details["p99_alone_s"]
         return Comparison(
             slowest, statistics.median(max(t) for t in alone), repeats, details=details
@@ -264,6 +278,35 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
     finally:
         gc.unfreeze()
         engine.dispose()
+
+
+class _Maintenance:
+    """PostgreSQL's own background work, counted around each window of ratio 8 (outside
+    its timed saves): checkpoints begun, and tables vacuumed or analysed by autovacuum.
+    A window's slowest save can meet either; the counts say whether it did, so a window
+    that did can be told from one the import slowed. SQLite has neither: nothing is
+    counted."""
+
+    def __init__(self, engine) -> None:
+        self._engine = engine
+        self.known = engine.dialect.name == "postgresql"
+
+    def counts(self) -> tuple[int, int]:
+        if not self.known:
+            return (0, 0)
+        with self._engine.connect() as connection:
+            checkpoints = connection.exec_driver_sql(
+                "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter"
+            ).scalar_one()
+            autovacuums = connection.exec_driver_sql(
+                "SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0)"
+                " FROM pg_stat_all_tables"
+            ).scalar_one()
+        return int(checkpoints), int(autovacuums)
+
+    def since(self, before: tuple[int, int]) -> dict[str, int]:
+        after = self.counts()
+        return {"checkpoints": after[0] - before[0], "autovacuums": after[1] - before[1]}
 
 
 def _ready_to_time(save: Callable[[], None]) -> None:
