@@ -179,13 +179,12 @@ def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, 
     assert_same_frames(session, owner, group.id)
 
 
+@pytest.mark.parametrize("engine", ["sqlite"], indirect=True)  # PostgreSQL is read in the server
 def test_a_helper_batch_fits_in_half_the_pipe_however_long_the_history(engine, session, group):
     """A SQLite file's batches are about a sixteenth of the rows, but never so large that
     one fills the helper's pipe: the helper would wait for the server to empty it instead
     of reading on. The bytes a row takes are measured on a real read; the batch is the one
     the helper would size for a million rows."""
-    if engine.dialect.name != "sqlite":
-        pytest.skip("PostgreSQL is read in the server, with no pipe")
     generate_history(session, group.id, rows=3_000, seed=14)
     session.commit()
     reader = arrow_reader(engine)
