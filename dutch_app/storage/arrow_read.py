@@ -193,6 +193,23 @@ class Batches:
         return self.batches
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What :meth:`ArrowReader.batches` was asked for, handed to the way each database reads."""
+
+    query: Select
+    count: Select | None
+    values: Mapping[str, Any] | None
+    gate: Select | None
+    expected: int | None
+    """The rows expected instead of a count, if any."""
+
+    @property
+    def counting(self) -> Select:
+        """The SELECT that counts the rows: ``count``, or one derived from the query."""
+        return _rows_of(self.query) if self.count is None else self.count
+
+
 class _Tally:
     """Counts the rows of the batches that pass through it, and whether they ran out."""
 
@@ -290,13 +307,13 @@ class ArrowReader:
         its batches must take as many as come. (Counting took about 4 % of a load; a group's
         history changes by a round or two between loads, so the last count is close.)
         """
-        expected = self._expected(remember)
+        asked = _Asked(query, count, values, gate, self._expected(remember))
         if self._helpers is not None:
-            read_rows = self._helper_batches(query, count, values, gate, expected)
+            read_rows = self._helper_batches(asked)
         elif self.backend == "sqlite":
-            read_rows = self._sqlite_batches(query, count, values, gate, expected)
+            read_rows = self._sqlite_batches(asked)
         else:
-            read_rows = self._postgres_read(query, count, values, gate, expected)
+            read_rows = self._postgres_read(asked)
         with read_rows as read:
             tally = _Tally(read.batches)
             yield Batches(read.rows, iter(tally), read.exact)
@@ -315,14 +332,7 @@ class ArrowReader:
             return self._remembered.get(remember)
 
     @contextmanager
-    def _postgres_read(
-        self,
-        query: Select,
-        count: Select | None,
-        values: Mapping[str, Any] | None,
-        gate: Select | None,
-        expected: int | None,
-    ) -> Iterator[Batches]:
+    def _postgres_read(self, asked: _Asked) -> Iterator[Batches]:
         """:meth:`batches` on PostgreSQL: streamed with ``COPY`` in one snapshot."""
         connection = self._checkout()
         try:
@@ -331,11 +341,11 @@ class ArrowReader:
             # time-zone-aware parameters while autocommit is on, which would end ours.
             connection.adbc_connection.set_autocommit(False)
             with connection.cursor() as cursor:
-                if gate is not None:
-                    cursor.execute(*self._compile(gate, values))
+                if asked.gate is not None:
+                    cursor.execute(*self._compile(asked.gate, asked.values))
                     if cursor.fetch_arrow_table().num_rows == 0:
                         raise Refused
-                read = self._postgres_batches(cursor, query, count, values, expected)
+                read = self._postgres_batches(cursor, asked)
                 if _batch_rows(read.rows) < _READ_AHEAD_ROWS:
                     yield read
                 else:
@@ -361,31 +371,21 @@ class ArrowReader:
         return int(cursor.fetch_arrow_table().column(0)[0].as_py())
 
     @contextmanager
-    def _helper_batches(
-        self,
-        query: Select,
-        counting: Select | None,
-        values: Mapping[str, Any] | None,
-        gate: Select | None,
-        expected: int | None,
-    ) -> Iterator[Batches]:
+    def _helper_batches(self, asked: _Asked) -> Iterator[Batches]:
         """:meth:`batches` of a SQLite file, read by a helper process with the ADBC
         driver (see :mod:`dutch_app.storage.sqlite_helper`): the count and the rows in
         one transaction of the helper's connection."""
         helpers = self._helpers
         if helpers is None:
             raise ValueError("Only a SQLite file is read by helper processes.")
-        if expected is not None:
-            counting = None
-        elif counting is None:
-            counting = _rows_of(query)
-        request = self._helper_request(query, counting, values, _HELPER_BATCH_ROWS)
-        request["expected"] = expected
-        if gate is not None:
-            request["gate"] = list(self._compile(gate, values))
-        with helpers.read(request, _schema(query)) as read:
+        counting = asked.counting if asked.expected is None else None
+        request = self._helper_request(asked.query, counting, asked.values, _HELPER_BATCH_ROWS)
+        request["expected"] = asked.expected
+        if asked.gate is not None:
+            request["gate"] = list(self._compile(asked.gate, asked.values))
+        with helpers.read(request, _schema(asked.query)) as read:
             try:
-                yield Batches(read.rows, iter(read), exact=expected is None)
+                yield Batches(read.rows, iter(read), exact=asked.expected is None)
             finally:
                 self.helper_growth = read.peak_growth
 
@@ -412,31 +412,22 @@ class ArrowReader:
         }
 
     @contextmanager
-    def _sqlite_batches(
-        self,
-        query: Select,
-        counting: Select | None,
-        values: Mapping[str, Any] | None,
-        gate: Select | None,
-        expected: int | None,
-    ) -> Iterator[Batches]:
+    def _sqlite_batches(self, asked: _Asked) -> Iterator[Batches]:
         """:meth:`batches` of an in-memory SQLite database, which only the engine's own
         connection can see: the count and the rows in one of its transactions."""
         with self._sqlite_cursor() as cursor:
-            if gate is not None:
-                cursor.execute(*self._compile(gate, values))
+            if asked.gate is not None:
+                cursor.execute(*self._compile(asked.gate, asked.values))
                 if cursor.fetchone() is None:
                     raise Refused
-            count = expected
+            count = asked.expected
             if count is None:
-                cursor.execute(
-                    *self._compile(_rows_of(query) if counting is None else counting, values)
-                )
+                cursor.execute(*self._compile(asked.counting, asked.values))
                 count = int(cursor.fetchone()[0])
-            cursor.execute(*self._compile(query, values))
+            cursor.execute(*self._compile(asked.query, asked.values))
             batch_rows = _batch_rows(count, _SQLITE_BATCH_ROWS)
-            batches = _fetched(cursor, _schema(query), batch_rows)
-            yield Batches(count, batches, exact=expected is None)
+            batches = _fetched(cursor, _schema(asked.query), batch_rows)
+            yield Batches(count, batches, exact=asked.expected is None)
 
     @contextmanager
     def _sqlite_cursor(self) -> Iterator[Any]:
@@ -452,12 +443,13 @@ class ArrowReader:
             finally:
                 cursor.close()
 
-    def _postgres_batches(
-        self, cursor: Any, query: Select, counting: Select | None, values, expected: int | None
-    ) -> Batches:
+    def _postgres_batches(self, cursor: Any, asked: _Asked) -> Batches:
         # One snapshot for the count and the rows (the connection's transactions are
         # repeatable reads); the rows are streamed with COPY, a batch at a time.
-        count = self._count(cursor, query, counting, values) if expected is None else expected
+        query, values = asked.query, asked.values
+        count = asked.expected
+        if count is None:
+            count = self._count(cursor, query, asked.count, values)
         compiled, parameters = self._compiled_with(query, values)
         if not compiled.streamed:
             raise ValueError(
@@ -472,7 +464,7 @@ class ArrowReader:
             **{"adbc.postgresql.batch_size_hint_bytes": str(batch_bytes)}
         )
         cursor.execute(compiled.streamed)
-        return Batches(count, iter(cursor.fetch_record_batch()), exact=expected is None)
+        return Batches(count, iter(cursor.fetch_record_batch()), exact=asked.expected is None)
 
     def _compile(
         self, query: Select, values: Mapping[str, Any] | None = None
