@@ -29,6 +29,13 @@ POOL = pa.system_memory_pool()
 freed block of some size back to the system at once. Arrow's default allocator keeps
 freed pages for reuse, about 2 MB more for a 10,000-row load (and no less for the
 next one), which is more than twice that frame."""
+TEXT_PIECES = 16
+"""A free-text column's pieces are joined sixteen at a time as the batches come, so that
+a long history's column is not a chunk a batch. Filtering a million-row frame took
+20.0 ms with a chunk for each of its 489 batches, 17.3 ms with 39 chunks and 15.7 ms
+with one; joining them all once the last batch is in would copy every text again after
+the read, when the load has nothing else left to wait on."""
+
 _DERIVED = "caller_hand_total"
 _CALLED = "caller_called"
 """Where :data:`_DERIVED` has a value (a round with a caller)."""
@@ -72,6 +79,8 @@ class _Columns:
         self._arrays: dict[str, np.ndarray] = {}
         self._coded: dict[str, _Coded] = {}
         self._texts: dict[str, list[pa.Array]] = {}
+        self._recent: dict[str, list[pa.Array]] = {}
+        """Each free-text column's pieces since it was last joined (see :data:`TEXT_PIECES`)."""
         for name, dtype in HISTORY_DTYPES.items():
             if name in _TIMES:
                 self._arrays[name] = np.empty(rows, dtype="datetime64[ns]")
@@ -79,6 +88,7 @@ class _Columns:
                 self._coded[name] = _Coded(rows)
             elif dtype == "string":
                 self._texts[name] = []
+                self._recent[name] = []
             elif name != _DERIVED:
                 self._arrays[name] = np.empty(rows, dtype=dtype)
         self._spread_arrays = {
@@ -116,7 +126,11 @@ class _Columns:
                 # batch, every column, alive.
                 text = pa.concat_arrays([text], POOL)
             # With 64-bit offsets, as pandas keeps text.
-            pieces.append(text.cast(pa.large_string(), memory_pool=POOL))
+            recent = self._recent[name]
+            recent.append(text.cast(pa.large_string(), memory_pool=POOL))
+            if len(recent) == TEXT_PIECES:
+                pieces.append(pa.concat_arrays(recent, POOL))
+                recent.clear()
         self.filled = stop
         self._spread(last=False)
 
@@ -184,7 +198,8 @@ class _Columns:
             elif dtype == "category":
                 columns[name] = self._coded.pop(name).categorical()
             elif dtype == "string":
-                pieces = pa.chunked_array(self._texts.pop(name), pa.large_string())
+                chunks = self._texts.pop(name) + self._recent.pop(name)
+                pieces = pa.chunked_array(chunks, pa.large_string())
                 columns[name] = pd.array(pieces, dtype="string")
             else:
                 columns[name] = arrays[name]

@@ -21,7 +21,7 @@ from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import Session
 
 from dutch_app.services import history
-from dutch_app.services._history_frame import history_frame
+from dutch_app.services._history_frame import TEXT_PIECES, history_frame
 from dutch_app.services.demo import generate_history
 from dutch_app.services.games import delete_game, start_game
 from dutch_app.services.history import history_count, history_query, load_history
@@ -176,7 +176,11 @@ def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, 
         sizes = [batch.num_rows for batch in read]
     assert len(sizes) >= 4  # batches of about an eighth of the rows, 2,048 at the least
     assert sum(sizes) == read.rows >= 9_000
-    assert_same_frames(session, owner, group.id)
+    frame = assert_same_frames(session, owner, group.id)
+    # The free text is joined sixteen batches at a time, not kept a chunk a batch.
+    for column in ("cards", "penalty"):
+        chunks = frame[column].array._pa_array.num_chunks
+        assert chunks <= len(sizes) // TEXT_PIECES + TEXT_PIECES - 1
 
 
 @pytest.mark.parametrize("engine", ["sqlite"], indirect=True)  # PostgreSQL is read in the server
