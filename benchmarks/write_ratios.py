@@ -228,9 +228,7 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
         _ready_to_time(save)
         before = maintenance.counts()
         times = [_timed_save(save) for _ in range(count)]
-        windows.append(
-            {"window": "alone", "slowest_ms": max(times) * 1000, **maintenance.since(before)}
-        )
+        windows.append(maintenance.window("alone", times, before))
         return times
 
     try:
@@ -254,9 +252,7 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
                 times.append(_timed_save(save))
             importing.join()
             during.append(times)
-            windows.append(
-                {"window": "import", "slowest_ms": max(times) * 1000, **maintenance.since(before)}
-            )
+            windows.append(maintenance.window("import", times, before))
             if turn % 2 == 0:
                 alone.append(saves_alone(len(times)))
         with sessions() as session:
@@ -302,13 +298,11 @@ class _Maintenance:
     def settle(self) -> None:
         """What autovacuum (PostgreSQL) or the next commit's checkpoint (SQLite's write-ahead
         log) would do in the background anyway, done now."""
-        if self.known:
-            with self._engine.connect() as connection:
-                connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
-                    "VACUUM (ANALYZE)"
-                )
-        else:
-            with self._engine.connect() as connection:
+        with self._engine.connect() as connection:
+            if self.known:  # VACUUM cannot run inside a transaction
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+                connection.exec_driver_sql("VACUUM (ANALYZE)")
+            else:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def counts(self) -> tuple[int, int, int]:
@@ -327,9 +321,13 @@ class _Maintenance:
             ).scalar_one()
         return int(checkpoints), int(autovacuums), int(busy)
 
-    def since(self, before: tuple[int, int, int]) -> dict[str, int]:
+    def window(self, kind: str, times: list[float], before: tuple[int, int, int]) -> dict:
+        """What a window of ``kind`` (``import`` or ``alone``) met: its slowest save, and
+        what the database did since the counts ``before`` it."""
         after = self.counts()
         return {
+            "window": kind,
+            "slowest_ms": max(times) * 1000,
             "checkpoints": after[0] - before[0],
             "autovacuums": after[1] - before[1],
             "autovacuum_workers_at_start": before[2],

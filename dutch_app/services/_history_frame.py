@@ -78,17 +78,14 @@ class _Columns:
         """The first row of the round not spread yet (see :meth:`_spread`)."""
         self._arrays: dict[str, np.ndarray] = {}
         self._coded: dict[str, _Coded] = {}
-        self._texts: dict[str, list[pa.Array]] = {}
-        self._recent: dict[str, list[pa.Array]] = {}
-        """Each free-text column's pieces since it was last joined (see :data:`TEXT_PIECES`)."""
+        self._texts: dict[str, _Text] = {}
         for name, dtype in HISTORY_DTYPES.items():
             if name in _TIMES:
                 self._arrays[name] = np.empty(rows, dtype="datetime64[ns]")
             elif dtype == "category":
                 self._coded[name] = _Coded(rows)
             elif dtype == "string":
-                self._texts[name] = []
-                self._recent[name] = []
+                self._texts[name] = _Text()
             elif name != _DERIVED:
                 self._arrays[name] = np.empty(rows, dtype=dtype)
         self._spread_arrays = {
@@ -125,12 +122,7 @@ class _Columns:
                 # Copied: a piece that shared the batch's buffers would keep the whole
                 # batch, every column, alive.
                 text = pa.concat_arrays([text], POOL)
-            # With 64-bit offsets, as pandas keeps text.
-            recent = self._recent[name]
-            recent.append(text.cast(pa.large_string(), memory_pool=POOL))
-            if len(recent) == TEXT_PIECES:
-                pieces.append(pa.concat_arrays(recent, POOL))
-                recent.clear()
+            pieces.add(text)
         self.filled = stop
         self._spread(last=False)
 
@@ -198,12 +190,31 @@ class _Columns:
             elif dtype == "category":
                 columns[name] = self._coded.pop(name).categorical()
             elif dtype == "string":
-                chunks = self._texts.pop(name) + self._recent.pop(name)
-                pieces = pa.chunked_array(chunks, pa.large_string())
-                columns[name] = pd.array(pieces, dtype="string")
+                columns[name] = self._texts.pop(name).array()
             else:
                 columns[name] = arrays[name]
         return pd.DataFrame(columns, copy=False)
+
+
+class _Text:
+    """A free-text column, kept in pieces joined :data:`TEXT_PIECES` at a time."""
+
+    def __init__(self) -> None:
+        self._joined: list[pa.Array] = []
+        self._recent: list[pa.Array] = []
+
+    def add(self, text: pa.Array) -> None:
+        """Add a batch's text (its own copy, not the batch's buffers)."""
+        # With 64-bit offsets, as pandas keeps text.
+        self._recent.append(text.cast(pa.large_string(), memory_pool=POOL))
+        if len(self._recent) == TEXT_PIECES:
+            self._joined.append(pa.concat_arrays(self._recent, POOL))
+            self._recent.clear()
+
+    def array(self) -> pd.api.extensions.ExtensionArray:
+        """The column as pandas's text, its pieces as the chunks of one Arrow array."""
+        pieces = pa.chunked_array(self._joined + self._recent, pa.large_string())
+        return pd.array(pieces, dtype="string")
 
 
 class _Coded:

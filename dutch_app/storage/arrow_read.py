@@ -205,6 +205,11 @@ class _Asked:
     """The rows expected instead of a count, if any."""
 
     @property
+    def exact(self) -> bool:
+        """Whether the rows are counted (not expected)."""
+        return self.expected is None
+
+    @property
     def counting(self) -> Select:
         """The SELECT that counts the rows: ``count``, or one derived from the query."""
         return _rows_of(self.query) if self.count is None else self.count
@@ -319,10 +324,7 @@ class ArrowReader:
             yield Batches(read.rows, iter(tally), read.exact)
         if remember is not None and tally.ended:
             with self._lock:
-                self._remembered[remember] = tally.rows
-                self._remembered.move_to_end(remember)
-                if len(self._remembered) > _REMEMBERED_KEPT:
-                    self._remembered.popitem(last=False)
+                _keep(self._remembered, remember, tally.rows, _REMEMBERED_KEPT)
 
     def _expected(self, remember: Hashable | None) -> int | None:
         """The rows the last whole read under ``remember`` gave, if the reader knows."""
@@ -385,7 +387,7 @@ class ArrowReader:
             request["gate"] = list(self._compile(asked.gate, asked.values))
         with helpers.read(request, _schema(asked.query)) as read:
             try:
-                yield Batches(read.rows, iter(read), exact=asked.expected is None)
+                yield Batches(read.rows, iter(read), exact=asked.exact)
             finally:
                 self.helper_growth = read.peak_growth
 
@@ -427,7 +429,7 @@ class ArrowReader:
             cursor.execute(*self._compile(asked.query, asked.values))
             batch_rows = _batch_rows(count, _SQLITE_BATCH_ROWS)
             batches = _fetched(cursor, _schema(asked.query), batch_rows)
-            yield Batches(count, batches, exact=asked.expected is None)
+            yield Batches(count, batches, exact=asked.exact)
 
     @contextmanager
     def _sqlite_cursor(self) -> Iterator[Any]:
@@ -464,7 +466,7 @@ class ArrowReader:
             **{"adbc.postgresql.batch_size_hint_bytes": str(batch_bytes)}
         )
         cursor.execute(compiled.streamed)
-        return Batches(count, iter(cursor.fetch_record_batch()), exact=asked.expected is None)
+        return Batches(count, iter(cursor.fetch_record_batch()), exact=asked.exact)
 
     def _compile(
         self, query: Select, values: Mapping[str, Any] | None = None
@@ -484,9 +486,7 @@ class ArrowReader:
         if compiled is None:
             compiled = self._compile_anew(query)
             with self._lock:
-                self._compiled[query] = compiled
-                while len(self._compiled) > _COMPILED_KEPT:
-                    self._compiled.popitem(last=False)
+                _keep(self._compiled, query, compiled, _COMPILED_KEPT)
         # Refuses a named parameter left without a value.
         own = compiled.statement.construct_params(dict(values) if values else None)
         parameters = []
@@ -627,6 +627,15 @@ def _as_setting(value: Any) -> str:
     if isinstance(value, (int, str, Decimal)):
         return str(value)
     raise TypeError(f"A batched PostgreSQL read cannot bind {type(value).__name__} values.")
+
+
+def _keep(kept: OrderedDict, key: Any, value: Any, most: int) -> None:
+    """Keep ``value`` under ``key`` as the newest of at most ``most`` entries (the oldest
+    go first)."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > most:
+        kept.popitem(last=False)
 
 
 def _batch_rows(rows: int, bounds: tuple[int, int] = _BATCH_ROWS) -> int:
