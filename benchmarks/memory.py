@@ -41,6 +41,7 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_engine
 from dutch_app.storage.models import User
 from dutch_app.ui.context import SESSION_COOKIE
+from tests.servers import child_processes
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
@@ -150,24 +151,11 @@ def peak_rss_mib(pid: int) -> float:
     raise RuntimeError(f"No VmHWM for process {pid}.")
 
 
-def _children(pid: int) -> list[int]:
-    """The processes ``pid`` started (on SQLite, the server's reading helpers)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # ended meanwhile
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
 def helpers_peak_mib(pid: int) -> float:
     """The peak resident memory of the server's helper processes, summed (MiB). Much of it
     is the Arrow and driver libraries, pages the helpers share with each other."""
     total = 0.0
-    for child in _children(pid):
+    for child in child_processes(pid):  # on SQLite, the reading helpers
         try:
             total += peak_rss_mib(child)
         except (OSError, RuntimeError):  # ended meanwhile

@@ -29,6 +29,19 @@ def wait_until(condition: Callable[[], bool], timeout: float, interval: float = 
     return condition()
 
 
+def child_processes(pid: int) -> list[int]:
+    """The processes ``pid`` started that are still running."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def mapped_libraries(
     pid: int, names: tuple[str, ...] = ("numpy", "pandas", "pyarrow")
 ) -> list[str]:

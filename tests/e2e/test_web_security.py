@@ -7,7 +7,6 @@ answer carries a content policy that forbids framing; the app's pages work under
 
 from __future__ import annotations
 
-import contextlib
 import re
 import secrets
 import threading
@@ -34,7 +33,7 @@ from tests.e2e.streamlit_ui import (
     watch_content_policy,
     widget,
 )
-from tests.servers import free_port, mapped_libraries
+from tests.servers import child_processes, free_port, mapped_libraries
 
 COOKIE_ROUTE = "/_dutch/session-cookie"
 THIRTY_DAYS = 30 * 86400
@@ -315,7 +314,7 @@ def test_files_download_and_upload_under_the_policy(app_server, make_table, page
     expect(page.get_by_text("Skipped 1 game already stored in this group.")).to_be_visible()
     # The import ran in the server's import process, which did not run the page's script
     # again at its start (Streamlit runs scripts as __main__): nothing of the statistics.
-    (importer,) = [pid for pid in children(app_server.pid) if b"spawn_main" in cmdline(pid)]
+    (importer,) = [pid for pid in child_processes(app_server.pid) if b"spawn_main" in cmdline(pid)]
     assert mapped_libraries(importer) == []
 
     page.goto(f"{app_server.url}/account")
@@ -323,18 +322,6 @@ def test_files_download_and_upload_under_the_policy(app_server, make_table, page
     archive = download(page, "account_download_data", tmp_path / "data.zip")
     assert archive.read_bytes()[:2] == b"PK"
     assert breaches == []
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                if int(fields[1]) == pid:
-                    found.append(int(entry.name))
-    return found
 
 
 def cmdline(pid: int) -> bytes:
