@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 from dutch_app.services._input import as_utc
 from dutch_app.services._stored_games import (
     Table,
-    latest_totals,
     named_totals,
     rules_of,
     table_of,
@@ -130,25 +129,30 @@ _HAND_COLUMNS = (
 )
 
 
-def round_views(session: Session, table: Table, game_id: int, first: int = 1) -> list[RoundView]:
-    """The views of a game's rounds from round ``first`` on, in order, read as plain
-    columns in two queries (as ``_stored_games.rounds_of`` reads them, but without an ORM
-    object for each round and hand)."""
-    rounds = session.execute(
-        select(*_ROUND_COLUMNS)
-        .where(Round.game_id == game_id, Round.number >= first)
-        .order_by(Round.number)
-    ).all()
+def round_views(
+    session: Session, table: Table, game_id: int, last: int | None = None
+) -> list[RoundView]:
+    """The views of a game's rounds in order: all of them, or the ``last`` latest. Read
+    as plain columns in two queries (as ``_stored_games.rounds_of`` reads them, but
+    without an ORM object for each round and hand); a window of the latest rounds is
+    found from the newest down the game's (game, number) key, so it costs the same in
+    round 10 and round 20,000."""
+    query = select(*_ROUND_COLUMNS).where(Round.game_id == game_id)
+    if last is None:
+        rounds = session.execute(query.order_by(Round.number)).all()
+    else:
+        newest = session.execute(query.order_by(Round.number.desc()).limit(last)).all()
+        rounds = newest[::-1]
     if not rounds:
         return []
-    query = select(*_HAND_COLUMNS).order_by(RoundHand.round_id, RoundHand.seat)
-    if first > 1:  # a window of the latest rounds: their hands by key
-        query = query.where(RoundHand.round_id.in_([stored.id for stored in rounds]))
+    hands = select(*_HAND_COLUMNS).order_by(RoundHand.round_id, RoundHand.seat)
+    if last is not None:  # a window of the latest rounds: their hands by key
+        hands = hands.where(RoundHand.round_id.in_([stored.id for stored in rounds]))
     else:
-        query = query.join(Round, Round.id == RoundHand.round_id).where(Round.game_id == game_id)
+        hands = hands.join(Round, Round.id == RoundHand.round_id).where(Round.game_id == game_id)
     names = {player.id: player.name for player in table.players}
     by_round: dict[int, list[HandView]] = {stored.id: [] for stored in rounds}
-    for row in session.execute(query):  # positional, in _HAND_COLUMNS' order: cheaper
+    for row in session.execute(hands):  # positional, in _HAND_COLUMNS' order: cheaper
         round_id, player, *line = row
         by_round[round_id].append(HandView(player, names[player], *line))  # type: ignore[arg-type]
     return [_round_view(names, stored, by_round[stored.id]) for stored in rounds]
@@ -205,9 +209,11 @@ def game_view(session: Session, game: Game, last_rounds: int | None = None) -> G
     """
     table = table_of(session, game.id)
     rules = rules_of(game)
-    played, latest = latest_totals(session, game.id)
-    first = 1 if last_rounds is None else max(1, played - last_rounds + 1)
-    rounds = round_views(session, table, game.id, first) if played else []
+    rounds = round_views(session, table, game.id, last_rounds)
+    # The last round read is the game's last: its number is the rounds played (numbers
+    # are gapless from 1) and its hands hold the game totals after it.
+    played = rounds[-1].number if rounds else 0
+    latest = {hand.player_id: hand.game_total for hand in rounds[-1].hands} if rounds else {}
     totals = named_totals(table, latest)
     return GameView(
         id=game.id,

@@ -197,3 +197,30 @@ def test_the_play_pages_view_of_a_20000_round_game_reads_only_its_latest_rounds(
     whole = perform(session, get_game, owner, game_id)
     assert len(whole.rounds) == 20_000
     assert whole.running_totals()[-1] == view.totals
+
+
+def test_the_play_pages_view_is_four_reads_and_its_window_the_latest_rounds(
+    session, engine, owner, group, seated
+):
+    from dutch_app.services.games import PLAY_ROUNDS
+
+    game = perform(
+        session, start_game, owner, group.id, [p.id for p in seated], PRESETS["classic_open"]
+    )
+    with Reads(engine) as reads:
+        empty = perform(session, get_game, owner, game.id, PLAY_ROUNDS)
+    assert (empty.rounds_played, empty.rounds) == (0, ())
+    assert empty.totals == {"Ann": 0, "Bo": 0, "Cy": 0, "Dee": 0}
+    assert len(reads.selects) == 3  # the game, its players, its rounds (none: no hands read)
+    play(session, owner, game.id, seated, [("1", "20", "2", "3"), ("2", "5", "9", "4")] * 3)
+    with Reads(engine) as reads:
+        view = perform(session, get_game, owner, game.id, 4)
+    # the game (with the membership check), its players, the latest rounds, their hands
+    assert len(reads.selects) == 4
+    assert [stored.number for stored in view.rounds] == [3, 4, 5, 6]
+    assert view.rounds_played == 6
+    whole = perform(session, get_game, owner, game.id)
+    assert whole.rounds[2:] == view.rounds
+    assert view.totals == whole.totals == whole.running_totals()[-1]
+    assert view.standings == whole.standings
+
