@@ -12,11 +12,12 @@ from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, game_for, membership, player_for
 from dutch_app.services._filters import filter_values, kept_games
 from dutch_app.services._input import as_utc, check_id, clean_text, moment
-from dutch_app.services._present import game_view
+from dutch_app.services._present import game_view, player_view
+from dutch_app.services._stored_games import rules_of, table_of
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
 from dutch_app.services.preferences import remember_rules
 from dutch_app.services.unit_of_work import writes
-from dutch_app.services.views import GameSummary, GameView, Role
+from dutch_app.services.views import GameSummary, GameView, Role, Seating
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -145,6 +146,14 @@ def get_game(
     if last_rounds is not None:
         last_rounds = check_id("last_rounds", last_rounds)
     return game_view(session, game_for(session, user_id, game_id), last_rounds)
+
+
+def get_seating(session: Session, user_id: int, game_id: int) -> Seating:
+    """A game's players in seat order and its house rules (two queries): what a round
+    entry is checked against before it is stored, without the rounds and standings."""
+    game = game_for(session, user_id, game_id)
+    players = table_of(session, game.id).players
+    return Seating(game.id, tuple(player_view(player) for player in players), rules_of(game))
 
 
 def _set_status(session: Session, user_id: int, game_id: int, status: GameStatus) -> GameView:

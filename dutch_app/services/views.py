@@ -172,6 +172,15 @@ class RoundView:
 
 
 @dataclass(frozen=True)
+class Seating:
+    """A game's players in seat order and its house rules: what checking a round needs."""
+
+    game_id: int
+    players: tuple[PlayerView, ...]
+    rules: HouseRules
+
+
+@dataclass(frozen=True)
 class GameView:
     """A game with its rounds as stored, each hand with its player's game total after it.
 

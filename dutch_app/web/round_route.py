@@ -140,7 +140,7 @@ class RoundRoute:
         user = account.user_id
         try:
             with resources.sessions() as session:
-                game = perform(session, games.get_game, user, game_id, 1)
+                game = perform(session, games.get_seating, user, game_id)
         except ServiceError as error:
             raise LookupError("not a game of this person's") from error
         names = [player.name for player in game.players]

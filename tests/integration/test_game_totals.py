@@ -224,3 +224,22 @@ def test_the_play_pages_view_is_four_reads_and_its_window_the_latest_rounds(
     assert view.totals == whole.totals == whole.running_totals()[-1]
     assert view.standings == whole.standings
 
+
+def test_what_a_round_is_checked_against_is_two_reads_and_only_for_members(
+    session, engine, owner, group, seated, make_user
+):
+    from dutch_app.services.errors import NotFound
+    from dutch_app.services.games import get_seating
+
+    rules = PRESETS["classic_open"]
+    order = [seated[2], seated[0], seated[3], seated[1]]
+    game = perform(session, start_game, owner, group.id, [p.id for p in order], rules)
+    with Reads(engine) as reads:
+        seating = perform(session, get_seating, owner, game.id)
+    assert len(reads.selects) == 2
+    assert seating.game_id == game.id
+    assert [player.name for player in seating.players] == ["Cy", "Ann", "Dee", "Bo"]
+    assert [player.id for player in seating.players] == [p.id for p in order]
+    assert seating.rules == rules
+    with pytest.raises(NotFound):
+        perform(session, get_seating, make_user("Stranger"), game.id)
