@@ -288,8 +288,10 @@ class _Maintenance:
     cost.
 
     On PostgreSQL each window also records (outside its timed saves) the checkpoints
-    begun, the autovacuum runs finished, and the autovacuum workers busy when it began, so
-    that a window which met them can be told from one the import slowed."""
+    begun, the autovacuum runs finished, the autovacuum workers busy when it began, and
+    the shared buffers written out to the files meanwhile (by checkpoints, the background
+    writer, or backends that needed a free buffer), so that a window which met them can
+    be told from one the import slowed."""
 
     def __init__(self, engine) -> None:
         self._engine = engine
@@ -305,13 +307,14 @@ class _Maintenance:
             else:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def counts(self) -> tuple[int, int, int]:
+    def counts(self) -> tuple[int, int, int, int]:
         if not self.known:
-            return (0, 0, 0)
+            return (0, 0, 0, 0)
         with self._engine.connect() as connection:
-            checkpoints = connection.exec_driver_sql(
-                "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter"
-            ).scalar_one()
+            checkpoints, written = connection.exec_driver_sql(
+                "SELECT checkpoints_timed + checkpoints_req,"
+                " buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter"
+            ).one()
             autovacuums = connection.exec_driver_sql(
                 "SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0)"
                 " FROM pg_stat_all_tables"
@@ -319,9 +322,9 @@ class _Maintenance:
             busy = connection.exec_driver_sql(
                 "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
             ).scalar_one()
-        return int(checkpoints), int(autovacuums), int(busy)
+        return int(checkpoints), int(autovacuums), int(busy), int(written)
 
-    def window(self, kind: str, times: list[float], before: tuple[int, int, int]) -> dict:
+    def window(self, kind: str, times: list[float], before: tuple[int, int, int, int]) -> dict:
         """What a window of ``kind`` (``import`` or ``alone``) met: its slowest save, and
         what the database did since the counts ``before`` it."""
         after = self.counts()
@@ -331,6 +334,7 @@ class _Maintenance:
             "checkpoints": after[0] - before[0],
             "autovacuums": after[1] - before[1],
             "autovacuum_workers_at_start": before[2],
+            "buffers_written": after[3] - before[3],
         }
 
 
