@@ -121,6 +121,7 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
         ),
     ),
     "games.get_game": ("game", "game", lambda s, u, i, w: perform(s, games.get_game, u, i)),
+    "games.get_seating": ("game", "game", lambda s, u, i, w: perform(s, games.get_seating, u, i)),
     "games.game_version": ("game", "game", lambda s, u, i, w: perform(s, games.game_version, u, i)),
     "games.list_games": ("group", "group", lambda s, u, i, w: perform(s, games.list_games, u, i)),
     "games.end_game": ("game", "game", lambda s, u, i, w: perform(s, games.end_game, u, i)),
