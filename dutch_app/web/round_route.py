@@ -140,18 +140,18 @@ class RoundRoute:
         user = account.user_id
         try:
             with resources.sessions() as session:
-                game = perform(session, games.get_seating, user, game_id)
+                seating = perform(session, games.get_seating, user, game_id)
         except ServiceError as error:
             raise LookupError("not a game of this person's") from error
-        names = [player.name for player in game.players]
-        callers = [*names, *([NO_CALLER] if game.rules.allow_no_caller else [])]
+        names = [player.name for player in seating.players]
+        callers = [*names, *([NO_CALLER] if seating.rules.allow_no_caller else [])]
         read = read_entry(sent, names, callers)
         if read is None:
             raise ValueError("not an entry of this game")
-        entry = chosen_round(read[1], names, game.rules)
+        entry = chosen_round(read[1], names, seating.rules)
         if entry is None or not entry.check.ok:
             return None
-        ids = {player.name: player.id for player in game.players}
+        ids = {player.name: player.id for player in seating.players}
         hands = {ids[name]: text for name, text in entry.hands.items()}
         caller = None if entry.caller is None else ids[entry.caller]
         try:
@@ -171,9 +171,9 @@ class RoundRoute:
             return None
         # What the next form needs follows from the stored round, with no read again: who
         # deals next, and whether the game's end was reached.
-        dealer = game.players[dealer_seat(stored.number + 1, len(game.players))].name
+        dealer = seating.players[dealer_seat(stored.number + 1, len(seating.players))].name
         totals = {hand.player: hand.game_total for hand in stored.hands}
-        over = end_reached(game.rules, stored.number, totals)
+        over = end_reached(seating.rules, stored.number, totals)
         return Stored(stored.number, stored.game_version, dealer, over)
 
 
