@@ -269,6 +269,11 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
         if maintenance.known:
             details["windows"] = windows
         details["p99_ratio"] = details["p99_during_s"] / details["p99_alone_s"]
+        details["other_threads"] = sorted(
+            thread.name
+            for thread in threading.enumerate()
+            if thread is not threading.current_thread()
+        )
         return Comparison(
             slowest, statistics.median(max(t) for t in alone), repeats, details=details
         )
@@ -328,9 +333,12 @@ class _Maintenance:
         """What a window of ``kind`` (``import`` or ``alone``) met: its slowest save, and
         what the database did since the counts ``before`` it."""
         after = self.counts()
+        slowest = max(times)
         return {
             "window": kind,
-            "slowest_ms": max(times) * 1000,
+            "slowest_ms": slowest * 1000,
+            # where in the window the slowest save fell: 0 its first save, 1 its last
+            "slowest_at": times.index(slowest) / max(1, len(times) - 1),
             "checkpoints": after[0] - before[0],
             "autovacuums": after[1] - before[1],
             "autovacuum_workers_at_start": before[2],
