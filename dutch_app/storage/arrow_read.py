@@ -366,9 +366,7 @@ class ArrowReader:
             raise
         self._checkin(connection)
 
-    def _count(self, cursor: Any, query: Select, counting: Select | None, values) -> int:
-        if counting is None:
-            counting = _rows_of(query)
+    def _count(self, cursor: Any, counting: Select, values) -> int:
         cursor.execute(*self._compile(counting, values))
         return int(cursor.fetch_arrow_table().column(0)[0].as_py())
 
@@ -451,7 +449,7 @@ class ArrowReader:
         query, values = asked.query, asked.values
         count = asked.expected
         if count is None:
-            count = self._count(cursor, query, asked.count, values)
+            count = self._count(cursor, asked.counting, values)
         compiled, parameters = self._compiled_with(query, values)
         if not compiled.streamed:
             raise ValueError(
