@@ -58,7 +58,8 @@ LANGUAGE_LOCALES = {"en": "en_GB"}
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "messages"
 SESSION_KEY = "i18n_language"
-"""Where a run's language is kept in the session, for callbacks that run before the script."""
+"""Where a run's language and locale are kept in the session, for what runs without the
+page's script: callbacks before it, and a fragment's rerun."""
 CHOICE_KEY = "i18n_choice"
 """The language a person picked in this session (until it is stored with their account)."""
 
@@ -144,11 +145,12 @@ def use_language(code: str | None = None, *, browser: str | None = None) -> str:
     """
     browser = browser or browser_locale()
     language = code if code in LANGUAGES else (language_of(browser) or DEFAULT_LANGUAGE)
-    _active.set(_Active(language, _formatting_locale(language, browser)))
+    active = _Active(language, _formatting_locale(language, browser))
+    _active.set(active)
     if _in_script_run():
         import streamlit as st
 
-        st.session_state[SESSION_KEY] = language
+        st.session_state[SESSION_KEY] = active
     return language
 
 
@@ -156,15 +158,18 @@ def _current() -> _Active:
     active = _active.get()
     if active is not None:
         return active
-    # A callback runs before the script has picked the run's language: take the last run's.
-    language = None
+    # No language picked in this run: a fragment's rerun (the page's script, which picks
+    # it, does not run) or a callback before the script. Take the session's last, and keep
+    # it for the rest of the run: a page asks for it a hundred times.
+    active = _Active(DEFAULT_LANGUAGE, _formatting_locale(DEFAULT_LANGUAGE, None))
     if _in_script_run():
         import streamlit as st
 
-        language = st.session_state.get(SESSION_KEY)
-    if language not in LANGUAGES:
-        language = DEFAULT_LANGUAGE
-    return _Active(language, _formatting_locale(language, None))
+        kept = st.session_state.get(SESSION_KEY)
+        if isinstance(kept, _Active) and kept.language in LANGUAGES:
+            active = kept
+        _active.set(active)
+    return active
 
 
 def active_language() -> str:
