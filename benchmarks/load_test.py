@@ -39,6 +39,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from benchmarks import machine
 from benchmarks.protocol_client import StreamlitClient
 from dutch_app.accounts import make_backend
 from dutch_app.config import load_settings
@@ -85,6 +86,11 @@ class Level:
     live_failures: int = 0
     open_p50: float = 0.0  # opening Play, every table at once
     open_p95: float = 0.0
+    # what the machine did meanwhile (benchmarks.machine): pages read back from disk, and
+    # the processor time of the kernel's proactive memory reclaim
+    major_faults: int = 0
+    refaults: int = 0
+    reclaim_cpu_ms: float = 0.0
 
     def line(self) -> str:
         """One line for the terminal."""
@@ -99,7 +105,9 @@ class Level:
             f"clients {self.clients_cpu_seconds_per_minute:.1f} CPU-s/min, PostgreSQL "
             f"{self.postgres_cpu_seconds_per_minute:.1f}, machine {self.machine_busy_share:.0%} "
             f"busy; live route {self.live_asked} asked, {self.live_requests} answered, "
-            f"{self.live_reruns} reruns, {self.live_failures} failures; rounds stored "
+            f"{self.live_reruns} reruns, {self.live_failures} failures; machine "
+            f"{self.major_faults:,} major faults, {self.refaults:,} refaults, reclaim "
+            f"{self.reclaim_cpu_ms:,.0f} ms; rounds stored "
             f"{self.stored_rounds}/"
             f"{self.expected_rounds}"
         )
@@ -273,6 +281,7 @@ def run_level(
     wait_before = _waiting_for_a_cpu_seconds(server_pid) if server_pid else 0.0
     clients_before, postgres_before = _own_cpu_seconds(), _postgres_cpu_seconds()
     busy_before, ticks_before = _machine_ticks()
+    machine_before = machine.counts()
     began = time.monotonic()
     # An event loop in a thread of its own, whatever the calling thread runs (the browser
     # tests' Playwright keeps a loop in the main thread).
@@ -286,6 +295,7 @@ def run_level(
     clients_cpu = _own_cpu_seconds() - clients_before
     postgres_cpu = _postgres_cpu_seconds() - postgres_before
     busy_after, ticks_after = _machine_ticks()
+    met = machine.counts().since(machine_before)
     ordered = sorted(times)
     return Level(
         tables=tables,
@@ -308,6 +318,9 @@ def run_level(
         live_failures=live["failures"],
         open_p50=statistics.median(opens),
         open_p95=_p95(opens),
+        major_faults=int(met["major_faults"]),
+        refaults=int(met["refaults"]),
+        reclaim_cpu_ms=met["reclaim_cpu_ms"],
     )
 
 

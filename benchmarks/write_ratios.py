@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from benchmarks import machine
 from benchmarks.databases import BenchDatabase
 from benchmarks.timing import Comparison, compare, percentile
 from dutch_app.csv_io import ROUND_COLUMNS
@@ -266,8 +267,7 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
             "median_alone_s": statistics.median(statistics.median(t) for t in alone),
         }
         details["slowest_vs_median"] = slowest / details["median_alone_s"]
-        if maintenance.known:
-            details["windows"] = windows
+        details["windows"] = windows
         details["p99_ratio"] = details["p99_during_s"] / details["p99_alone_s"]
         details["other_threads"] = sorted(
             thread.name
@@ -296,7 +296,9 @@ class _Maintenance:
     begun, the autovacuum runs finished, the autovacuum workers busy when it began, and
     the shared buffers written out to the files meanwhile (by checkpoints, the background
     writer, or backends that needed a free buffer), so that a window which met them can
-    be told from one the import slowed."""
+    be told from one the import slowed. On either database it records what the machine
+    did meanwhile (:mod:`benchmarks.machine`): pages read back from disk, and the
+    processor time of the kernel's memory reclaim."""
 
     def __init__(self, engine) -> None:
         self._engine = engine
@@ -312,9 +314,10 @@ class _Maintenance:
             else:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def counts(self) -> tuple[int, int, int, int]:
+    def counts(self) -> tuple[int, int, int, int, machine.Counts]:
+        now = machine.counts()
         if not self.known:
-            return (0, 0, 0, 0)
+            return (0, 0, 0, 0, now)
         with self._engine.connect() as connection:
             checkpoints, written = connection.exec_driver_sql(
                 "SELECT checkpoints_timed + checkpoints_req,"
@@ -327,23 +330,30 @@ class _Maintenance:
             busy = connection.exec_driver_sql(
                 "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
             ).scalar_one()
-        return int(checkpoints), int(autovacuums), int(busy), int(written)
+        return int(checkpoints), int(autovacuums), int(busy), int(written), now
 
-    def window(self, kind: str, times: list[float], before: tuple[int, int, int, int]) -> dict:
+    def window(
+        self, kind: str, times: list[float], before: tuple[int, int, int, int, machine.Counts]
+    ) -> dict:
         """What a window of ``kind`` (``import`` or ``alone``) met: its slowest save, and
-        what the database did since the counts ``before`` it."""
+        what the database and the machine did since the counts ``before`` it."""
         after = self.counts()
         slowest = max(times)
-        return {
+        met = {
             "window": kind,
             "slowest_ms": slowest * 1000,
             # where in the window the slowest save fell: 0 its first save, 1 its last
             "slowest_at": times.index(slowest) / max(1, len(times) - 1),
-            "checkpoints": after[0] - before[0],
-            "autovacuums": after[1] - before[1],
-            "autovacuum_workers_at_start": before[2],
-            "buffers_written": after[3] - before[3],
+            **after[4].since(before[4]),
         }
+        if self.known:
+            met.update(
+                checkpoints=after[0] - before[0],
+                autovacuums=after[1] - before[1],
+                autovacuum_workers_at_start=before[2],
+                buffers_written=after[3] - before[3],
+            )
+        return met
 
 
 def _ready_to_time(save: Callable[[], None]) -> None:
