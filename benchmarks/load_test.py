@@ -134,12 +134,9 @@ def _postgres_cpu_seconds() -> float:
     """The CPU time of every PostgreSQL process on this machine (the whole server, so other
     people's databases on it count too)."""
     total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry in machine.processes_named(("postgres", "postmaster")):
         try:
-            if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
-                total += _proc_cpu_seconds(int(entry.name))
+            total += _proc_cpu_seconds(int(entry.name))
         except OSError:  # gone meanwhile
             continue
     return total

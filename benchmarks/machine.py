@@ -13,6 +13,7 @@ measured work slowed. They are Linux's (``/proc``); elsewhere they are all 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,15 +59,29 @@ def _number(text: str | None) -> int:
         return 0
 
 
-def _reclaim_cpu_ns(proc: Path) -> int:
-    """The processor time of the reclaim's kernel threads (the first field of schedstat)."""
-    total = 0
-    for entry in proc.iterdir():
+def processes_named(names: tuple[str, ...], proc: Path = PROC) -> Iterator[Path]:
+    """The ``/proc`` folders of the processes (and kernel threads) whose name begins with
+    one of ``names``; one that ends meanwhile is left out."""
+    try:
+        entries = list(proc.iterdir())
+    except OSError:
+        return
+    for entry in entries:
         if not entry.name.isdigit():
             continue
         try:
-            if not (entry / "comm").read_text().startswith(RECLAIM_THREADS):
-                continue
+            name = (entry / "comm").read_text().strip()
+        except OSError:  # gone meanwhile
+            continue
+        if name.startswith(names):
+            yield entry
+
+
+def _reclaim_cpu_ns(proc: Path) -> int:
+    """The processor time of the reclaim's kernel threads (the first field of schedstat)."""
+    total = 0
+    for entry in processes_named(RECLAIM_THREADS, proc):
+        try:
             total += int((entry / "schedstat").read_text().split()[0])
         except (OSError, IndexError, ValueError):  # gone meanwhile, or no schedstat
             continue

@@ -21,6 +21,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
@@ -282,6 +283,18 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
         engine.dispose()
 
 
+@dataclass(frozen=True)
+class _Counts:
+    """The database's background counters (PostgreSQL's; 0 on SQLite) and the machine's,
+    at one moment."""
+
+    checkpoints: int = 0
+    autovacuums: int = 0
+    autovacuum_workers: int = 0  # busy at that moment
+    buffers_written: int = 0
+    on_machine: machine.Counts = field(default_factory=machine.Counts)
+
+
 class _Maintenance:
     """The database's own background work around the windows of ratio 8.
 
@@ -314,10 +327,10 @@ class _Maintenance:
             else:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def counts(self) -> tuple[int, int, int, int, machine.Counts]:
+    def counts(self) -> _Counts:
         now = machine.counts()
         if not self.known:
-            return (0, 0, 0, 0, now)
+            return _Counts(on_machine=now)
         with self._engine.connect() as connection:
             checkpoints, written = connection.exec_driver_sql(
                 "SELECT checkpoints_timed + checkpoints_req,"
@@ -330,11 +343,9 @@ class _Maintenance:
             busy = connection.exec_driver_sql(
                 "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
             ).scalar_one()
-        return int(checkpoints), int(autovacuums), int(busy), int(written), now
+        return _Counts(int(checkpoints), int(autovacuums), int(busy), int(written), now)
 
-    def window(
-        self, kind: str, times: list[float], before: tuple[int, int, int, int, machine.Counts]
-    ) -> dict:
+    def window(self, kind: str, times: list[float], before: _Counts) -> dict:
         """What a window of ``kind`` (``import`` or ``alone``) met: its slowest save, and
         what the database and the machine did since the counts ``before`` it."""
         after = self.counts()
@@ -344,14 +355,14 @@ class _Maintenance:
             "slowest_ms": slowest * 1000,
             # where in the window the slowest save fell: 0 its first save, 1 its last
             "slowest_at": times.index(slowest) / max(1, len(times) - 1),
-            **after[4].since(before[4]),
+            **after.on_machine.since(before.on_machine),
         }
         if self.known:
             met.update(
-                checkpoints=after[0] - before[0],
-                autovacuums=after[1] - before[1],
-                autovacuum_workers_at_start=before[2],
-                buffers_written=after[3] - before[3],
+                checkpoints=after.checkpoints - before.checkpoints,
+                autovacuums=after.autovacuums - before.autovacuums,
+                autovacuum_workers_at_start=before.autovacuum_workers,
+                buffers_written=after.buffers_written - before.buffers_written,
             )
         return met
 

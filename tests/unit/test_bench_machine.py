@@ -51,3 +51,16 @@ def test_this_machine_can_be_read():
     now = machine.counts()
     assert now.major_faults >= 0 and now.reclaim_cpu_ns >= 0
     assert now.since(now) == {"major_faults": 0, "refaults": 0, "reclaim_cpu_ms": 0.0}
+
+
+def test_processes_are_found_by_the_start_of_their_name(tmp_path):
+    proc = _proc(
+        tmp_path / "proc",
+        0,
+        0,
+        {10: ("postgres", 1), 11: ("postmaster", 1), 12: ("python", 1), 13: ("kdamond.0", 1)},
+    )
+    found = {entry.name for entry in machine.processes_named(("postgres", "postmaster"), proc)}
+    assert found == {"10", "11"}
+    assert [entry.name for entry in machine.processes_named(("kdamond",), proc)] == ["13"]
+    assert list(machine.processes_named(("postgres",), tmp_path / "nowhere")) == []
