@@ -1,10 +1,13 @@
-"""A round entry as the Play page's browser element sends it, read as untrusted input.
+"""A round entry as the Play page's browser element sends it, read as untrusted input,
+and checked: what is wrong with it, by field, as the element shows it.
 
 The element (``dutch_app/ui/play_entry.js``) sends the whole entry, as JSON, to the page
-(a trigger value) and to the app's round route (``dutch_app/web/round_route.py``). Both
-read it here: an entry of the wrong shape is refused whole, a text longer than any hand
-needs is cut (the hand's own check then says what is wrong with it), and a caller or
-kind of call that is not on offer counts as not chosen.
+for its preview (a trigger value) and to the app's round route to store it
+(``dutch_app/web/round_route.py``). Both read it here: an entry of the wrong shape is
+refused whole, a text longer than any hand needs is cut (the hand's own check then says
+what is wrong with it), and a caller or kind of call that is not on offer counts as not
+chosen. The History page's corrections and the calculator check their widgets' entry
+with the same :func:`check_choices`.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dutch_core.entry import EntryCheck, check_form
+from dutch_app.i18n import _, localized, ngettext
+from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_form
 from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
 
@@ -56,22 +60,18 @@ def _number(value: object) -> int | None:
     return value if type(value) is int and 0 <= value <= LARGEST_NUMBER else None
 
 
-def read_entry(
-    value: object, players: Sequence[str], callers: Sequence[str]
-) -> tuple[int, Draft] | None:
-    """The entry number and the entry sent, or None when it is not of the element's shape.
+def read_entry(value: object, players: Sequence[str], callers: Sequence[str]) -> Draft | None:
+    """The entry sent, or None when it is not of the element's shape.
 
-    >>> read_entry({"entry": 2, "hands": ["3", "9"], "caller": "A", "call": "dutch"},
-    ...            ["A", "B"], ["A", "B"])
-    (2, Draft(hands=('3', '9'), caller='A', call='dutch', penalty=''))
-    >>> read_entry({"entry": 2, "hands": ["3"]}, ["A", "B"], ["A", "B"]) is None
+    >>> read_entry({"hands": ["3", "9"], "caller": "A", "call": "dutch"}, ["A", "B"], ["A", "B"])
+    Draft(hands=('3', '9'), caller='A', call='dutch', penalty='')
+    >>> read_entry({"hands": ["3"]}, ["A", "B"], ["A", "B"]) is None
     True
     """
     if not isinstance(value, Mapping):
         return None
-    entry = _number(value.get("entry"))
     hands = value.get("hands")
-    if entry is None or not isinstance(hands, list) or len(hands) != len(players):
+    if not isinstance(hands, list) or len(hands) != len(players):
         return None
     texts = [_text(hand) for hand in hands]
     penalty = _text(value.get("penalty", ""))
@@ -79,12 +79,24 @@ def read_entry(
         return None
     caller = value.get("caller")
     call = value.get("call")
-    return entry, Draft(
+    return Draft(
         tuple(text or "" for text in texts),
         caller if isinstance(caller, str) and caller in callers else None,
         call if isinstance(call, str) and call in CALL_VALUES else None,
         penalty,
     )
+
+
+def entry_id(value: object) -> str | None:
+    """The id the element gave an entry (letters and digits, at most 40), else None.
+
+    >>> entry_id({"id": "lx3k9a1b2c"}), entry_id({"id": "<b>"}), entry_id({"id": 7})
+    ('lx3k9a1b2c', None, None)
+    """
+    sent = value.get("id") if isinstance(value, Mapping) else None
+    if isinstance(sent, str) and 0 < len(sent) <= 40 and sent.isascii() and sent.isalnum():
+        return sent
+    return None
 
 
 def number_of(value: object, name: str) -> int | None:
@@ -93,27 +105,109 @@ def number_of(value: object, name: str) -> int | None:
 
 
 @dataclass(frozen=True)
-class ChosenRound:
-    """A complete entry: the hands by player, the caller (None: nobody called), the kind
-    of call, the penalty text that counts, and the check of it all."""
+class RoundFields:
+    """The raw text and choices of one round entry."""
 
-    hands: dict[str, str]
+    hand_texts: dict[str, str]
     caller: str | None
     call_type: CallType | None
-    penalty: str
-    check: EntryCheck
+    penalty_text: str
 
 
-def chosen_round(entry: Draft, players: Sequence[str], rules: HouseRules) -> ChosenRound | None:
-    """The entry as a round to store, or None while its caller or kind of call is not
-    chosen (the page then says which)."""
-    if entry.caller is None:
-        return None
-    caller = None if entry.caller == NO_CALLER else entry.caller
-    if caller is not None and entry.call is None:
-        return None
-    call_type = CallType(entry.call) if caller is not None and entry.call else None
+def caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
+    """The caller choices: the players, and "nobody called" where the rules allow it."""
+    options = list(players)
+    if rules.allow_no_caller:
+        options.append(NO_CALLER)
+    return options
+
+
+def _choice_errors(caller_choice: str | None, call_choice: CallType | None) -> dict[str, str]:
+    """Save is refused until the caller and the kind of call were chosen for this round."""
+    if caller_choice is None:
+        return {CALLER: _("Choose who ended the round.")}
+    if caller_choice != NO_CALLER and call_choice is None:
+        return {
+            CALLER: _("Choose how {caller} ended the round: Dutch or Auto Dutch.").format(
+                caller=caller_choice
+            )
+        }
+    return {}
+
+
+def _in_field_order(players: Sequence[str], errors: Mapping[str, str]) -> list[str]:
+    order = [*players, CALLER, PENALTY, ROUND]
+    return sorted(errors, key=lambda field: order.index(field) if field in order else len(order))
+
+
+def check_choices(
+    players: Sequence[str],
+    hand_texts: Mapping[str, str],
+    caller_choice: str | None,
+    call_choice: object,
+    penalty_text: str,
+    rules: HouseRules,
+) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
+    """Check an entry as Save found it (the caller's choice may be :data:`NO_CALLER`):
+    its fields, their check, and every problem in the order of the fields. The penalty
+    text counts only while penalty cards are due."""
+    call_type = CallType(str(call_choice)) if call_choice in CALL_VALUES else None
+    caller = None if caller_choice in (None, NO_CALLER) else caller_choice
+    call_type = call_type if caller is not None else None
+    check = check_form(players, hand_texts, caller, call_type, penalty_text, rules)
+    penalty_text = penalty_text if check.penalty_cards_due else ""
+    fields = RoundFields(dict(hand_texts), caller, call_type, penalty_text)
+    errors = dict(check.errors)
+    choice = _choice_errors(caller_choice, call_type)
+    if choice:  # an unchosen caller says so, rather than what checking without one found
+        errors.pop(CALLER, None)
+        errors.pop(PENALTY, None)
+        errors.update(choice)
+    return fields, check, {field: errors[field] for field in _in_field_order(players, errors)}
+
+
+def check_draft(
+    entry: Draft, players: Sequence[str], rules: HouseRules
+) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
+    """An entry's fields, their check, and every problem (keyed as ``check_entry`` keys)."""
     hands = dict(zip(players, entry.hands, strict=True))
-    check = check_form(players, hands, caller, call_type, entry.penalty, rules)
-    penalty = entry.penalty if check.penalty_cards_due else ""
-    return ChosenRound(hands, caller, call_type, penalty, check)
+    return check_choices(players, hands, entry.caller, entry.call, entry.penalty, rules)
+
+
+def _slot(field: str, players: Sequence[str]) -> str:
+    """Where the element shows a problem: under a hand, the choices or the penalty field
+    (a problem of the whole round is in the list above Save only)."""
+    if field in players:
+        return f"hand_{list(players).index(field)}"
+    return field if field in (CALLER, PENALTY) else "round"
+
+
+def _field_name(field: str, players: Sequence[str], caller_chosen: bool) -> str:
+    """The field to bring into view for a problem."""
+    if field in players:
+        return f"hand_{list(players).index(field)}"
+    if field == CALLER:
+        return "call_type" if caller_chosen else "caller"
+    if field == PENALTY:
+        return "penalty"
+    return "save"
+
+
+def problems_data(
+    errors: Mapping[str, object], players: Sequence[str], caller_chosen: bool
+) -> dict[str, Any] | None:
+    """The problems of an entry as the element shows them: each under its field, all in a
+    list above Save with a heading, and the first field to bring into view (None: none).
+    Texts are in this run's language."""
+    if not errors:
+        return None
+    count = len(errors)
+    heading = _("The round was not saved. Fix {problems} first:").format(
+        problems=ngettext("this problem", "these {count} problems", count).format(count=count)
+    )
+    return {
+        "fields": {_slot(field, players): localized(message) for field, message in errors.items()},
+        "heading": heading,
+        "lines": [localized(message) for message in errors.values()],
+        "first": _field_name(next(iter(errors)), players, caller_chosen),
+    }

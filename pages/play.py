@@ -1,7 +1,5 @@
 """Play: set up a game, enter rounds at the table, and watch the standings."""
 
-import functools
-
 import streamlit as st
 
 from dutch_app.charts import CUMULATIVE_TOTALS
@@ -17,22 +15,9 @@ from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standin
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_view import in_progress_label
 from dutch_app.ui.live import follow_game, follow_group
-from dutch_app.ui.live_round import (
-    ENTRY_FRAGMENT,
-    GAME_FRAGMENT,
-    entry_game,
-    form_basis,
-    just_saved,
-    note_stored,
-    round_notice,
-    save_entry,
-    show_rest,
-    stored_here,
-    took_stored,
-    undo_last_round,
-)
+from dutch_app.ui.live_round import SAVED_KEY, undo_last_round, undone_here
 from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY, GameChoice, choose_game
-from dutch_app.ui.play_entry import play_entry
+from dutch_app.ui.play_entry import play_entry, stored_here
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
@@ -111,36 +96,6 @@ def set_up_game(group: GroupView) -> None:
             st.rerun()
 
 
-def enter_round(game, group: GroupView) -> None:
-    """The round entry, for the round its entry was begun for; a stored round clears it.
-
-    It is a fragment of its own inside the game's: a save reruns it alone, so the next
-    round's heading and empty form are drawn first, and the entry then asks for the rest
-    of the game (the standings) with :func:`~dutch_app.ui.live_round.show_rest`. Typing
-    reruns it too (the preview, after a pause), never the standings.
-    """
-    game = entry_game(game)
-    undo_last_round(game, group)
-    basis = form_basis(game)
-    with st.container():  # always here, so the entry below keeps its place (and its text)
-        round_notice(game, group, basis)
-    play_entry(
-        game,
-        basis,
-        on_save=functools.partial(save_entry, game, basis),
-        on_stored=functools.partial(took_stored, game, basis),
-        on_shown=show_rest,
-    )
-    just_saved(game.id)
-
-
-@st.fragment(key=ENTRY_FRAGMENT)
-def entry_area(game, group: GroupView) -> None:
-    """The entry's part of the game (see :func:`enter_round`)."""
-    with guarded():
-        enter_round(game, group)
-
-
 def show_standings(game) -> None:
     """The standings table, the totals chart and the rounds so far."""
     st.dataframe(standings_frame(game), hide_index=True, width="stretch")
@@ -173,7 +128,6 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
     if just_finished:
         st.balloons()
     show_standings(game)
-    undo_last_round(game, group)
     share_result(game, COLOURS)
     again, reopen, new = st.columns(3)
     if again.button(_("Rematch: same players and rules"), key="play_rematch", type="primary"):
@@ -211,13 +165,13 @@ def ended_elsewhere(game) -> None:
         st.rerun()
 
 
-@st.fragment(key=GAME_FRAGMENT)
+@st.fragment
 def game_area(game_id: int, group: GroupView) -> None:
-    """The game on show, as a fragment: Save, Undo and the entry's other buttons rerun
-    this part of the page alone (the game read again, the next form drawn first), not
-    the page around it (the session, the group and game lists, the navigation). Anything
-    that changes more than the game reruns the whole page, as does the live component
-    when another phone changed the game."""
+    """The game on show, as a fragment: the entry's messages (a pause in typing, a round
+    stored) and Undo rerun this part of the page alone (the game read again), not the page
+    around it (the session, the group and game lists, the navigation). Anything that
+    changes more than the game reruns the whole page, as does the live component when
+    another phone changed the game."""
     with guarded():
         show_game(game_id, group)
 
@@ -236,20 +190,18 @@ def show_game(game_id: int, group: GroupView) -> None:
         # run the page, so the picker tells what is so
         st.rerun()
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
-    note_stored(game)  # a round the element stored through the round route, once it is here
-    saved_now = st.session_state.pop("play_saved", None)
-    if saved_now:
-        st.toast(saved_now)
-    saved_now = saved_now or stored_here(game.id)
+    message = st.session_state.pop(SAVED_KEY, None)
+    if message:
+        st.toast(message)
+    just_stored = stored_here(game.id)
     over = game.status is GameStatus.ENDED or game.is_over
     seen = st.session_state.get(SEEN_KEY)
     # The form stays while the game ends under it; the final result comes when asked for,
     # or straight away when this tab saw the game end (or came to it ended).
-    form_open = seen == (game.id, "active") and not saved_now
+    form_open = seen == (game.id, "active") and just_stored is None and not message
     if over and not form_open:
         st.session_state[SEEN_KEY] = (game.id, "ended")
-        just_saved(game.id)  # no entry to start: the game is over
-        game_over(game, group, just_finished=bool(saved_now))
+        game_over(game, group, just_finished=just_stored is not None)
         follow_game(game.id, game.version)
         return
     st.session_state[SEEN_KEY] = (game.id, "active")
@@ -259,7 +211,8 @@ def show_game(game_id: int, group: GroupView) -> None:
             ended_elsewhere(game)
     entry, standings = st.columns([3, 2])  # on a phone the entry form comes first
     with entry:
-        entry_area(game, group)
+        undo_last_round(game, group)
+        play_entry(game, group, undone_here=undone_here(game.id) is not None)
     with standings:
         st.subheader(_("Standings"))
         show_standings(game)
@@ -272,7 +225,7 @@ def show_game(game_id: int, group: GroupView) -> None:
             with guarded():
                 call(games.end_game, game.id)
                 st.session_state[SEEN_KEY] = (game.id, "ended")
-                st.session_state["play_saved"] = _("The game has ended.")
+                st.session_state[SAVED_KEY] = _("The game has ended.")
                 st.rerun()
         awake = st.toggle(
             _("Keep the screen on"),

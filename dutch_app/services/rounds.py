@@ -169,6 +169,7 @@ def add_round(
     *,
     for_round: int | None = None,
     entered_at: datetime | None = None,
+    reopen: bool = False,
 ) -> RoundView:
     """Score and store the next round of an active game.
 
@@ -178,22 +179,28 @@ def add_round(
     the round number the entry was made for (the Play page always gives it): a
     game that has moved on since is refused with :class:`StaleRound`, so the
     same round saved twice (two phones, or a double tap) is stored once. An
-    ended game refuses every round with :class:`GameEnded`.
+    ended game refuses every round with :class:`GameEnded`, unless ``reopen`` asks to
+    reopen it with this round (in the same transaction: refused, it stays ended).
     """
     game = game_for(session, user_id, game_id, lock=True)
     table = table_of(session, game.id)
     rules = rules_of(game)
     last, stored_totals = latest_totals(session, game.id)
     before = named_totals(table, stored_totals)
-    if game.status != GameStatus.ACTIVE:
-        _refuse_ended(before if last else {})
     round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
+    # The same entry sent again (a retry whose first answer was lost) is answered with the
+    # round as stored, even when that round ended the game.
     repeat = _same_latest_round(session, table, game.id, user_id, for_round, last, round_input)
     if repeat is not None:
         return repeat
+    ended = game.status != GameStatus.ACTIVE
+    if ended and not reopen:
+        _refuse_ended(before if last else {})
     number = _check_round_number(session, game, for_round, last)
     if end_reached(rules, last, before):
         raise GameError(_("the game ended after round {last}; start a new game").format(last=last))
+    if ended:
+        game.status, game.ended_at = GameStatus.ACTIVE, None
     result = score_round(round_input, rules)
     totals = totals_after(rules, before, result.as_dict())
     stored = Round(

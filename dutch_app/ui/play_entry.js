@@ -1,22 +1,26 @@
 // The Play page's round entry, drawn here in the browser (see dutch_app/ui/play_entry.py).
 //
-// What is typed stays in this element: the server never writes into a field while the
-// person types. The element tells the server what the entry holds ("draft", after a short
-// pause, for the preview and the penalty count) and sends the whole entry with Save
-// ("save"). The server answers by drawing the element again with its data: the preview,
-// the problems of a refused save, and, once a round is stored, a new entry number, which
-// empties the form here at once. A new entry number is the only thing that replaces what
-// the fields hold (with data.fill: the server's copy of that entry, empty for a new round).
+// The entry is this element's: what is typed stays here, and the server never writes into
+// a field. The element holds one entry at a time, with an id of its own and the round
+// number it is for (its basis). Save sends the whole entry to the app's round route, the
+// one way a round is stored, and draws the route's answer: the next round's empty form,
+// the problems by field, or, when another phone was quicker or the game ended, one
+// sentence next to Save with the choices it leaves. After a pause in typing the entry is
+// also sent to the page ("draft"), which answers with the preview and the penalty count.
 //
-// Each part stands in a box with the lasting name the page's widgets had
-// (st-key-play_round_hand_0, …_caller, …_call_type, …_penalty, …_pad, …_save), which is
-// what the page's styles, its scripts and the browser tests address. Every text from the
-// server goes in as text, never as markup.
+// The page's data says which round the game is at (its version and next round number).
+// An empty form simply becomes that round's form; an entry typed for an earlier round
+// keeps its text, and the sentence next to Save offers to save it as the next round.
+//
+// Each part stands in a box with a lasting name (st-key-play_round_hand_0, …_caller,
+// …_call_type, …_penalty, …_pad, …_save), which is what the page's styles, its scripts
+// and the browser tests address. Every text from the server goes in as text, never as
+// markup.
 
 const DRAFT_MS = 250; // a pause in typing this long sends the entry for the preview
-const SAVE_WAIT_MS = 8000; // Save is held this long for the server's answer, at the most
-const STORED_AGAIN_MS = 2500; // the page is told of a stored round again after this
+const SAVE_TIMEOUT_MS = 10000; // a save with no answer after this long has failed
 const WHOLE = /^-?[0-9]*$/; // a total, or the start of one
+const PAD_KEY = "dutch-card-pad"; // this device's choice of the card pad (localStorage)
 
 function make(tag, className, text) {
   const element = document.createElement(tag);
@@ -25,33 +29,49 @@ function make(tag, className, text) {
   return element;
 }
 
-// The text with its place-holder filled in, taken as it is: a name may hold anything
+// The text with its place-holders filled in, taken as they are: a name may hold anything
 // (String.replace would read "$&" in it as a pattern).
-function fillIn(text, holder, value) {
-  return text.split(holder).join(value);
+function fillIn(text, values) {
+  let filled = text;
+  for (const [holder, value] of Object.entries(values)) {
+    filled = filled.split(`{${holder}}`).join(String(value));
+  }
+  return filled;
 }
 
 function isTotal(text) {
   return WHOLE.test(text.trim());
 }
 
-// Cards as the server reads them: a single number card gets a trailing comma, so that it
-// is the card and not a total.
-function asCards(tokens) {
-  const text = tokens.join(" ");
-  return text && isTotal(text) ? `${text},` : text;
-}
-
 function cardTokens(text) {
   return text.replace(/,\s*$/, "").split(/\s+/).filter(Boolean);
 }
 
-function signature(data) {
-  return JSON.stringify([
-    data.form, data.players, data.callers, data.calls, data.texts, data.pad,
-  ]);
+function newId() {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
 
+function remembered(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch (error) {
+    return null; // storage blocked: nothing remembered
+  }
+}
+
+function remember(key, value) {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch (error) {
+    // storage blocked or full: the choice lasts as long as the page
+  }
+}
+
+function signature(data) {
+  return JSON.stringify([
+    data.form, data.game, data.players, data.callers, data.calls, data.texts, data.pad,
+  ]);
+}
 function choiceGroup(entry, name, label, options) {
   const box = make("div", `dutch-entry-choice st-key-${entry.form}_${name}`);
   const title = make("div", "dutch-entry-label", label);
@@ -117,27 +137,23 @@ class Entry {
   constructor(root, component) {
     this.root = root;
     this.component = component;
-    this.timer = null;
-    this.saving = null;
+    this.timer = null; // a draft waiting for a pause in typing
+    this.posting = false; // a round is on its way to the round route
+    this.seq = 0; // drafts sent; the page says which one its preview is of
+    this.id = null; // the entry's id
+    this.basis = 0; // the round number the entry is for
+    this.version = -1; // the game's version as last drawn here
+    this.number = 0; // the game's next round number, as last drawn here
+    this.refused = false; // a save of this entry was refused: its problems follow the fields
+    this.choice = null; // what the sentence next to Save offers: {kind, next}
     this.target = 0; // the pad's field: a seat, or "penalty"
     this.total = false; // the pad enters totals instead of cards
-    this.sent = 0; // the number of the last entry sent; the server says which it has seen
     this.nextWaits = false; // Next waits for the server's word on the penalty cards
-    this.posting = false; // a round is on its way to the round route
-    this.expect = null; // the entry number the server gives the form after a stored round
-    this.again = null; // asks the page again should its answer to "stored" not come
-  }
-
-  showRound(number, dealer) {
-    this.heading.textContent = fillIn(this.data.texts.heading, "{number}", String(number));
-    this.dealer.textContent = fillIn(this.data.texts.deals, "{dealer}", dealer);
   }
 
   build(data) {
-    const kept = this.values !== undefined && this.form ? this.read() : null;
-    this.form = data.form;
-    this.data = data;
     const texts = data.texts;
+    this.form = data.form;
     this.root.replaceChildren();
     this.heading = make("h3", "dutch-entry-heading");
     this.dealer = make("p", "dutch-entry-dealer");
@@ -157,7 +173,11 @@ class Entry {
     this.padSwitch = make("input");
     this.padSwitch.type = "checkbox";
     this.padSwitch.setAttribute("role", "switch");
-    this.padSwitch.addEventListener("change", () => this.drawPad());
+    this.padSwitch.checked = remembered(PAD_KEY) === "on";
+    this.padSwitch.addEventListener("change", () => {
+      remember(PAD_KEY, this.padSwitch.checked ? "on" : "off");
+      this.drawPad();
+    });
     switchBox.append(this.padSwitch, make("span", "", texts.pad));
     switchBox.title = texts.padHelp;
     this.root.appendChild(switchBox);
@@ -181,13 +201,25 @@ class Entry {
     this.save = make("button", "dutch-entry-save", texts.save);
     this.save.type = "button";
     this.save.addEventListener("click", () => this.send());
-    saveBox.appendChild(this.save);
+    // The sentence next to Save: a stored round, a game that moved on, a failure.
+    this.notice = make("div", `dutch-entry-notice st-key-${this.form}_notice`);
+    this.notice.setAttribute("role", "status");
+    this.notice.hidden = true;
+    this.noticeText = make("p", "dutch-entry-notice-text");
+    this.again = make("button", "dutch-entry-save");
+    this.again.type = "button";
+    this.again.addEventListener("click", () => this.saveAgain());
+    this.discard = make("button", "dutch-entry-option", texts.discard);
+    this.discard.type = "button";
+    this.discard.addEventListener("click", () => this.discarded());
+    const choices = make("div", "dutch-entry-options");
+    choices.append(this.again, this.discard);
+    this.notice.append(this.noticeText, choices);
+    saveBox.append(this.notice, this.save);
     this.root.append(
       this.caller.box, this.call.box, this.callerError, this.preview, this.penalty.box,
       this.summary, saveBox,
     );
-    this.values = true;
-    if (kept) this.fill(kept);
   }
 
   read() {
@@ -199,25 +231,47 @@ class Entry {
     };
   }
 
+  typed() {
+    const values = this.read();
+    return values.hands.some((hand) => hand.trim()) || values.caller !== null
+      || values.call !== null || Boolean(values.penalty.trim());
+  }
+
   fill(values) {
     this.hands.forEach((field, seat) => {
       field.input.value = (values && values.hands && values.hands[seat]) || "";
+      delete field.input.dataset.cards;
     });
     setChoice(this.caller.group, values ? values.caller : null);
     setChoice(this.call.group, values ? values.call : null);
     this.penalty.input.value = (values && values.penalty) || "";
+    delete this.penalty.input.dataset.cards;
     this.target = 0;
   }
 
+  // A new entry: empty (or holding ``kept``), for round ``basis``.
+  start(basis, kept) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.id = kept ? kept.id : newId();
+    this.basis = basis;
+    this.refused = false;
+    this.fill(kept);
+    this.showProblems(null);
+    this.showCheck(null);
+    this.root.dataset.entry = this.id;
+  }
+
   payload() {
-    this.sent += 1;
-    return { entry: this.entry, seq: this.sent, ...this.read() };
+    this.seq += 1;
+    return { id: this.id, basis: this.basis, seq: this.seq, ...this.read() };
   }
 
   // Something in the entry changed: show what follows from it here, and send the entry
-  // to the server once the typing pauses (a tap is sent at once).
+  // to the page once the typing pauses (a tap is sent at once).
   changed(wait = DRAFT_MS) {
     this.showChoices();
+    if (this.choice && this.choice.kind === "saved") this.showNotice(null);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const send = () => {
@@ -228,88 +282,222 @@ class Entry {
     else send();
   }
 
-  // Whether the server has seen the entry as it stands (its penalty count is current).
+  // Whether the page has seen the entry as it stands (its penalty count is current).
   current() {
-    return !this.timer && (this.data.seen || 0) >= this.sent;
+    return !this.timer && this.checked !== undefined && this.checked.seq >= this.seq;
   }
 
-  // Save: the round goes to the app's round route, and once it is stored there the next
-  // round's form is shown here at once; the page is then told, and draws the standings.
-  // Whatever the route does not store (a problem in the entry, a game that moved on, no
-  // route at all) is saved through the page instead, which says what is wrong.
-  async send() {
-    if (this.saving || this.posting) return; // a second tap before the first was answered
+  // Save: the entry goes to the round route, which stores it as round ``basis`` or says
+  // why not; ``reopen`` reopens an ended game with it.
+  async send(reopen = false) {
+    if (this.posting) return; // a second tap before the first was answered
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.posting = true;
     this.save.disabled = true;
-    const entry = this.payload();
+    this.again.disabled = true;
     const data = this.data;
-    let answer = null;
-    if (data.route) {
-      this.posting = true;
-      try {
-        const response = await fetch(data.route, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ ...entry, game: data.game, round: data.basis, tab: data.tab }),
-          credentials: "same-origin",
-          cache: "no-store",
-        });
-        if (response.ok) answer = await response.json();
-      } catch (error) {
-        answer = null; // no answer: the page saves it (a round stored twice is refused)
-      } finally {
-        this.posting = false;
-      }
-    }
-    if (answer && answer.stored === true) {
-      this.stored(entry, answer);
-      return;
-    }
-    this.saving = setTimeout(() => this.released(), SAVE_WAIT_MS);
-    this.component.setTriggerValue("save", entry);
-  }
-
-  stored(entry, answer) {
-    this.expect = this.entry + 1;
-    this.saving = setTimeout(() => this.released(), SAVE_WAIT_MS);
-    if (!answer.over) {
-      this.fill(null);
-      this.showRound(answer.number + 1, answer.dealer);
-      for (const element of [this.preview, this.summary, this.penalty.box, this.callerError]) {
-        element.hidden = true;
-      }
-      for (const field of this.hands) field.error.hidden = true;
-      this.showChoices();
-      this.drawPad();
-      bringIntoView("hand_0", this.form, !this.padSwitch.checked, `r${answer.number}`);
-      this.root.dataset.focused = String(answer.number); // done: the page's word is the same
-    }
-    let tries = 0;
-    const tell = () => {
-      if (tries++ === 3) {
-        this.expect = null; // no answer came: the page's word goes again, whatever it is
-        return;
-      }
-      this.component.setTriggerValue("stored", { ...entry, number: answer.number });
-      this.again = setTimeout(tell, STORED_AGAIN_MS);
+    const entry = this.payload();
+    const body = {
+      ...entry,
+      game: data.game,
+      round: this.basis,
+      tab: data.tab,
+      lang: data.lang,
+      locale: navigator.language,
+      reopen,
     };
-    tell();
+    let answer = null;
+    let status = 0;
+    const controller = new AbortController();
+    const timeout = setTimeout(() => controller.abort(), SAVE_TIMEOUT_MS);
+    try {
+      const response = await fetch(data.route, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+        cache: "no-store",
+        signal: controller.signal,
+      });
+      status = response.status;
+      if (response.ok) answer = await response.json();
+    } catch (error) {
+      answer = null; // no answer: nothing is known to be stored, the entry stays
+    } finally {
+      clearTimeout(timeout);
+      this.posting = false;
+      this.save.disabled = false;
+      this.again.disabled = false;
+    }
+    if (entry.id !== this.id) return; // the entry was discarded meanwhile
+    this.answered(answer, status);
   }
 
-  // The page's data for the entry after a stored round arrived: what was typed since
-  // into the new form stays, and is sent for the preview.
-  adopted() {
-    if (this.again) clearTimeout(this.again);
-    this.again = null;
-    const typed = this.read();
-    if (typed.hands.some(Boolean) || typed.caller || typed.penalty) this.changed(0);
+  answered(answer, status) {
+    const texts = this.data.texts;
+    const outcome = answer ? answer.outcome : null;
+    if (outcome === "stored") {
+      this.stored(answer);
+    } else if (outcome === "invalid") {
+      this.refused = true;
+      this.showNotice(null);
+      this.showProblems(answer);
+      bringIntoView(answer.first, this.form, answer.first !== "save");
+    } else if (outcome === "moved_on") {
+      this.showNotice({ kind: "moved", next: answer.next, by: answer.by });
+    } else if (outcome === "ended") {
+      this.showNotice({ kind: "ended", text: answer.message });
+    } else if (outcome === "refused") {
+      this.showNotice({ kind: "failed", text: answer.message });
+    } else if (status === 401) {
+      this.showNotice({ kind: "failed", text: texts.signedOut });
+    } else if (status === 0 || status >= 500) {
+      this.showNotice({
+        kind: "failed", text: fillIn(texts.noConnection, { number: this.basis }),
+      });
+    } else {
+      this.showNotice({ kind: "failed", text: texts.notSaved });
+    }
   }
 
-  released() {
-    if (this.saving) clearTimeout(this.saving);
-    this.saving = null;
-    this.save.disabled = this.posting;
+  // The round route stored the entry: the next round's empty form, at once; the page is
+  // told, and draws the standings.
+  stored(answer) {
+    const entryId = this.id;
+    if (answer.version !== null && answer.version !== undefined) {
+      this.version = Math.max(this.version, answer.version);
+    }
+    this.number = Math.max(this.number, answer.number + 1);
+    this.start(answer.number + 1, null);
+    this.showRound(this.number, answer.dealer);
+    this.showNotice({ kind: "saved", text: answer.line });
+    this.drawPad();
+    this.showChoices();
+    if (!answer.over) bringIntoView("hand_0", this.form, !this.padSwitch.checked);
+    this.component.setTriggerValue("stored", { id: entryId, number: answer.number });
+  }
+
+  saveAgain() {
+    const choice = this.choice;
+    if (!choice) return;
+    if (choice.kind === "moved") {
+      this.basis = choice.next;
+      this.send();
+    } else if (choice.kind === "ended") {
+      this.send(true);
+    }
+  }
+
+  discarded() {
+    this.showNotice(null);
+    this.start(this.number, null);
+    this.changed(0); // the page's copy of the entry is the empty one now
+  }
+
+  showRound(number, dealer) {
+    this.heading.textContent = fillIn(this.data.texts.heading, { number });
+    this.dealer.textContent = fillIn(this.data.texts.deals, { dealer });
+  }
+
+  // The sentence next to Save, with the choices it leaves (null: none).
+  showNotice(choice) {
+    this.choice = choice;
+    const texts = this.data.texts;
+    this.notice.hidden = !choice;
+    this.notice.dataset.kind = choice ? choice.kind : "";
+    this.save.hidden = Boolean(choice && (choice.kind === "moved" || choice.kind === "ended"));
+    this.again.hidden = true;
+    this.discard.hidden = true;
+    if (!choice) return;
+    if (choice.kind === "moved") {
+      this.noticeText.textContent = this.movedSentence(choice.next, choice.by);
+      this.again.textContent = fillIn(texts.saveAs, { number: choice.next });
+      this.again.hidden = false;
+      this.discard.hidden = false;
+    } else if (choice.kind === "ended") {
+      this.noticeText.textContent = choice.text;
+      this.again.textContent = texts.reopenAndSave;
+      this.again.hidden = false;
+      this.discard.hidden = false;
+    } else {
+      this.noticeText.textContent = choice.text;
+    }
+    this.notice.scrollIntoView({ block: "nearest" });
+  }
+
+  // What other phones did since this entry was begun, and the question it leaves.
+  movedSentence(next, by) {
+    const texts = this.data.texts;
+    const basis = this.basis;
+    let said;
+    if (basis >= next) said = fillIn(texts.takenBack, { number: next });
+    else if (next - basis > 1) said = fillIn(texts.savedMany, { first: basis, last: next - 1 });
+    else if (by) said = fillIn(texts.savedBy, { number: basis, name: by });
+    else said = fillIn(texts.savedElsewhere, { number: basis });
+    return `${said} ${fillIn(texts.saveYours, { number: next })}`;
+  }
+
+  // The page drew the element: the game as it is, and its word on the entry.
+  drawn(data) {
+    this.data = data;
+    if (data.version > this.version && this.choice && this.choice.kind === "saved") {
+      this.showNotice(null); // the game moved on since: the line is old news
+    }
+    if (data.version >= this.version) {
+      this.version = data.version;
+      this.number = data.number;
+      this.showRound(data.number, data.dealer);
+    }
+    if (this.posting) return;
+    const typed = this.typed();
+    if (!typed && this.choice && this.choice.kind !== "saved" && this.choice.kind !== "failed") {
+      this.showNotice(null);
+    }
+    if ((!typed || data.here) && this.basis !== this.number) {
+      // An empty form is the form of the round on show; so is an entry when this tab
+      // took the round before it back.
+      this.basis = this.number;
+    } else if (typed && this.basis !== this.number && !data.ended) {
+      this.showNotice({ kind: "moved", next: this.number, by: data.savers[this.basis] || null });
+    } else if (typed && data.ended && this.choice === null) {
+      this.showNotice({ kind: "ended", text: data.texts.ended });
+    } else if (this.choice && this.choice.kind === "moved" && this.basis === this.number) {
+      this.showNotice(null); // the round it was for is the next one again (an undo)
+    }
+    const checked = data.checked;
+    if (checked && checked.id === this.id && checked.seq >= (this.checked ? this.checked.seq : 0)) {
+      this.checked = checked;
+    } else if (!this.checked || this.checked.id !== this.id) {
+      this.checked = { id: this.id, seq: 0, due: 0, preview: null, problems: null };
+    }
+    this.showCheck(this.checked);
+    if (this.refused) this.showProblems(this.checked.problems);
+    this.showChoices();
+    if (this.nextWaits && this.current()) this.next();
+    else this.drawPad();
+  }
+
+  showProblems(problems) {
+    const fields = (problems && problems.fields) || {};
+    this.hands.forEach((field, seat) => showError(field.error, fields[`hand_${seat}`]));
+    showError(this.callerError, fields.caller);
+    showError(this.penalty.error, fields.penalty);
+    this.summary.replaceChildren();
+    this.summary.hidden = !problems;
+    if (!problems) return;
+    this.summary.appendChild(make("p", "", problems.heading));
+    const list = make("ul");
+    for (const line of problems.lines) list.appendChild(make("li", "", line));
+    this.summary.appendChild(list);
+  }
+
+  // The page's word on the entry as last sent: the preview and the penalty field.
+  showCheck(checked) {
+    const due = checked ? checked.due : 0;
+    this.penalty.box.hidden = !due;
+    this.penalty.title.textContent = (checked && checked.penaltyLabel) || "";
+    this.drawPreview(checked ? checked.preview : null);
   }
 
   nextField(input) {
@@ -323,29 +511,6 @@ class Entry {
   showChoices() {
     const nobody = chosen(this.caller.group) === this.data.noCaller;
     this.call.box.hidden = nobody;
-  }
-
-  // The server's view of the entry: preview, penalty field, problems.
-  update(data) {
-    this.data = data;
-    const errors = data.errors || {};
-    this.hands.forEach((field, seat) => showError(field.error, errors[`hand_${seat}`]));
-    showError(this.callerError, errors.caller);
-    this.penalty.box.hidden = !data.due;
-    this.penalty.title.textContent = data.penaltyLabel || "";
-    showError(this.penalty.error, errors.penalty);
-    this.summary.replaceChildren();
-    this.summary.hidden = !data.summary;
-    if (data.summary) {
-      this.summary.appendChild(make("p", "", data.summary.heading));
-      const list = make("ul");
-      for (const line of data.summary.lines) list.appendChild(make("li", "", line));
-      this.summary.appendChild(list);
-    }
-    this.drawPreview(data.preview);
-    this.showChoices();
-    if (this.nextWaits && this.current()) this.next();
-    else this.drawPad();
   }
 
   drawPreview(preview) {
@@ -435,17 +600,26 @@ class Entry {
     return this.target === "penalty" ? this.penalty.input : this.hands[this.target].input;
   }
 
+  // A card tapped on the pad: added to the cards the pad wrote into this field, or
+  // replacing a total. A single number card reads as its number, which is worth the same.
   addCard(token) {
     const input = this.field();
     const text = input.value.trim();
-    const tokens = isTotal(text) ? [] : cardTokens(text); // a tapped card replaces a total
-    input.value = asCards([...tokens, token]);
+    const byPad = input.dataset.cards === text;
+    const tokens = isTotal(text) && !byPad ? [] : cardTokens(text);
+    this.writeCards(input, [...tokens, token]);
+  }
+
+  writeCards(input, tokens) {
+    input.value = tokens.join(" ");
+    input.dataset.cards = input.value;
   }
 
   addDigit(digit) {
     const input = this.field();
     let text = input.value.trim();
-    if (!isTotal(text)) text = ""; // cards were entered: a total replaces them
+    if (!isTotal(text) || input.dataset.cards === text) text = ""; // a total replaces cards
+    delete input.dataset.cards;
     if (digit === "-") input.value = text.startsWith("-") ? text.slice(1) : `-${text}`;
     else input.value = `${text}${digit}`;
   }
@@ -453,8 +627,11 @@ class Entry {
   removeLast() {
     const input = this.field();
     const text = input.value.trim();
-    if (this.total && isTotal(text)) input.value = text.slice(0, -1);
-    else input.value = asCards(cardTokens(text).slice(0, -1));
+    if (this.total && isTotal(text) && input.dataset.cards !== text) {
+      input.value = text.slice(0, -1);
+    } else {
+      this.writeCards(input, cardTokens(text).slice(0, -1));
+    }
   }
 
   // Next: the next player, and after the last one the penalty cards when some are due.
@@ -476,8 +653,9 @@ class Entry {
 
   targets() {
     const targets = this.data.players.map((player, seat) => [seat, player]);
-    if (this.data.due && chosen(this.caller.group) && !this.call.box.hidden) {
-      targets.push(["penalty", this.data.penaltyTarget]);
+    const checked = this.checked;
+    if (checked && checked.due && chosen(this.caller.group) && !this.call.box.hidden) {
+      targets.push(["penalty", checked.penaltyTarget]);
     }
     return targets;
   }
@@ -488,11 +666,10 @@ function showError(element, message) {
   element.textContent = message || "";
 }
 
-function bringIntoView(name, form, focus, nonce) {
+function bringIntoView(name, form, focus) {
   const box = document.querySelector(`.st-key-${CSS.escape(form)}_${name}`);
   if (!box) return;
   box.scrollIntoView({ block: "center" });
-  document.documentElement.dataset.dutchScrolled = `${form}_${name} ${nonce}`;
   const target = box.querySelector("input, button");
   if (focus && target) target.focus({ preventScroll: true });
 }
@@ -505,49 +682,18 @@ export default function (component) {
     parentElement.appendChild(root);
   }
   let entry = root.dutchEntry;
-  if (!entry) {
-    entry = root.dutchEntry = new Entry(root, component);
-    entry.sent = data.seen || 0; // the server's count goes on from an element drawn before
-  }
+  if (!entry) entry = root.dutchEntry = new Entry(root, component);
   entry.component = component;
-  if (entry.expect !== null && data.entry < entry.expect) {
-    return; // drawn from before the round the route stored: the form has moved on already
-  }
-  const fresh = root.dataset.shape !== signature(data);
-  if (fresh) {
+  entry.data = data;
+  if (root.dataset.shape !== signature(data)) {
+    // A new element, or another game or line-up: the entry the page kept for this game
+    // (as when the page is left and opened again), else an empty one for its next round.
     entry.build(data);
     root.dataset.shape = signature(data);
+    entry.version = -1;
+    entry.showNotice(null);
+    const kept = data.kept;
+    entry.start(kept ? kept.basis : data.number, kept);
   }
-  entry.data = data;
-  entry.released(); // the server has answered: a run drew this element again
-  if (fresh && entry.entry === undefined) entry.fill(data.fill);
-  const adopting = entry.expect !== null && data.entry === entry.expect;
-  if (entry.expect !== null) entry.expect = null; // the page has caught up with the route
-  if (entry.entry !== data.entry) {
-    // A new entry (a round was stored, the entry was discarded, or another one taken
-    // up): it starts with the server's copy of it, empty for a new round, unless this
-    // form was emptied already for the round the route stored.
-    if (entry.entry !== undefined && !adopting) entry.fill(data.fill);
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = null;
-    entry.entry = data.entry;
-    root.dataset.entry = String(data.entry);
-  }
-  if (adopting) entry.adopted();
-  entry.showRound(data.number, data.dealer);
-  entry.update(data);
-  if (data.focus && root.dataset.focused !== String(data.focus)) {
-    root.dataset.focused = String(data.focus);
-    bringIntoView("hand_0", data.form, !entry.padSwitch.checked, data.focus);
-  }
-  if (data.refusal && root.dataset.refusal !== String(data.refusal)) {
-    root.dataset.refusal = String(data.refusal);
-    bringIntoView(data.firstError, data.form, data.firstError !== "save", data.refusal);
-  }
-  if (data.shown && root.dataset.shown !== String(data.shown)) {
-    // A round was just stored and this is the next round's form: now the rest of the
-    // game (standings, chart) is drawn again, after the form.
-    root.dataset.shown = String(data.shown);
-    component.setTriggerValue("shown", data.shown);
-  }
+  entry.drawn(data);
 }

@@ -1,68 +1,61 @@
 """The Play page's round entry, drawn in the browser by one element (``play_entry.js``).
 
 At the table a round is typed on a phone while the cards are counted out loud, and the
-next round should be ready the moment Save is tapped. Drawn as Streamlit widgets, the
-entry was some twenty elements the browser drew again after every save; drawn by one
-element, what is typed stays in the browser, the element empties itself as soon as the
-server has stored the round (its data carries a new entry number), and the standings
-are drawn again right after (the element asks for that once the next form is shown).
+next round should be ready the moment Save is tapped. The entry is one element whose
+fields the browser owns: what is typed stays there, and the server never writes into it.
 
-The element sends two things, each as a trigger value holding the whole entry and the
-number of the entry it belongs to:
+A round is stored one way: the element sends it to the round route
+(:mod:`dutch_app.web.round_route`) and draws the answer itself (the next round's form,
+the problems by field, or what another phone did). The page only draws the element with
+the game as it stands (its version, next round number and dealer, who saved the latest
+rounds, whether it ended) and answers two things the element sends, each a trigger value:
 
-- ``draft``, after a short pause in typing: the server keeps it (so the entry survives
-  the element being drawn anew, as when the page is left and opened again) and answers
-  with the preview, the penalty-card count and, after a refused save, the problems as
-  they stand;
-- ``save``: checked in full, then stored in one transaction by the page's callback
-  (:func:`dutch_app.ui.live_round.save_entry`), or refused with every problem listed
-  above Save, named by player, the first faulty field brought into view.
+- ``draft``, after a short pause in typing: the page keeps it (so the entry survives the
+  element being drawn anew, as when the page is left and opened again) and answers with
+  the preview, the penalty-card count and the entry's problems as they stand;
+- ``stored``: the route stored a round from this entry: the page forgets the entry it
+  kept and, running again, draws the standings.
 
 Whatever the browser sends is read as untrusted input (:func:`read_entry`): an entry of
-the wrong shape or for another entry number is dropped, texts are cut to a length no hand
-needs, and a caller or kind of call that is not on offer counts as not chosen.
+the wrong shape is dropped, texts are cut to a length no hand needs, and a caller or kind
+of call that is not on offer counts as not chosen.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
 
-from dutch_app.i18n import N_, _, error_text, localized, ngettext
-from dutch_app.round_payload import NO_CALLER, Draft, chosen_round, read_entry
-from dutch_app.ui.card_pad import CARD_KEYS
-from dutch_app.ui.entry_keys import entry_number
-from dutch_app.ui.guard import unexpected_message, user_error_types
-from dutch_app.ui.live import tab_name
-from dutch_app.ui.round_form import (
-    CALL_LABELS,
-    HAND_HINT,
-    RoundFields,
+from dutch_app.i18n import LANGUAGES, N_, _, active_language, localized
+from dutch_app.round_payload import (
+    NO_CALLER,
+    Draft,
     caller_options,
-    check_choices,
-    no_caller_label,
+    check_draft,
+    entry_id,
+    number_of,
+    problems_data,
+    read_entry,
 )
+from dutch_app.ui.card_pad import CARD_KEYS
+from dutch_app.ui.live import member_name, tab_name
+from dutch_app.ui.round_form import CALL_LABELS, HAND_HINT, no_caller_label
 from dutch_app.ui.round_preview import preview_table
 from dutch_app.web.round_route import round_route_path
-from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, preview_round
+from dutch_core.entry import preview_round
+from dutch_core.game import GameStatus
 from dutch_core.rules import HouseRules
 from dutch_core.scoring import penalty_cards_text
 
 FORM = "play_round"
 """The entry's name: its parts stand in boxes named ``play_round_hand_0`` and so on."""
 ELEMENT_KEY = f"{FORM}_element"
-DRAFT_KEY = f"{FORM}_draft"  # (entry number, game id, players, Draft): the entry as last sent
-ERRORS_KEY = f"{FORM}_errors"  # problems found by a later step (the service), by field
-REFUSED_KEY = f"{FORM}_refused"  # a save was refused: its problems follow the fields
-REFUSALS_KEY = f"{FORM}_refusals"  # how many saves were refused (brings the first into view)
-FOCUS_KEY = f"{FORM}_focus"  # the round just stored here: its next form starts in view
-SEEN_KEY = f"{FORM}_seen"  # the number of the latest entry the element sent (it counts them)
-SHOWN_KEY = f"{FORM}_shown"  # the same, once the next form is drawn alone (then the game)
+KEPT_KEY = f"{FORM}_kept"  # the entry as last sent (a Kept)
+STORED_KEY = f"{FORM}_stored"  # (game id, round number): the route stored it from this tab
 
 DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
@@ -77,254 +70,144 @@ _element = st.components.v2.component(
 )
 
 
-def _state() -> Any:
-    return st.session_state
+@dataclass(frozen=True)
+class Kept:
+    """An entry the element sent for the preview: for which game and line-up, its id, the
+    round it is for, the number of the element's message, and the entry itself."""
+
+    game_id: int
+    players: tuple[str, ...]
+    id: str
+    basis: int
+    seq: int
+    draft: Draft
 
 
-def kept_draft(game_id: int, players: Sequence[str]) -> Draft | None:
-    """The entry on the form, as last sent; None when there is none for this game and
-    line-up (the form was emptied, or shows another game)."""
-    kept = _state().get(DRAFT_KEY)
-    if kept is None or kept[:3] != (entry_number(FORM), game_id, tuple(players)):
+def kept_entry(game_id: int, players: Sequence[str]) -> Kept | None:
+    """The entry the element last sent for this game and line-up (None: none)."""
+    kept = st.session_state.get(KEPT_KEY)
+    if isinstance(kept, Kept) and (kept.game_id, kept.players) == (game_id, tuple(players)):
+        return kept
+    return None
+
+
+def keep_draft(game_id: int, players: Sequence[str], rules: HouseRules) -> None:
+    """The ``draft`` callback: keep what the element sent, if it is an entry of this game."""
+    value = sent("draft")
+    draft = read_entry(value, players, caller_options(players, rules))
+    ident, basis = entry_id(value), number_of(value, "basis")
+    if draft is None or ident is None or basis is None:
+        return
+    seq = number_of(value, "seq") or 0
+    kept = kept_entry(game_id, players)
+    if kept is not None and kept.id == ident and kept.seq > seq:
+        return  # an older message of the same entry, overtaken
+    st.session_state[KEPT_KEY] = Kept(game_id, tuple(players), ident, basis, seq, draft)
+
+
+def forget_stored(game_id: int) -> None:
+    """The ``stored`` callback: the entry the page kept was stored, so it is not kept."""
+    value = sent("stored")
+    kept = st.session_state.get(KEPT_KEY)
+    if isinstance(kept, Kept) and kept.id == entry_id(value):
+        del st.session_state[KEPT_KEY]
+    number = number_of(value, "number")
+    if number is not None:
+        st.session_state[STORED_KEY] = (game_id, number)
+
+
+def stored_here(game_id: int) -> int | None:
+    """The round the route just stored from this tab's entry, once (None: none)."""
+    stored = st.session_state.pop(STORED_KEY, None)
+    return stored[1] if stored is not None and stored[0] == game_id else None
+
+
+def sent(event: str) -> object:
+    """The value the element sent with ``event`` in this run (None if it sent none)."""
+    state = st.session_state.get(ELEMENT_KEY)
+    return None if state is None else getattr(state, event, None)
+
+
+def _checked(kept: Kept | None, game, players: list[str]) -> dict[str, Any] | None:
+    """The page's word on the kept entry: its preview, penalty count and problems."""
+    if kept is None:
         return None
-    return kept[3]
-
-
-def new_entry(game_id: int, players: Sequence[str], fill: Draft | None = None) -> Draft:
-    """The form starts a new entry (empty, or holding ``fill``), which it returns: the
-    element replaces what its fields hold with it, and anything still sent for the
-    previous entry is dropped."""
-    state = _state()
-    state[f"{FORM}_entry"] = entry_number(FORM) + 1
-    entry = fill or Draft.empty(len(players))
-    state[DRAFT_KEY] = (entry_number(FORM), game_id, tuple(players), entry)
-    for key in (ERRORS_KEY, REFUSED_KEY):
-        state.pop(key, None)
-    return entry
-
-
-def clear_entry() -> None:
-    """Empty the form: the next draw starts a new entry (after a stored or discarded round)."""
-    _state().pop(DRAFT_KEY, None)
-
-
-def take(
-    value: object, game_id: int, players: Sequence[str], callers: Sequence[str]
-) -> Draft | None:
-    """Keep what the element sent, if it is for the entry on the form: the entry then."""
-    read = read_entry(value, players, callers)
-    if read is None or read[0] != entry_number(FORM):
-        return None
-    current = _state().get(DRAFT_KEY)
-    if current is None or current[1:3] != (game_id, tuple(players)):
-        return None
-    _state()[DRAFT_KEY] = (read[0], game_id, tuple(players), read[1])
-    seq = value.get("seq") if isinstance(value, Mapping) else None
-    if type(seq) is int:
-        _state()[SEEN_KEY] = seq
-    return read[1]
-
-
-def check_draft(
-    entry: Draft, players: Sequence[str], rules: HouseRules
-) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
-    """The entry's fields, their check, and every problem (keyed as ``check_entry`` keys)."""
-    hands = dict(zip(players, entry.hands, strict=True))
-    return check_choices(players, hands, entry.caller, entry.call, entry.penalty, rules)
-
-
-def checked_save(
-    value: object, game_id: int, players: Sequence[str], rules: HouseRules
-) -> tuple[RoundFields, EntryCheck] | None:
-    """Save's value: the fields and their good check, or None when the save is for
-    another entry (dropped) or the entry has problems (kept for the element to show)."""
-    callers = caller_options(players, rules)
-    entry = take(value, game_id, players, callers)
-    if entry is None:
-        return None
-    _state().pop(ERRORS_KEY, None)
-    fields, check, errors = check_draft(entry, players, rules)
-    if errors:
-        _state()[REFUSED_KEY] = True
-        _state()[REFUSALS_KEY] = _state().get(REFUSALS_KEY, 0) + 1
-        return None
-    return fields, check
-
-
-def stored_result(value: object, players: Sequence[str], rules: HouseRules):
-    """The scored round of an entry the element sent, or None when it is not a complete,
-    right one."""
-    read = read_entry(value, players, caller_options(players, rules))
-    if read is None:
-        return None
-    chosen = chosen_round(read[1], players, rules)
-    return None if chosen is None else chosen.check.result
-
-
-def set_entry_errors(errors: Mapping[str, str]) -> None:
-    """Problems a later step found (the service refused the round): shown like the
-    entry's own, the first brought into view."""
-    _state()[ERRORS_KEY] = dict(errors)
-    _state()[REFUSALS_KEY] = _state().get(REFUSALS_KEY, 0) + 1
-
-
-def entry_saved(number: int, alone: bool) -> None:
-    """A round was stored from this entry: the next form starts in view; when the entry
-    was drawn alone for it, the element then asks for the rest of the game."""
-    _state()[FOCUS_KEY] = number
-    if alone:
-        _state()[SHOWN_KEY] = number
-
-
-def _field_name(field: str, players: Sequence[str], caller_chosen: bool) -> str:
-    if field in players:
-        return f"hand_{list(players).index(field)}"
-    if field == CALLER:
-        return "call_type" if caller_chosen else "caller"
-    if field == PENALTY:
-        return "penalty"
-    return "save"
-
-
-def _error_slot(field: str, players: Sequence[str]) -> str:
-    """Where the element shows a problem: under a hand, the choices or the penalty field
-    (a problem of the whole round is in the list above Save only)."""
-    if field in players:
-        return f"hand_{list(players).index(field)}"
-    return field if field in (CALLER, PENALTY) else "round"
-
-
-def _problems(count: int) -> str:
-    return ngettext("this problem", "these {count} problems", count).format(count=count)
-
-
-def _plain(name: str | None) -> str:
-    return name or ""
-
-
-def play_entry(
-    game,
-    basis: int,
-    on_save: Callable[[], None],
-    on_stored: Callable[[], None],
-    on_shown: Callable[[], None],
-) -> None:
-    """Draw the entry of round ``basis`` of ``game`` (a game view), under the heading of
-    the game's next round. ``on_save`` stores a round the element sends (reading its
-    value), ``on_stored`` takes note of one the round route stored, ``on_shown`` draws the
-    rest of the game after the next form was drawn alone."""
-    players = [player.name for player in game.players]
     rules = game.rules
-    callers = caller_options(players, rules)
-    entry = kept_draft(game.id, players)
-    if entry is None:  # the form was emptied, or shows another game: a new entry
-        entry = new_entry(game.id, players)
-    fields, _check, errors = check_draft(entry, players, rules)
-    state = _state()
-    if not errors:
-        state.pop(REFUSED_KEY, None)
-    shown_errors = dict(errors) if state.get(REFUSED_KEY) else {}
-    shown_errors.update(state.get(ERRORS_KEY, {}))
-    caller = fields.caller
-    call_type = fields.call_type
+    fields, _check, errors = check_draft(kept.draft, players, rules)
+    caller, call_type = fields.caller, fields.call_type
     preview = preview_round(players, fields.hand_texts, caller, call_type, rules)
-    due = preview.penalty_cards_due if caller is not None else None
+    due = preview.penalty_cards_due if caller is not None else 0
     table = preview_table(
         preview,
         players,
         fields.hand_texts,
-        entry.penalty,
+        kept.draft.penalty,
         caller,
         call_type,
         rules,
         game.totals,
-        name=_plain,
+        name=lambda name: name or "",
     )
+    return {
+        "id": kept.id,
+        "seq": kept.seq,
+        "due": due or 0,
+        "penaltyLabel": _penalty_label(caller, due) if due else "",
+        "penaltyTarget": _("Penalty ({due})").format(due=due) if due else "",
+        "preview": None
+        if table is None
+        else {"sentence": table.sentence, "columns": table.columns, "rows": table.rows},
+        "problems": problems_data(errors, players, kept.draft.caller is not None),
+    }
+
+
+def play_entry(game, group, undone_here: bool = False) -> None:
+    """Draw the entry of ``game`` (a game view) in ``group``, for the game's next round
+    (``undone_here``: this tab just took a round back, and a typed entry follows)."""
+    players = [player.name for player in game.players]
+    rules = game.rules
+    kept = kept_entry(game.id, players)
+    language = active_language()
     data: dict[str, Any] = {
         "form": FORM,
-        "entry": entry_number(FORM),
-        "fill": entry.as_data(),
         "game": game.id,
-        "basis": basis,
+        "version": game.version,
         "number": game.rounds_played + 1,
         "dealer": game.dealer,
+        "ended": game.status is GameStatus.ENDED,
+        "here": undone_here,
+        "savers": {
+            round_.number: member_name(group, round_.entered_by) for round_ in game.rounds[-3:]
+        },
         "route": round_route_path(st.get_option("server.baseUrlPath")),
         "tab": tab_name(),
+        "lang": language if language in LANGUAGES else None,
         "players": players,
         "callers": [
             [option, no_caller_label(players) if option == NO_CALLER else option]
-            for option in callers
+            for option in caller_options(players, rules)
         ],
         "noCaller": NO_CALLER,
         "calls": [[call.value, _(CALL_LABELS[call])] for call in CALL_LABELS],
         "texts": _texts(),
         "pad": _pad(rules),
-        "due": due or 0,
-        "penaltyLabel": _penalty_label(caller, due) if due else "",
-        "penaltyTarget": _("Penalty ({due})").format(due=due) if due else "",
-        "errors": {
-            _error_slot(field, players): localized(message)
-            for field, message in shown_errors.items()
-        },
-        "summary": _summary(shown_errors),
-        "preview": None
-        if table is None
-        else {"sentence": table.sentence, "columns": table.columns, "rows": table.rows},
-        "focus": state.pop(FOCUS_KEY, None),
-        "seen": state.get(SEEN_KEY, 0),
-        "shown": state.pop(SHOWN_KEY, None),
+        "kept": None
+        if kept is None
+        else {"id": kept.id, "basis": kept.basis, **kept.draft.as_data()},
+        "checked": _checked(kept, game, players),
     }
-    if shown_errors:
-        first = next(iter(shown_errors))
-        data["refusal"] = state.get(REFUSALS_KEY, 0)
-        data["firstError"] = _field_name(first, players, entry.caller is not None)
     _element(
         key=ELEMENT_KEY,
         data=data,
-        on_draft_change=_safely(lambda: take(sent("draft"), game.id, players, callers)),
-        on_save_change=_safely(on_save),
-        on_stored_change=_safely(on_stored),
-        on_shown_change=_safely(on_shown),
+        on_draft_change=lambda: keep_draft(game.id, players, rules),
+        on_stored_change=lambda: forget_stored(game.id),
     )
-
-
-def _safely(callback: Callable[[], object]) -> Callable[[], None]:
-    """The element's callback, its failures shown in the entry's list of problems: a
-    message of the project's own as it is worded, anything else as an error id (logged).
-    A callback runs before the page, outside the page's own guard."""
-
-    @functools.wraps(callback)
-    def run() -> None:
-        try:
-            callback()
-        except ScriptControlException:
-            raise  # Streamlit's own signals (st.rerun), not failures
-        except user_error_types() as error:
-            set_entry_errors({ROUND: error_text(error)})
-        except Exception as error:
-            set_entry_errors({ROUND: unexpected_message(error)[1]})
-
-    return run
-
-
-def sent(event: str) -> object:
-    """The value the element sent with ``event`` in this run (None if it sent none)."""
-    return getattr(_state()[ELEMENT_KEY], event, None)
 
 
 def _penalty_label(caller: str | None, due: int) -> str:
     return _("{caller} draws {cards}: enter them").format(
         caller=caller or "", cards=localized(penalty_cards_text(due))
     )
-
-
-def _summary(errors: Mapping[str, str]) -> dict[str, Any] | None:
-    if not errors:
-        return None
-    heading = _("The round was not saved. Fix {problems} first:").format(
-        problems=_problems(len(errors))
-    )
-    return {"heading": heading, "lines": [localized(message) for message in errors.values()]}
 
 
 def _texts() -> dict[str, str]:
@@ -344,6 +227,21 @@ def _texts() -> dict[str, str]:
         "total": _("Total"),
         "removeLast": _("Remove last"),
         "next": _("Next"),
+        "savedBy": _("{name} just saved round {number}."),
+        "savedElsewhere": _("Round {number} was just saved on another phone."),
+        "savedMany": _("Rounds {first} to {last} were just saved on other phones."),
+        "takenBack": _("Round {number} was just taken back on another phone."),
+        "saveYours": _("Save yours as round {number}?"),
+        "saveAs": _("Save it as round {number}"),
+        "discard": _("Discard it"),
+        "ended": _("The game has ended."),
+        "reopenAndSave": _("Reopen the game and save this round"),
+        "noConnection": _(
+            "No connection: round {number} was not saved. What you typed is still here; "
+            "tap Save again when the connection is back."
+        ),
+        "signedOut": _("You are signed out: sign in again to save this round."),
+        "notSaved": _("This round could not be saved. Reload the page and try again."),
     }
 
 

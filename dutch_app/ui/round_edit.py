@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from dutch_app.round_payload import RoundFields
 from dutch_app.services.views import RoundView
 from dutch_app.ui.history_view import stored_fields
-from dutch_app.ui.round_form import RoundFields, fill_round_form
+from dutch_app.ui.round_form import fill_round_form
 
 TARGET_KEY = "history_target"
 CONFLICT_KEY = "history_conflict"

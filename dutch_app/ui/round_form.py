@@ -17,19 +17,18 @@ is right.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 import streamlit as st
 
 from dutch_app.i18n import N_, _, localized, ngettext
-from dutch_app.round_payload import NO_CALLER
+from dutch_app.round_payload import NO_CALLER, RoundFields, caller_options, check_choices
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
 from dutch_app.ui.entry_keys import new_entry, widget_key
 from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.round_preview import preview_table, show_preview
 from dutch_app.ui.text import md
-from dutch_core.entry import CALLER, PENALTY, ROUND, EntryCheck, check_form, preview_round
+from dutch_core.entry import CALLER, PENALTY, EntryCheck, preview_round
 from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
 from dutch_core.scoring import penalty_cards_text
@@ -43,24 +42,6 @@ CALL_LABELS = {
 HAND_HINT = N_("cards like 7 KH Q, or a total like 23")
 ENTRY_CHOICES = ("caller", "call_type", "penalty", "save")
 """The entry's widgets besides its hands (each in a container of that lasting name)."""
-
-
-@dataclass(frozen=True)
-class RoundFields:
-    """The raw text and choices of one round entry."""
-
-    hand_texts: dict[str, str]
-    caller: str | None
-    call_type: CallType | None
-    penalty_text: str
-
-
-def caller_options(players: Sequence[str], rules: HouseRules) -> list[str]:
-    """The caller choices: the players, and "nobody called" where the rules allow it."""
-    options = list(players)
-    if rules.allow_no_caller:
-        options.append(NO_CALLER)
-    return options
 
 
 def no_caller_label(players: Sequence[str]) -> str:
@@ -117,19 +98,6 @@ def tap_save(key: str) -> None:
     st.session_state[f"{key}_tapped"] = True
 
 
-def _choice_errors(caller_choice: str | None, call_choice: CallType | None) -> dict[str, str]:
-    """Save is refused until the caller and the kind of call were chosen for this round."""
-    if caller_choice is None:
-        return {CALLER: _("Choose who ended the round.")}
-    if caller_choice != NO_CALLER and call_choice is None:
-        return {
-            CALLER: _("Choose how {caller} ended the round: Dutch or Auto Dutch.").format(
-                caller=caller_choice
-            )
-        }
-    return {}
-
-
 def field_key(key: str, players: Sequence[str], error_field: str, caller_chosen: bool) -> str:
     """The lasting name of the field an error belongs to (to bring it into view): the
     key of the container it stands in, the same for every entry."""
@@ -140,11 +108,6 @@ def field_key(key: str, players: Sequence[str], error_field: str, caller_chosen:
     if error_field == PENALTY:
         return f"{key}_penalty"
     return f"{key}_save"
-
-
-def _in_field_order(players: Sequence[str], errors: Mapping[str, str]) -> list[str]:
-    order = [*players, CALLER, PENALTY, ROUND]
-    return sorted(errors, key=lambda field: order.index(field) if field in order else len(order))
 
 
 def _penalty_text(key: str) -> str:
@@ -180,32 +143,6 @@ def _current(key: str, players: Sequence[str]) -> tuple[dict[str, str], str | No
         for seat, player in enumerate(players)
     }
     return hands, state.get(widget_key(key, "caller")), state.get(widget_key(key, "call_type"))
-
-
-def check_choices(
-    players: Sequence[str],
-    hand_texts: Mapping[str, str],
-    caller_choice: str | None,
-    call_choice: object,
-    penalty_text: str,
-    rules: HouseRules,
-) -> tuple[RoundFields, EntryCheck, dict[str, str]]:
-    """Check an entry as Save found it (the caller's choice may be :data:`NO_CALLER`):
-    its fields, their check, and every problem in the order of the fields. The penalty
-    text counts only while penalty cards are due."""
-    call_type = CallType(str(call_choice)) if call_choice in CALL_LABELS else None
-    caller = None if caller_choice in (None, NO_CALLER) else caller_choice
-    call_type = call_type if caller is not None else None
-    check = check_form(players, hand_texts, caller, call_type, penalty_text, rules)
-    penalty_text = penalty_text if check.penalty_cards_due else ""
-    fields = RoundFields(dict(hand_texts), caller, call_type, penalty_text)
-    errors = dict(check.errors)
-    choice = _choice_errors(caller_choice, call_type)
-    if choice:  # an unchosen caller says so, rather than what checking without one found
-        errors.pop(CALLER, None)
-        errors.pop(PENALTY, None)
-        errors.update(choice)
-    return fields, check, {field: errors[field] for field in _in_field_order(players, errors)}
 
 
 def _check(

@@ -1,18 +1,20 @@
-"""The round route: the Play page's entry stores a complete round here with one request.
+"""The round route: the one way the Play page stores a round, ``POST /_dutch/round``.
 
-At the table the next round's form should be there the moment Save is tapped. Through
-Streamlit, a save is a message to the page's script, a run of part of the page and the
-browser drawing what that run sent; here it is one ``POST /_dutch/round`` with the entry
-as JSON (see :mod:`dutch_app.round_payload`), answered as soon as the round is stored:
-the element then shows the next round's empty form at once, and tells the page, which
-draws the standings (and checks for itself that the round is there).
+The page's entry element (``dutch_app/ui/play_entry.js``) sends the whole entry as JSON
+(see :mod:`dutch_app.round_payload`) with the round number it is for, and draws whatever
+the route answers. Every outcome is an answer of its own, in the person's language:
 
-The route stores only a round that is complete and right. Anything else is answered
-``{"stored": false}`` with nothing written: the element then saves through the page,
-which shows each problem by its field, or what happened to the game (another phone saved
-the round first, the game ended) with the choices that leaves. A round that the page and
-the route both get (a retried request) is stored once: every save names the round number
-it is for, and the service refuses, or recognises as the same, a second one.
+- ``stored``: the round's number, who deals next, whether the game's end was reached, and
+  one line saying so (the element shows the next round's empty form at once);
+- ``invalid``: the entry's problems, each by its field, nothing written;
+- ``moved_on``: another phone saved that round number first (or took the one before it
+  back): the number the entry can be saved as now, and who saved the latest round;
+- ``ended``: the game ended; the element offers to reopen it and save (``reopen``);
+- ``refused``: any other refusal of the service, as a sentence.
+
+A round sent twice (a retried request, a double tap) is stored once: every save names the
+round number it is for, and the service answers the same entry for the same number with
+the round as stored (:func:`dutch_app.services.rounds.add_round`).
 
 Every request is checked as the live route's are (:mod:`dutch_app.web.live`): from the
 page's own origin, a session cookie of a signed-in person (401 otherwise), and the game's
@@ -26,18 +28,26 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from dutch_app.round_payload import NO_CALLER, chosen_round, number_of, read_entry
+from dutch_app.i18n import LANGUAGES, _, error_text, use_language
+from dutch_app.round_payload import (
+    caller_options,
+    check_draft,
+    number_of,
+    problems_data,
+    read_entry,
+)
 from dutch_app.services import games, rounds
-from dutch_app.services.errors import ServiceError
+from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.live import Watched
 from dutch_app.services.unit_of_work import perform
+from dutch_app.ui.round_view import call_summary
 from dutch_app.web.cookie import SESSION_COOKIE
 from dutch_app.web.live import LiveResources, OwnChanges, is_tab_name, own_changes
 from dutch_core.errors import DutchError
@@ -55,26 +65,73 @@ def round_route_path(base_url_path: str = "") -> str:
     return f"/{base}/{ROUND_ROUTE}" if base else f"/{ROUND_ROUTE}"
 
 
-@dataclass(frozen=True)
-class Stored:
-    """A round the route stored: its number, and the game after it."""
-
-    number: int
-    version: int | None
-    dealer: str
-    over: bool
-
-    def as_json(self) -> dict:
+def store_entry(resources: LiveResources, user_id: int, sent: dict[str, Any]) -> dict[str, Any]:
+    """Store the entry ``sent`` as the round it names, and say what happened (the route's
+    answer, see the module's docstring). LookupError: not a game of the person's;
+    ValueError: not an entry of this game's shape."""
+    game_id, basis = number_of(sent, "game"), number_of(sent, "round")
+    if game_id is None or basis is None:
+        raise ValueError("no game or round number")
+    language = sent.get("lang")
+    locale = sent.get("locale")
+    use_language(
+        language if language in LANGUAGES else None,
+        browser=locale if isinstance(locale, str) and len(locale) < 36 else None,
+    )
+    try:
+        with resources.sessions() as session:
+            seating = perform(session, games.get_seating, user_id, game_id)
+    except ServiceError as error:
+        raise LookupError("not a game of this person's") from error
+    names = [player.name for player in seating.players]
+    draft = read_entry(sent, names, caller_options(names, seating.rules))
+    if draft is None:
+        raise ValueError("not an entry of this game")
+    fields, check, errors = check_draft(draft, names, seating.rules)
+    problems = problems_data(errors, names, draft.caller is not None)
+    if problems is not None:
+        return {"outcome": "invalid", **problems}
+    ids = {player.name: player.id for player in seating.players}
+    hands = {ids[name]: text for name, text in fields.hand_texts.items()}
+    caller = None if fields.caller is None else ids[fields.caller]
+    try:
+        with resources.sessions() as session:
+            stored = perform(
+                session,
+                rounds.add_round,
+                user_id,
+                game_id,
+                hands,
+                caller,
+                fields.call_type,
+                fields.penalty_text.strip() or None,
+                for_round=basis,
+                reopen=sent.get("reopen") is True,
+            )
+    except StaleRound as error:
         return {
-            "stored": True,
-            "number": self.number,
-            "version": self.version,
-            "dealer": self.dealer,
-            "over": self.over,
+            "outcome": "moved_on",
+            "next": error.next_number,
+            "latest": error.latest,
+            "by": error.latest_by,
         }
-
-
-NOT_STORED = {"stored": False}
+    except GameEnded as error:
+        return {"outcome": "ended", "message": error_text(error)}
+    except (ServiceError, DutchError) as error:
+        return {"outcome": "refused", "message": error_text(error)}
+    # What the next form needs follows from the stored round, with no read again: who
+    # deals next, and whether the game's end was reached.
+    dealer = names[dealer_seat(stored.number + 1, len(names))]
+    totals = {hand.player: hand.game_total for hand in stored.hands}
+    saved = _("Round {number} saved.").format(number=stored.number)
+    return {
+        "outcome": "stored",
+        "number": stored.number,
+        "version": stored.game_version,
+        "dealer": dealer,
+        "over": end_reached(seating.rules, stored.number, totals),
+        "line": f"{saved} {call_summary(check.result)}" if check.result else saved,
+    }
 
 
 class RoundRoute:
@@ -90,7 +147,7 @@ class RoundRoute:
         return [Route(round_route_path(base_url_path), self.respond, methods=["POST"])]
 
     async def respond(self, request: Request) -> Response:
-        """Store the round the request holds, if it is complete and right."""
+        """Store the round the request holds, or say why not."""
         if request.headers.get("sec-fetch-site", "same-origin") != "same-origin":
             return _refusal(403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
@@ -107,74 +164,33 @@ class RoundRoute:
             sent = json.loads(body)
         except (ValueError, RecursionError):
             return _refusal(400)
-        game_id, basis = number_of(sent, "game"), number_of(sent, "round")
-        tab = sent.get("tab") if isinstance(sent, dict) else None
-        if game_id is None or basis is None or (tab is not None and not is_tab_name(tab)):
+        if not isinstance(sent, dict):
+            return _refusal(400)
+        tab = sent.get("tab")
+        if tab is not None and not is_tab_name(tab):
             return _refusal(400)
         try:
-            answer = await run_in_threadpool(self._store, token, game_id, basis, sent)
+            answer = await run_in_threadpool(self._store, token, sent)
         except PermissionError:
             return _refusal(401)
         except LookupError:
             return _refusal(404)
         except ValueError:
             return _refusal(400)
-        except Exception:  # the database is away: the element saves through the page
+        except Exception:  # the database is away: the element keeps the entry and says so
             log.warning("storing a round through the round route failed", exc_info=True)
             return _refusal(503)
-        if isinstance(answer, Stored) and tab is not None and answer.version is not None:
-            self.own.note((Watched.GAME, game_id), tab, answer.version)
-        return JSONResponse(
-            answer.as_json() if isinstance(answer, Stored) else NOT_STORED,
-            headers={"Cache-Control": "no-store"},
-        )
+        version = answer.get("version")
+        if answer["outcome"] == "stored" and tab is not None and version is not None:
+            self.own.note((Watched.GAME, sent["game"]), tab, version)
+        return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
-    def _store(self, token: str, game_id: int, basis: int, sent: object) -> Stored | None:
-        """Store the round; None when it is not complete and right, or the game moved on
-        (nothing is written then). PermissionError: no valid session; LookupError: not a
-        game of the person's; ValueError: not an entry of this game's shape."""
+    def _store(self, token: str, sent: dict[str, Any]) -> dict[str, Any]:
         resources = self._resources()
         account = resources.accounts.check_session(token)
         if account is None:
             raise PermissionError("no valid session")
-        user = account.user_id
-        try:
-            with resources.sessions() as session:
-                seating = perform(session, games.get_seating, user, game_id)
-        except ServiceError as error:
-            raise LookupError("not a game of this person's") from error
-        names = [player.name for player in seating.players]
-        callers = [*names, *([NO_CALLER] if seating.rules.allow_no_caller else [])]
-        read = read_entry(sent, names, callers)
-        if read is None:
-            raise ValueError("not an entry of this game")
-        entry = chosen_round(read[1], names, seating.rules)
-        if entry is None or not entry.check.ok:
-            return None
-        ids = {player.name: player.id for player in seating.players}
-        hands = {ids[name]: text for name, text in entry.hands.items()}
-        caller = None if entry.caller is None else ids[entry.caller]
-        try:
-            with resources.sessions() as session:
-                stored = perform(
-                    session,
-                    rounds.add_round,
-                    user,
-                    game_id,
-                    hands,
-                    caller,
-                    entry.call_type,
-                    entry.penalty.strip() or None,
-                    for_round=basis,
-                )
-        except (ServiceError, DutchError):  # moved on, ended, or refused: the page says why
-            return None
-        # What the next form needs follows from the stored round, with no read again: who
-        # deals next, and whether the game's end was reached.
-        dealer = seating.players[dealer_seat(stored.number + 1, len(seating.players))].name
-        totals = {hand.player: hand.game_total for hand in stored.hands}
-        over = end_reached(seating.rules, stored.number, totals)
-        return Stored(stored.number, stored.game_version, dealer, over)
+        return store_entry(resources, account.user_id, sent)
 
 
 def _refusal(status_code: int) -> Response:

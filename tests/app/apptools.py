@@ -17,6 +17,7 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.ui import play_entry
 from dutch_app.ui.context import Resources, resources
 from dutch_app.ui.entry_keys import entry_widget_key
+from dutch_app.web.round_route import store_entry
 from tests.rendering import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,8 +185,8 @@ def entry_data(at: AppTest) -> dict:
 
 
 def send_entry(at: AppTest, event: str, value: object) -> AppTest:
-    """Run the page as after the entry's script sent ``value`` as ``event`` (``draft``,
-    ``save`` or ``shown``), with every other widget as it stands."""
+    """Run the page as after the entry's script sent ``value`` as ``event`` (``draft`` or
+    ``stored``), with every other widget as it stands."""
     element_id = _entry_element(at).proto.id
     states = at._tree.get_widget_states()
     trigger = states.widgets.add()
@@ -196,9 +197,15 @@ def send_entry(at: AppTest, event: str, value: object) -> AppTest:
 
 def round_payload(at: AppTest, hands, caller=None, call=None, penalty="") -> dict:
     """What the entry's script sends for this entry (hands by seat; ``caller`` a name or
-    the no-caller choice; ``call`` ``dutch`` or ``auto_dutch``)."""
+    the no-caller choice; ``call`` ``dutch`` or ``auto_dutch``): the entry the page kept,
+    or a new one for the round on show."""
+    data = entry_data(at)
+    kept = data["kept"] or {"id": f"e{data['version']}n{data['number']}", "basis": data["number"]}
+    seq = (data["checked"] or {"seq": 0})["seq"] + 1
     return {
-        "entry": entry_data(at)["entry"],
+        "id": kept["id"],
+        "basis": kept["basis"],
+        "seq": seq,
         "hands": list(hands),
         "caller": caller,
         "call": call,
@@ -206,6 +213,18 @@ def round_payload(at: AppTest, hands, caller=None, call=None, penalty="") -> dic
     }
 
 
-def save_round(at: AppTest, hands, caller=None, call="dutch", penalty="") -> AppTest:
-    """Enter a whole round in the Play page's entry and tap its Save."""
-    return send_entry(at, "save", round_payload(at, hands, caller, call, penalty))
+def post_round(at: AppTest, account: Account, sent: dict) -> dict:
+    """Send an entry to the round route as the element does; the route's answer."""
+    data = entry_data(at)
+    body = {"game": data["game"], "round": sent["basis"], "lang": data["lang"], **sent}
+    return store_entry(resources(), account.user_id, body)
+
+
+def save_round(at: AppTest, hands, caller=None, call="dutch", penalty="") -> dict:
+    """Enter a whole round in the Play page's entry and tap its Save: the entry goes to the
+    round route, and when it is stored the element tells the page. The route's answer."""
+    sent = round_payload(at, hands, caller, call, penalty)
+    answer = post_round(at, at.session_state["account"], sent)
+    if answer["outcome"] == "stored":
+        send_entry(at, "stored", {"id": sent["id"], "number": answer["number"]})
+    return answer

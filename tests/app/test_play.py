@@ -6,7 +6,6 @@ from dutch_core import PRESETS, EndCondition, HouseRules
 from tests.app.apptools import (
     PLAY_ENTRY,
     entry_data,
-    literal,
     make_table,
     messages,
     open_app,
@@ -27,9 +26,10 @@ def _start(table, rules=PRESETS["classic"], seats=("Ann", "Ben", "Cleo", "Dan"))
 
 
 def _enter(at, hands, caller, call="dutch", penalty=""):
-    """Fill in a round and tap Save."""
-    save_round(at, hands, caller, call, penalty)
+    """Fill in a round and tap Save: the round route's answer."""
+    answer = save_round(at, hands, caller, call, penalty)
     assert not at.exception, at.exception
+    return answer
 
 
 def _entries_on_page(at) -> int:
@@ -111,23 +111,21 @@ def test_entering_rounds_updates_the_standings(table):
     assert _standings(at) == {"Ann": 3, "Ben": 10, "Cleo": 7, "Dan": 25}
     hands = ["12", "4", "12", "30"]
     send_entry(at, "draft", round_payload(at, hands, "Ann", "dutch"))  # typed, not saved yet
-    assert entry_data(at)["due"] == 3  # the penalty field appears for Ann's three cards
-    assert entry_data(at)["penaltyLabel"] == "Ann draws 3 penalty cards: enter them"
-    _enter(at, hands, "Ann", penalty="QC 3D KS")
+    checked = entry_data(at)["checked"]
+    assert checked["due"] == 3  # the penalty field appears for Ann's three cards
+    assert checked["penaltyLabel"] == "Ann draws 3 penalty cards: enter them"
+    assert _enter(at, hands, "Ann", penalty="QC 3D KS")["number"] == 2
     assert _standings(at) == {"Ann": 43, "Ben": 14, "Cleo": 19, "Dan": 55}
-    assert entry_data(at)["fill"] == {
-        "hands": ["", "", "", ""],
-        "caller": None,
-        "call": None,
-        "penalty": "",
-    }
+    data = entry_data(at)
+    assert (data["kept"], data["checked"], data["number"]) == (None, None, 3)
 
 
 def test_a_bad_hand_is_shown_next_to_it_and_nothing_is_stored(table):
     game = _start(table)
     at = open_app(table.account, PLAY)
-    _enter(at, ["K 2", "10", "7", "99999"], "Ann")
-    errors = entry_data(at)["errors"]
+    answer = _enter(at, ["K 2", "10", "7", "99999"], "Ann")
+    assert answer["outcome"] == "invalid"
+    errors = answer["fields"]
     assert errors["hand_0"].startswith("Ann") and "'K'" in errors["hand_0"]
     assert errors["hand_3"].startswith("Dan")
     assert sorted(errors) == ["hand_0", "hand_3"]
@@ -137,9 +135,9 @@ def test_a_bad_hand_is_shown_next_to_it_and_nothing_is_stored(table):
 def test_an_impossible_round_is_refused(table):
     game = _start(table)
     at = open_app(table.account, PLAY)
-    _enter(at, ["A A", "A A", "A", "3"], "Dan")
-    summary = entry_data(at)["summary"]
-    assert summary is not None and summary["heading"].startswith("The round was not saved.")
+    summary = _enter(at, ["A A", "A A", "A", "3"], "Dan")
+    assert summary["outcome"] == "invalid"
+    assert summary["heading"].startswith("The round was not saved.")
     assert any("a 5th 'A'" in line for line in summary["lines"])  # a deck holds four
     assert table.call(games.get_game, game.id).rounds == ()
 
@@ -247,16 +245,15 @@ def test_toasts_and_alerts_show_markdown_names_exactly(table):
         table.call(players.rename_player, table.player_ids[player], name)
     game = _start(table, seats=("Ann", "Ben"))
     at = open_app(table.account, PLAY)
-    _enter(at, ["K 2", "9"], MARKDOWN_NAMES[1])
-    data = entry_data(at)  # under the field, and in the summary above Save
+    data = _enter(at, ["K 2", "9"], MARKDOWN_NAMES[1])  # under the field, and above Save
     message = f"{MARKDOWN_NAMES[0]}: 'K' needs a colour: KH/KD (red, 0) or KS/KC (black, 13)"
-    assert data["errors"] == {"hand_0": message}
-    assert data["summary"]["lines"] == [message]
-    _enter(at, ["9", "3"], MARKDOWN_NAMES[1])
-    (line,) = at.success
-    assert literal(line.value) == (
+    assert data["fields"] == {"hand_0": message}
+    assert data["lines"] == [message]
+    answer = _enter(at, ["9", "3"], MARKDOWN_NAMES[1])  # the element shows it as text
+    assert answer["line"] == (
         f"Round 1 saved. {MARKDOWN_NAMES[1]} called Dutch and had the lowest hand: no penalty."
     )
+    assert not at.success and not at.toast  # said once, by the element, next to Save
     assert len(table.call(games.get_game, game.id).rounds) == 1
 
 
@@ -343,7 +340,8 @@ def test_a_form_open_on_a_game_ended_elsewhere_stays_with_other_games_in_progres
     at.run()
     assert not at.exception
     assert any("just ended on another phone" in info.value for info in at.info)
-    assert entry_data(at)["fill"]["hands"] == ["7", ""]
+    data = entry_data(at)
+    assert data["ended"] and data["kept"]["hands"] == ["7", ""]
     assert at.session_state["play_game_id"] == first.id
 
 
