@@ -271,7 +271,6 @@ class Entry {
   // to the page once the typing pauses (a tap is sent at once).
   changed(wait = DRAFT_MS) {
     this.showChoices();
-    if (this.choice && this.choice.kind === "saved") this.showNotice(null);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const send = () => {
@@ -346,8 +345,10 @@ class Entry {
       bringIntoView(answer.first, this.form, answer.first !== "save");
     } else if (outcome === "moved_on") {
       this.showNotice({ kind: "moved", next: answer.next, by: answer.by });
+      this.changed(0); // the page runs again, so its standings catch up with the game
     } else if (outcome === "ended") {
       this.showNotice({ kind: "ended", text: answer.message });
+      this.changed(0);
     } else if (outcome === "refused") {
       this.showNotice({ kind: "failed", text: answer.message });
     } else if (status === 401) {

@@ -142,7 +142,10 @@ def test_a_stale_form_on_phone_b_cannot_save_the_same_round_again(table_of_two):
     expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
     expect(phone_b.get_by_role("heading", name="Round 1")).to_be_visible()  # still behind
     save_on(phone_b)
-    expect(phone_b.get_by_text("Round 1 was already saved by Ann on another phone")).to_be_visible()
+    # Said next to Save, where the tap was, with the choices it leaves.
+    notice = widget(phone_b, "play_round_notice")
+    expect(notice).to_have_text(re.compile(r"^Ann just saved round 1\. Save yours as round 2\?"))
+    expect(notice).to_be_in_viewport()
     assert len(stored_rounds(ann, game_id)) == 1
     # What Finn typed is still there, and the page now shows the game as it is.
     expect(field(phone_b, "play_round_hand_1")).to_have_value("9")
@@ -163,19 +166,18 @@ def test_a_round_typed_on_phone_b_survives_a_live_update_and_can_be_saved_as_the
     fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
     save_on(phone_a)
     expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
-    notice = phone_b.get_by_text("Round 1 was just saved by Ann on another phone.")
+    notice = phone_b.get_by_text("Ann just saved round 1. Save yours as round 2?")
     expect(notice).to_be_visible(timeout=LIVE_PROMISE_MS)
     expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible()
     wait_until_idle(phone_b)
     expect(field(phone_b, "play_round_hand_0")).to_have_value("KH 2")
     expect(field(phone_b, "play_round_hand_1")).to_have_value("4")
-    press(phone_b.get_by_role("button", name="Keep it for round 2"))
-    expect(notice).to_have_count(0)
     fill(phone_b, "play_round_hand_2", "8")
     tap_choice(phone_b, "play_round_caller", "Ann")  # chosen for every round, never kept
     tap_choice(phone_b, "play_round_call_type", "Dutch")
-    save_on(phone_b)
+    press(phone_b.get_by_role("button", name="Save it as round 2"))  # one tap
     expect(phone_b.get_by_text("Round 2 saved.")).to_be_visible()
+    expect(notice).to_have_count(0)
     stored = stored_rounds(ann, game_id)
     assert [r.number for r in stored] == [1, 2]
     assert [h.hand_total for h in stored[1].hands] == [2, 4, 8]
@@ -193,7 +195,6 @@ def test_saving_into_a_game_ended_on_phone_a_says_so_and_loses_nothing(table_of_
         for_round=1,
     )
     expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
-    press(phone_b.get_by_role("button", name="Keep it for round 2"))
     switch.held = True
     fill_round(phone_b, "play_round", ["1", "2", "6"], "Ann")
     expect(phone_a.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
@@ -217,7 +218,6 @@ def test_a_game_ended_on_phone_a_leaves_what_phone_b_typed_in_place(table_of_two
     save_on(phone_a)
     expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
     expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
-    press(phone_b.get_by_role("button", name="Keep it for round 2"))
     fill(phone_b, "play_round_hand_0", "QH")
     press(phone_a.get_by_role("button", name="End this game now"))
     expect(phone_a.get_by_text("Ann wins with 3 points!")).to_be_visible()

@@ -9,11 +9,14 @@ looks right.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, Route, expect
 
 from dutch_app.services import games
 from tests.e2e.streamlit_ui import (
+    expect_clean_page,
     expect_standings,
     field,
     fill,
@@ -89,7 +92,7 @@ def test_the_next_round_typed_at_once_is_kept_when_the_page_catches_up(at_table)
     ]
 
 
-def test_what_the_route_does_not_store_the_page_saves_or_explains(at_table):
+def test_a_round_with_problems_is_answered_with_each_problem_by_its_field(at_table):
     table, game_id, page = at_table()
     answers = watch_route(page)
     fill(page, "play_round_hand_0", "3")
@@ -110,7 +113,7 @@ def test_what_the_route_does_not_store_the_page_saves_or_explains(at_table):
     assert len(stored(table, game_id)) == 1
 
 
-def test_without_the_route_the_page_saves_the_round_once(at_table):
+def test_without_a_connection_nothing_is_stored_and_the_entry_stays(at_table):
     table, game_id, page = at_table()
     refused: list[str] = []
 
@@ -121,11 +124,17 @@ def test_without_the_route_the_page_saves_the_round_once(at_table):
     page.route(ROUTE, away)
     fill_round(page, "play_round", ["3", "9", "7"], "Ann")
     save_button(page).tap()
+    notice = widget(page, "play_round_notice")
+    expect(notice).to_have_text(re.compile(r"^No connection: round 1 was not saved\."))
+    expect(notice).to_be_in_viewport()
+    expect(field(page, "play_round_hand_1")).to_have_value("9")
+    assert refused == ["POST"] and stored(table, game_id) == ()
+    page.unroute(ROUTE)
+    save_button(page).tap()  # the connection is back: the same entry, one more tap
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
-    expect(field(page, "play_round_hand_0")).to_have_value("")
     expect_standings(page, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 9)])
-    assert refused == ["POST"]
     assert len(stored(table, game_id)) == 1
+    expect_clean_page(page)
 
 
 def test_a_double_tap_on_save_stores_the_round_once(at_table):
