@@ -173,7 +173,6 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
     if just_finished:
         st.balloons()
     show_standings(game)
-    undo_last_round(game, group)
     share_result(game, COLOURS)
     again, reopen, new = st.columns(3)
     if again.button(_("Rematch: same players and rules"), key="play_rematch", type="primary"):

@@ -359,3 +359,16 @@ def test_a_game_reopened_past_its_end_beside_another_game_does_not_run_the_page_
     at.run(timeout=10)
     assert not at.exception
     assert at.selectbox(key=PICKER).value == first.id
+
+
+def test_a_finished_game_offers_no_undo_on_the_play_page(table):
+    """A round taken back after the end would leave a finished game with a result that no
+    longer follows from its rounds; History's corrections are the way to change it."""
+    game = _start(table, HouseRules(end=EndCondition.score_limit(20)), seats=("Ann", "Ben"))
+    at = open_app(table.account, PLAY)
+    _enter(at, ["3", "25"], "Ann")
+    assert any("wins" in shown(s.value) for s in at.success)
+    assert not [b for b in at.button if b.key and b.key.startswith("play_undo_")]
+    at.run()  # and on a later visit
+    assert not [b for b in at.button if b.key and b.key.startswith("play_undo_")]
+    assert len(table.call(games.get_game, game.id).rounds) == 1
