@@ -29,7 +29,7 @@ from dutch_app.ui.group_view import (
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.invite_link import show_invite
-from dutch_app.ui.next_game import line_up, open_new_game, start_game_now
+from dutch_app.ui.next_game import line_up, open_new_game
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
@@ -49,8 +49,8 @@ NEXT_STEP_KEY = "group_next_step"  # the group just made or joined: its first ga
 
 
 def first_game(group, defaults, roster) -> None:
-    """One tap to a game with the group's members: started at once when two or more of
-    them are players, else the Play page's set-up with them chosen."""
+    """One tap to the Play page's set-up of a game, with the group's members chosen (a
+    fourth player can still be added and the rules changed there)."""
     names = {player.id: player.name for player in roster}
     seated = [names[pid] for pid in defaults.player_ids if pid in names]
     with st.container(border=True):
@@ -60,27 +60,16 @@ def first_game(group, defaults, roster) -> None:
                     players=md(line_up(seated))
                 )
             )
-            if st.button(
-                _("Start a game with {players}").format(players=md(line_up(seated))),
-                key="group_start_game",
-                type="primary",
-                icon=":material/play_arrow:",
-            ):
-                with guarded():
-                    start_game_now(group, defaults)
-            return
-        st.markdown(
-            _(
-                "**Ready to play?** Invite the others with the code below, or add them by name "
-                "when you set up the game."
+            label = _("Set up a game with {players}").format(players=md(line_up(seated)))
+        else:
+            st.markdown(
+                _(
+                    "**Ready to play?** Invite the others with the code below, or add them by "
+                    "name when you set up the game."
+                )
             )
-        )
-        if st.button(
-            _("Set up the first game"),
-            key="group_set_up_game",
-            type="primary",
-            icon=":material/add:",
-        ):
+            label = _("Set up the first game")
+        if st.button(label, key="group_set_up_game", type="primary", icon=":material/add:"):
             open_new_game()
 
 

@@ -63,18 +63,43 @@ def test_a_new_group_is_one_tap_from_the_set_up_with_its_maker_chosen(app_resour
     assert entry_data(at)["number"] == 1
 
 
-def test_a_newcomer_is_a_player_and_one_tap_starts_a_game_with_the_members(table):
+def test_a_newcomer_is_a_player_and_one_tap_sets_up_a_game_with_the_members(table):
+    """The tap opens the set-up with the members chosen and starts nothing: a game of two
+    started at once could not take a third player who sits down a minute later."""
     sam = sign_up(table.resources, "sam@example.com", "Sam")
     code = table.call(get_group, table.group_id).invite_code
     at = open_app(sam, GROUP)
     at.text_input(key="group_join_code").input(code)
     submit(at, "group_join_form", "Join the group")
     assert names(table)["Sam"] == sam.user_id
-    assert at.button(key="group_start_game").label == "Start a game with Ann and Sam"
-    click(at, "group_start_game")
+    assert at.button(key="group_set_up_game").label == "Set up a game with Ann and Sam"
+    click(at, "group_set_up_game")
+    at.switch_page(PLAY)
+    assert table.call(games.list_games, table.group_id) == []
+    chosen = at.multiselect(key="play_setup_players")
+    assert [chosen.format_func(pid) for pid in chosen.value] == ["Ann", "Sam"]
+    at.text_input(key="play_setup_new_players").input("Eve")
+    click(at, "play_setup_start")
     (game,) = table.call(games.list_games, table.group_id, status="active")
-    assert game.players == ("Ann", "Sam")
+    assert game.players == ("Ann", "Sam", "Eve")
     assert entry_data(at)["number"] == 1
+
+
+def test_the_set_up_from_the_group_page_starts_from_the_members_again(table):
+    """A line-up picked on the Play page's set-up earlier in the session gives way to the
+    players the Group page's button named."""
+    sam = sign_up(table.resources, "sam@example.com", "Sam")
+    code = table.call(get_group, table.group_id).invite_code
+    at = open_app(sam, GROUP)
+    at.text_input(key="group_join_code").input(code)
+    submit(at, "group_join_form", "Join the group")
+    at.switch_page(PLAY).run()
+    at.multiselect(key="play_setup_players").set_value([]).run()
+    at.switch_page(GROUP).run()
+    click(at, "group_set_up_game")
+    at.switch_page(PLAY)
+    chosen = at.multiselect(key="play_setup_players")
+    assert [chosen.format_func(pid) for pid in chosen.value] == ["Ann", "Sam"]
 
 
 def test_a_member_is_offered_the_guest_of_their_name_and_says_it_is_them(table):
