@@ -75,7 +75,7 @@ def test_a_group_with_players_in_dutch(tab: Page):
     open_page(tab, "Groep")
     fill(tab, "group_create_name", "Vrijdagavond")
     press(tab.get_by_role("button", name="Groep aanmaken"))
-    # The message at the top (a toast says it too, for a while).
+    # The message at the top, beside the form it was made with (once, no toast).
     said = tab.get_by_test_id("stAlertContentSuccess").get_by_text(
         "Je hebt Vrijdagavond aangemaakt"
     )
