@@ -155,7 +155,7 @@ def delete_account(account) -> None:
         with guarded():
             accounts().delete_account(account.user_id, secret)
             end_session(everywhere=False)
-            flash(deleted_text(account.email), "signin_top", toast=True)
+            flash(deleted_text(account.email), "signin_top")
 
 
 st.title(_("Account"))

@@ -29,7 +29,7 @@ from dutch_app.ui.group_view import (
 )
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.invite_link import show_invite
-from dutch_app.ui.next_game import line_up, open_new_game, start_game_now
+from dutch_app.ui.next_game import line_up, open_new_game
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
@@ -37,20 +37,20 @@ from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
 ensure_routed()
 
 
-def switch_to(group, message: str) -> None:
-    """Make ``group`` the active one and say so at the top, and in a toast wherever the
-    person has scrolled to; the next step (a first game) waits at the top."""
+def switch_to(group, message: str, toast: bool) -> None:
+    """Make ``group`` the active one and say so: at the top, or in a toast when the person
+    did it from further down the page; the next step (a first game) waits at the top."""
     set_active_group(group.id)
     st.session_state[NEXT_STEP_KEY] = group.id
-    flash(message, "group_top", toast=True)
+    flash(message, "group_top", toast=toast)
 
 
 NEXT_STEP_KEY = "group_next_step"  # the group just made or joined: its first game is offered
 
 
 def first_game(group, defaults, roster) -> None:
-    """One tap to a game with the group's members: started at once when two or more of
-    them are players, else the Play page's set-up with them chosen."""
+    """One tap to the Play page's set-up of a game, with the group's members chosen (a
+    fourth player can still be added and the rules changed there)."""
     names = {player.id: player.name for player in roster}
     seated = [names[pid] for pid in defaults.player_ids if pid in names]
     with st.container(border=True):
@@ -60,27 +60,16 @@ def first_game(group, defaults, roster) -> None:
                     players=md(line_up(seated))
                 )
             )
-            if st.button(
-                _("Start a game with {players}").format(players=md(line_up(seated))),
-                key="group_start_game",
-                type="primary",
-                icon=":material/play_arrow:",
-            ):
-                with guarded():
-                    start_game_now(group, defaults)
-            return
-        st.markdown(
-            _(
-                "**Ready to play?** Invite the others with the code below, or add them by name "
-                "when you set up the game."
+            label = _("Set up a game with {players}").format(players=md(line_up(seated)))
+        else:
+            st.markdown(
+                _(
+                    "**Ready to play?** Invite the others with the code below, or add them by "
+                    "name when you set up the game."
+                )
             )
-        )
-        if st.button(
-            _("Set up the first game"),
-            key="group_set_up_game",
-            type="primary",
-            icon=":material/add:",
-        ):
+            label = _("Set up the first game")
+        if st.button(label, key="group_set_up_game", type="primary", icon=":material/add:"):
             open_new_game()
 
 
@@ -148,12 +137,12 @@ def demo_notice(group) -> None:
                 flash(
                     _("{name} was removed with all its games.").format(name=md(name)),
                     "group_top",
-                    toast=True,
                 )
 
 
-def load_demo() -> None:
-    """A demo group to look around in, for anyone (in a group already or not)."""
+def load_demo(toast: bool) -> None:
+    """A demo group to look around in, for anyone (in a group already or not); ``toast``:
+    the button is far down the page, so a toast says it is ready."""
     if st.button(_("Load a demo group"), key="group_load_demo", icon=":material/casino:"):
         with guarded():
             made = call(demo.load_demo_group)
@@ -164,12 +153,12 @@ def load_demo() -> None:
                     "page when you are done."
                 ),
                 "group_top",
-                toast=True,
+                toast=toast,
             )
 
 
-def create_group() -> None:
-    """A form naming a new group, owned by the person."""
+def create_group(toast: bool) -> None:
+    """A form naming a new group, owned by the person (``toast``: see :func:`switch_to`)."""
     with st.form("group_create_form"):
         name = st.text_input(_("Name of the new group"), key="group_create_name", max_chars=80)
         submitted = st.form_submit_button(_("Create the group"), icon=":material/add:")
@@ -179,11 +168,12 @@ def create_group() -> None:
             switch_to(
                 group,
                 _("You created {group}; it is now your active group.").format(group=md(group.name)),
+                toast,
             )
 
 
-def join_group() -> None:
-    """A form taking an invite code."""
+def join_group(toast: bool) -> None:
+    """A form taking an invite code (``toast``: see :func:`switch_to`)."""
     with st.form("group_join_form"):
         code = st.text_input(
             _("Invite code"), key="group_join_code", placeholder=_("e.g. K7QX M2PD"), max_chars=40
@@ -197,6 +187,7 @@ def join_group() -> None:
                 _("You are a member of {group}; it is now your active group.").format(
                     group=md(group.name)
                 ),
+                toast,
             )
 
 
@@ -209,13 +200,13 @@ def no_group_yet() -> None:
         )
     )
     st.subheader(_("Create a group"))
-    create_group()
+    create_group(toast=False)
     st.subheader(_("Join a group"))
     st.caption(_("Ask the group's owner for its invite code."))
-    join_group()
+    join_group(toast=False)
     st.subheader(_("Just looking?"))
     st.caption(_("A demo group comes with past games to explore; you can remove it any time."))
-    load_demo()
+    load_demo(toast=False)
 
 
 def invite_code(group) -> None:
@@ -322,7 +313,6 @@ def merge_players(group, roster) -> None:
                     source=md(source.name), target=md(target.name)
                 ),
                 "group_players",
-                toast=True,
             )
 
 
@@ -403,7 +393,6 @@ def remove_member(group, me: int) -> None:
                         "{name} is no longer a member of {group}. The group has a new invite code."
                     ).format(name=md(others[member_id]), group=md(group.name)),
                     "group_members",
-                    toast=True,
                 )
 
 
@@ -451,11 +440,11 @@ with guarded():
 
 st.subheader(_("Other groups"))
 with st.expander(_("Create another group")):
-    create_group()
+    create_group(toast=True)
 with st.expander(_("Join a group with an invite code")):
-    join_group()
+    join_group(toast=True)
 with st.expander(_("Look around in a demo group")):
     st.caption(_("Made-up players and games to explore, marked as a demo; remove it in one step."))
-    load_demo()
+    load_demo(toast=True)
 leave_group(group, me)
 forget_flash()

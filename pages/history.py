@@ -184,7 +184,6 @@ def correct_round(game) -> None:
                         number=stored.number
                     ),
                     "history_round",
-                    toast=True,
                 )
 
 

@@ -10,6 +10,7 @@ from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, call, my_groups, set_active_group
+from dutch_app.ui.end_game import end_confirmed
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
 from dutch_app.ui.guard import guarded
@@ -221,7 +222,7 @@ def show_game(game_id: int, group: GroupView) -> None:
         if left.button(_("New game"), key="play_new_game", icon=":material/add:"):
             st.session_state[SETUP_KEY] = True
             st.rerun()
-        if not over and right.button(_("End this game now"), key="play_end_game"):
+        if not over and end_confirmed(right, game.id):
             with guarded():
                 call(games.end_game, game.id)
                 st.session_state[SEEN_KEY] = (game.id, "ended")

@@ -62,4 +62,5 @@ with sign_up_tab:
         created = st.form_submit_button(_("Create account"), type="primary")
     if created:
         with guarded():
-            request_account(new_email, new_password, new_name)
+            start_session(request_account(new_email, new_password, new_name))
+            st.rerun()

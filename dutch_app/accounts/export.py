@@ -1,9 +1,9 @@
 """Download everything the app keeps about a person, as one ZIP file.
 
 The ZIP holds ``profile.json`` (email, display name, how they sign in),
-``preferences.json`` (language, theme, keep-awake choice, last used house rules),
-``groups.json`` (each of their groups with its members' display names) and one
-CSV per table of what those groups hold: players, games, seats, rounds and hands.
+``preferences.json`` (language, theme, keep-awake choice, last used house rules and
+last chosen group), ``groups.json`` (each of their groups with its members' display
+names) and one CSV per table of what those groups hold: players, games, seats, rounds and hands.
 No password, hash, session token or invite code is ever written. Text cells of the
 CSV files are neutralised against spreadsheet formulas as the history's CSV files are.
 """
@@ -40,7 +40,8 @@ README = """\
 Your data from Dutch Scorer
 ===========================
 profile.json       your email address, display name and how you sign in
-preferences.json   your language, theme, keep-awake choice and last used house rules
+preferences.json   your language, theme, keep-awake choice, last used house rules and
+                   last chosen group
 groups.json        your groups, your role in each and the members' display names
 players.csv        the players of your groups (linked_to_you marks your own)
 games.csv          the games of your groups, with the house rules they used
@@ -139,6 +140,7 @@ def _preferences(session: Session, user_id: int) -> dict[str, Any]:
         "theme": row.theme,
         "keep_screen_awake": row.keep_awake,
         "last_used_house_rules": row.last_rules,
+        "last_chosen_group_id": row.last_group_id,
         "updated_at": _text(row.updated_at),
     }
 

@@ -1,7 +1,8 @@
 """A person's preferences for the app itself, kept with their account across sessions.
 
-The language, the theme, whether the screen stays awake during a game, and the house
-rules of the last game they started (offered when they start the next one). A person who
+The language, the theme, whether the screen stays awake during a game, the house
+rules of the last game they started (offered when they start the next one), and the
+group they last chose to work in (a new session on any device opens in it). A person who
 never chose anything gets :data:`DEFAULTS`; nothing is stored until they save or start
 a game.
 """
@@ -13,10 +14,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from dutch_app.services._access import acting_user
+from dutch_app.services._access import acting_user, membership
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.unit_of_work import writes
-from dutch_app.storage.models import UserPreferences, utcnow
+from dutch_app.storage.models import Membership, UserPreferences, utcnow
 from dutch_core import HouseRules
 from dutch_core.errors import DutchError
 
@@ -38,6 +39,9 @@ class Preferences:
     """Whether the phone's screen stays on while a game is open."""
     last_rules: HouseRules | None = None
     """The house rules of the last game the person started, or None."""
+    last_group_id: int | None = None
+    """The group the person last chose to work in, or None (read it with
+    :func:`last_group`, which checks that they are still a member)."""
 
 
 DEFAULTS = Preferences()
@@ -55,7 +59,9 @@ def _rules(stored: dict[str, Any] | None) -> HouseRules | None:
 def _view(row: UserPreferences | None) -> Preferences:
     if row is None:
         return DEFAULTS
-    return Preferences(row.language, row.theme, row.keep_awake, _rules(row.last_rules))
+    return Preferences(
+        row.language, row.theme, row.keep_awake, _rules(row.last_rules), row.last_group_id
+    )
 
 
 def _row(session: Session, user_id: int) -> UserPreferences:
@@ -111,3 +117,24 @@ def remember_rules(session: Session, user_id: int, rules: HouseRules) -> None:
     row.last_rules = rules.to_dict()
     row.updated_at = utcnow()
     session.flush()
+
+
+@writes
+def remember_group(session: Session, user_id: int, group_id: int) -> None:
+    """Keep ``group_id`` as the group the person last chose (they must be a member)."""
+    membership(session, user_id, group_id)
+    row = _row(session, user_id)
+    if row.last_group_id != group_id:
+        row.last_group_id = group_id
+        row.updated_at = utcnow()
+        session.flush()
+
+
+def last_group(session: Session, user_id: int) -> int | None:
+    """The group the person last chose, while they are still a member of it; else None."""
+    acting_user(session, user_id)
+    row = session.get(UserPreferences, user_id)
+    if row is None or row.last_group_id is None:
+        return None
+    found = session.get(Membership, (row.last_group_id, user_id))
+    return None if found is None else row.last_group_id

@@ -317,7 +317,9 @@ class UserPreferences(Base):
 
     ``language`` is a language code or NULL (follow the browser); ``theme`` is
     ``auto`` (follow the device), ``light`` or ``dark``; ``last_rules`` is the
-    house rules (``HouseRules.to_dict()``) of the last game the person started.
+    house rules (``HouseRules.to_dict()``) of the last game the person started;
+    ``last_group_id`` the group they last chose to work in (no foreign key: a group's id
+    is never reused, and it counts only while the person is a member).
     """
 
     __tablename__ = "user_preferences"
@@ -329,6 +331,7 @@ class UserPreferences(Base):
     theme: Mapped[str] = mapped_column(String(8), default="auto")
     keep_awake: Mapped[bool] = mapped_column(default=True)
     last_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    last_group_id: Mapped[int | None] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

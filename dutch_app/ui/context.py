@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
 from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.i18n import N_, _
-from dutch_app.services import csv_import, groups, unit_of_work
+from dutch_app.services import csv_import, groups, preferences, unit_of_work
 from dutch_app.services.views import GroupView
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.db import get_engine, make_session_factory
@@ -248,28 +248,54 @@ def hand_groups_to_page(group_list: list[GroupView]) -> None:
     st.session_state[HANDED_GROUPS_KEY] = group_list
 
 
+GROUP_PARAM = "group"
+"""The address's query parameter naming the active group (``?group=12``): a reload or a
+bookmark opens the same group."""
+
+
 def active_group(group_list: list[GroupView]) -> GroupView | None:
-    """The group the person is working in (the first one unless they chose another).
+    """The group the person is working in.
+
+    This tab's own choice first, so that a choice made on another device never switches
+    an open tab. A new session (a reload, another device, a bookmark) takes the group in
+    its address, then the one the person last chose (kept with their preferences), then
+    the first one; a group they are not a member of counts as none. The address then
+    names the group on show.
 
     When the group this tab was working in is no longer in the list (an owner removed
     the person, or they left it in another tab), :func:`show_lost_group` says so.
     """
+    ids = {group.id: group for group in group_list}
     chosen = st.session_state.get(GROUP_KEY)
-    found = next((group for group in group_list if group.id == chosen), None)
+    found = ids.get(chosen) if chosen is not None else None
     if found is None and chosen is not None:
         _note_lost_group()
+    elif chosen is None and group_list:
+        for wanted in (_group_in_address, lambda: call(preferences.last_group)):
+            found = ids.get(wanted() or 0)  # ids start at 1
+            if found is not None:
+                break
     found = found or (group_list[0] if group_list else None)
     if found is None:
         st.session_state.pop(GROUP_KEY, None)
         return None
     st.session_state[GROUP_KEY] = found.id
     st.session_state[GROUP_NAME_KEY] = found.name
+    if st.query_params.get(GROUP_PARAM) != str(found.id):
+        st.query_params[GROUP_PARAM] = str(found.id)
     return found
 
 
+def _group_in_address() -> int | None:
+    """The group id in the address, or None when there is none or it is not a number."""
+    text = st.query_params.get(GROUP_PARAM, "")
+    return int(text) if text.isdecimal() and len(text) < 19 else None
+
+
 def set_active_group(group_id: int) -> None:
-    """Switch the active group."""
+    """Switch the active group, in this tab and as the person's choice for new sessions."""
     st.session_state[GROUP_KEY] = group_id
+    call(preferences.remember_group, group_id)
 
 
 GROUP_NAME_KEY = "active_group_name"

@@ -14,8 +14,9 @@ FLASH_KEY = "flash"
 
 
 def flash(message: str, where: str, *, toast: bool = False) -> NoReturn:
-    """Rerun the page and show ``message`` (Markdown, user text escaped) at ``where``;
-    ``toast`` shows it in a toast too, for a spot the person may have scrolled away from."""
+    """Rerun the page and show ``message`` (Markdown, user text escaped) once: at ``where``,
+    or with ``toast`` in a toast instead, for an action taken far from that spot (the
+    person may have scrolled away from it). Never both: one event, one message."""
     st.session_state[FLASH_KEY] = (where, message, toast)
     st.rerun()
 
@@ -25,9 +26,10 @@ def show_flash(where: str) -> None:
     kept = st.session_state.get(FLASH_KEY)
     if kept is not None and kept[0] == where:
         del st.session_state[FLASH_KEY]
-        st.success(kept[1])
-        if kept[2:] and kept[2]:
+        if kept[2]:
             st.toast(kept[1], icon=":material/check_circle:")
+        else:
+            st.success(kept[1])
 
 
 def forget_flash() -> None:

@@ -28,27 +28,36 @@ def sign_in(at, email: str, password: str):
     return at
 
 
+def test_the_owner_signing_up_again_with_their_own_password_is_simply_signed_in(table):
+    at = sign_up("correct horse 42", email="ann@example.com", name="Someone else")
+    assert at.session_state["account"].user_id == table.account.user_id
+    assert at.session_state["account"].display_name == "Ann"  # nothing of the account changed
+
+
 def test_a_visitor_sees_only_the_public_pages(app_resources):
     at = open_app()
     assert at.title[0].value == "Dutch Scorer"
     assert at.text_input(key="signin_email") is not None
 
 
-def test_signing_up_then_signing_in_with_the_new_password_works(app_resources):
+def test_creating_an_account_signs_the_person_in_and_opens_the_app(app_resources):
     at = sign_up("correct horse 42")
-    assert messages(at) == [SIGN_UP_ANSWER]
-    assert "account" not in at.session_state
-    assert at.text_input(key="signin_email").value == "ann@example.com"
-    sign_in(at, "ann@example.com", "correct horse 42")
+    assert at.session_state["account"].display_name == "Ann"
+    assert [title.value for title in at.title] == ["Play"]  # the home page, not the sign-in
+    assert SIGN_UP_ANSWER not in messages(at)
+    assert "signup_password" not in [field.key for field in at.text_input]
+    at.run()  # and still signed in on the next run (its session checked, as every run's)
     assert at.session_state["account"].display_name == "Ann"
 
 
-def test_signing_up_with_a_taken_address_gets_the_same_answer_and_takes_nothing(table):
-    """The answer for an address that has an account is word for word the answer for a
-    new one, and the impostor's password does not open the account."""
+def test_signing_up_with_a_taken_address_gets_the_old_answer_and_takes_nothing(table):
+    """An address that has an account is not signed in with another password: the answer
+    is the one every sign-up got before sign-up signed in, and the impostor's password does
+    not open the account (the same as signing in with it would tell)."""
     at = sign_up("another horse 99", email="ANN@example.com", name="Impostor")
     assert messages(at) == [SIGN_UP_ANSWER]
     assert "account" not in at.session_state
+    assert at.text_input(key="signin_email").value == "ANN@example.com"
     sign_in(at, "ann@example.com", "another horse 99")
     assert messages(at) == ["Email or password is incorrect."]
     assert "account" not in at.session_state

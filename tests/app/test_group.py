@@ -15,6 +15,7 @@ from tests.app.apptools import (
     open_app,
     shown,
     shown_all,
+    toasts,
 )
 from tests.views import get_group
 
@@ -178,7 +179,7 @@ def test_leaving_needs_the_box_ticked_and_passes_ownership_on(table):
     assert "Tick the box above to confirm; you are still a member." in shown_all(at.error)
     at.checkbox(key="group_leave_confirm").check().run()
     click(at, "group_leave")
-    assert "You left Friday cards." in messages(at)
+    assert toasts(at) == ["You left Friday cards."]
     assert my_group_names(table.resources, table.account) == []
     assert any("not in a group yet" in text for text in messages(at))
 
@@ -307,6 +308,7 @@ def test_the_owner_removes_a_member_after_a_confirmation(table):
     assert "Ben is no longer a member of Friday cards. The group has a new invite code." in (
         messages(at)
     )
+    assert toasts(at) == []  # said once, in place
     assert table_column(at, "Member") == ["Ann (you)"]
     assert [g.id for g in ben.call(groups.list_groups)] == [ben.group_id]
     assert at.code[1].value == table.call(get_group, table.group_id).invite_code
@@ -353,7 +355,7 @@ def test_leaving_a_group_yourself_gives_no_removed_notice(table):
     at = open_app(table.account, PAGE)
     at.checkbox(key="group_leave_confirm").check().run()
     click(at, "group_leave")
-    assert "You left Friday cards." in messages(at)
+    assert toasts(at) == ["You left Friday cards."]
     assert not at.warning
 
 

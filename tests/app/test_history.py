@@ -19,6 +19,7 @@ from tests.app.apptools import (
     no_markup_from_user_text,
     open_app,
     shown_all,
+    toasts,
 )
 from tests.app.downloads import Media, download_file, keep_media
 from tests.views import get_group
@@ -283,7 +284,7 @@ def test_deleting_a_game_needs_the_box_ticked(table, two_rounds):
     at.checkbox(key="history_delete_game_confirm").check().run()
     at.button(key="history_delete_game").click().run()
     assert not at.exception
-    assert "The game and its 2 rounds were deleted." in messages(at)
+    assert toasts(at) == ["The game and its 2 rounds were deleted."]
     assert listed_games(at) == [other]
 
 

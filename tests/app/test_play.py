@@ -3,6 +3,7 @@
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules
+from dutch_core.game import GameStatus
 from tests.app.apptools import (
     PLAY_ENTRY,
     entry_data,
@@ -357,3 +358,42 @@ def test_a_game_reopened_past_its_end_beside_another_game_does_not_run_the_page_
     at.run(timeout=10)
     assert not at.exception
     assert at.selectbox(key=PICKER).value == first.id
+
+
+def test_ending_a_game_now_asks_first_and_keep_playing_changes_nothing(table):
+    game = _start(table)
+    at = open_app(table.account, PLAY)
+    _enter(at, ["3", "10", "7", "25"], "Ann")
+    at.button(key="play_end_game").click()
+    at.run()
+    assert not at.exception
+    question = [shown(m.value) for m in at.markdown if "End the game now?" in shown(m.value)]
+    assert question == ["End the game now? The lowest total wins."]
+    assert table.call(games.get_game, game.id).status is GameStatus.ACTIVE
+    at.button(key="play_end_keep").click()
+    at.run()
+    assert not at.exception
+    assert not [m for m in at.markdown if "End the game now?" in m.value]
+    assert table.call(games.get_game, game.id).status is GameStatus.ACTIVE
+    assert _entries_on_page(at) == 1
+
+    at.button(key="play_end_game").click()
+    at.run()
+    at.button(key="play_end_confirm").click()
+    at.run()
+    assert not at.exception
+    assert table.call(games.get_game, game.id).status is GameStatus.ENDED
+    assert any("Ann" in s.value and "wins" in shown(s.value) for s in at.success)
+
+
+def test_a_finished_game_offers_no_undo_on_the_play_page(table):
+    """A round taken back after the end would leave a finished game with a result that no
+    longer follows from its rounds; History's corrections are the way to change it."""
+    game = _start(table, HouseRules(end=EndCondition.score_limit(20)), seats=("Ann", "Ben"))
+    at = open_app(table.account, PLAY)
+    _enter(at, ["3", "25"], "Ann")
+    assert any("wins" in shown(s.value) for s in at.success)
+    assert not [b for b in at.button if b.key and b.key.startswith("play_undo_")]
+    at.run()  # and on a later visit
+    assert not [b for b in at.button if b.key and b.key.startswith("play_undo_")]
+    assert len(table.call(games.get_game, game.id).rounds) == 1

@@ -26,10 +26,25 @@ def ticket_images(at) -> list[str]:
 
 
 def signed_up_and_in(password: str):
-    """Create the account, then sign in with it (creating an account signs nobody in)."""
-    at = sign_up(password)
-    assert ticket_images(at) == []
-    return sign_in(at, "ann@example.com", password)
+    """Create the account, which signs the person in."""
+    return sign_up(password)
+
+
+def test_creating_an_account_hands_over_the_same_ticket_as_signing_in(app_resources):
+    at = sign_up("correct horse 42")
+    [ticket] = ticket_images(at)
+    change = cookie.TICKETS.redeem(ticket)
+    assert change.max_age == resources().settings.session_days * 86400
+    assert resources().accounts.resume(change.value).display_name == "Ann"
+
+
+def test_signing_in_after_signing_out_hands_over_a_new_ticket(app_resources):
+    at = sign_up("correct horse 42")
+    at.button(key="sidebar_sign_out").click()
+    at.run()
+    sign_in(at, "ann@example.com", "correct horse 42")
+    [ticket] = ticket_images(at)
+    assert resources().accounts.resume(cookie.TICKETS.redeem(ticket).value).display_name == "Ann"
 
 
 def test_signing_in_hands_over_a_ticket_for_the_persons_session(app_resources):

@@ -74,10 +74,9 @@ def save_round(page: Page) -> None:
     press(save_button(page))
 
 
-def test_sign_up_then_sign_in_opens_the_play_page(app_server, page, screenshot):
-    """Creating an account answers without saying whether the address was free; signing
-    in with the new password (the address is already filled in) opens the Play page
-    and sets the session cookie."""
+def test_sign_up_signs_in_and_opens_the_play_page(app_server, page, screenshot):
+    """Creating an account signs the person in with it: the Play page opens and the
+    session cookie is set, as after signing in."""
     page.goto(app_server.url)
     expect_title(page, "Dutch Scorer")
     take_picture(page, screenshot, "sign-in")
@@ -87,14 +86,8 @@ def test_sign_up_then_sign_in_opens_the_play_page(app_server, page, screenshot):
     fill(page, "signup_email", EMAIL)
     fill(page, "signup_password", PASSWORD)
     press(page.get_by_role("button", name="Create account"))
-    expect(page.get_by_text("If this address had no account yet, it has one now")).to_be_visible()
 
-    page.get_by_role("tab", name="Sign in").click()
-    expect(page.locator(".st-key-signin_email input")).to_have_value(EMAIL)
-    fill(page, "signin_password", PASSWORD)
-    press(page.get_by_role("button", name="Sign in", exact=True))
-
-    expect_title(page, "Play")
+    expect_title(page, "Play")  # signed in at once, no second form
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_text("Signed in as")).to_be_visible()
     expect(sidebar.get_by_text("Ann", exact=True)).to_be_visible()

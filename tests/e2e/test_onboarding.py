@@ -38,11 +38,12 @@ def signed_in(page: Page, table, url: str, account=None) -> None:
     expect_title(page, "Play")
 
 
-def test_a_newcomer_joins_and_one_tap_starts_a_game_with_the_members(
+def test_a_newcomer_joins_and_one_tap_sets_up_a_game_with_the_members(
     app_server, make_table, browser_page
 ):
     """Sam joins Ann's group with its invite code on the Group page; he is a player of it
-    at once, and the button offered there starts a game of Ann and Sam on the Play page."""
+    at once, and the button offered there opens the Play page's set-up with Ann and Sam
+    chosen, where a third player can still sit down before the game starts."""
     table = make_table("Ann", "ann.join@example.com", "Card night", [])
     sam = table.accounts.sign_up("sam.join@example.com", PASSWORD, "Sam")
     code = table.call(get_group, table.group_id).invite_code
@@ -50,16 +51,20 @@ def test_a_newcomer_joins_and_one_tap_starts_a_game_with_the_members(
     open_page(browser_page, "Group")
     fill(browser_page, "group_join_code", code)
     press(browser_page.get_by_role("button", name="Join the group"))
-    start = browser_page.get_by_role("button", name="Start a game with Ann and Sam")
-    expect(start).to_be_visible()
+    set_up = browser_page.get_by_role("button", name="Set up a game with Ann and Sam")
+    expect(set_up).to_be_visible()
     linked = {p.name: p.user_id for p in table.call(players.list_players, table.group_id)}
     assert linked == {"Ann": table.account.user_id, "Sam": sam.user_id}
-    press(start)
+    press(set_up)
     expect_title(browser_page, "Play")
+    expect(browser_page.get_by_role("heading", name="New game")).to_be_visible()
+    assert table.call(games.list_games, table.group_id) == []
+    fill(browser_page, "play_setup_new_players", "Eve")
+    press(browser_page.get_by_role("button", name="Start the game"))
     expect(browser_page.get_by_role("heading", name="Round 1")).to_be_visible()
-    expect_standings(browser_page, [(1, "Ann", 0), (1, "Sam", 0)])
+    expect_standings(browser_page, [(1, "Ann", 0), (1, "Sam", 0), (1, "Eve", 0)])
     (game,) = table.call(games.list_games, table.group_id, status="active")
-    assert game.players == ("Ann", "Sam")
+    assert game.players == ("Ann", "Sam", "Eve")
 
 
 def test_a_member_is_asked_whether_the_guest_of_their_name_is_them(

@@ -61,7 +61,7 @@ def test_a_removed_members_open_tab_says_so_and_writes_nothing(
     expect(refused).to_be_visible()
     widget(anns_tab, "group_remove_confirm").get_by_text("Yes, remove Ben").click()
     press(anns_tab.get_by_role("button", name="Remove the member"))
-    # In place and in a toast: the one in place is the lasting one.
+    # Said once, in place (no toast besides).
     removed = anns_tab.get_by_test_id("stAlertContentSuccess")
     expect(removed.get_by_text("Ben is no longer a member of Friday cards.")).to_be_visible()
     expect_clean_page(anns_tab)

@@ -18,6 +18,8 @@ from dutch_app.services.preferences import (
     DEFAULTS,
     Preferences,
     get_preferences,
+    last_group,
+    remember_group,
     save_preferences,
 )
 from dutch_app.services.unit_of_work import perform
@@ -168,3 +170,26 @@ def test_deleting_the_account_deletes_its_preferences_only(backend, sessions):
     backend.delete_account(ann.user_id, PASSWORD)
     with sessions() as session:
         assert session.scalars(select(UserPreferences.user_id)).all() == [bob.user_id]
+
+
+def test_the_last_chosen_group_counts_only_while_the_person_is_a_member(backend, sessions):
+    ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
+    eve = backend.sign_up("eve@example.com", PASSWORD, "Eve")
+    with sessions() as session:
+        friday = perform(session, groups.create_group, ann.user_id, "Friday")
+        sunday = perform(session, groups.create_group, ann.user_id, "Sunday")
+        strangers = perform(session, groups.create_group, eve.user_id, "Eve's")
+    with sessions() as session:
+        assert perform(session, last_group, ann.user_id) is None
+        perform(session, remember_group, ann.user_id, sunday.id)
+    with sessions() as session:  # another device
+        assert perform(session, last_group, ann.user_id) == sunday.id
+        assert perform(session, get_preferences, ann.user_id).last_group_id == sunday.id
+        with pytest.raises(NotFound):
+            perform(session, remember_group, ann.user_id, strangers.id)
+        assert perform(session, last_group, ann.user_id) == sunday.id
+        perform(session, groups.leave_group, ann.user_id, sunday.id)
+    with sessions() as session:
+        assert perform(session, last_group, ann.user_id) is None
+        perform(session, remember_group, ann.user_id, friday.id)
+        assert perform(session, last_group, ann.user_id) == friday.id
