@@ -226,7 +226,6 @@ def show_game(game_id: int, group: GroupView) -> None:
             with guarded():
                 call(games.end_game, game.id)
                 st.session_state[SEEN_KEY] = (game.id, "ended")
-                st.session_state[SAVED_KEY] = _("The game has ended.")
                 st.rerun()
         awake = st.toggle(
             _("Keep the screen on"),

@@ -11,18 +11,15 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from dutch_app.i18n import _
-from dutch_app.ui.live_round import game_action
 
 ASKING_KEY = "play_end_asking"
 """The game whose end this tab is asking to confirm (absent: not asking)."""
 
 
-@game_action
 def _ask(game_id: int) -> None:
     st.session_state[ASKING_KEY] = game_id
 
 
-@game_action
 def _keep_playing() -> None:
     st.session_state.pop(ASKING_KEY, None)
 
