@@ -11,11 +11,8 @@ of these at once against one server.
 The Play page's round entry is not made of widgets but is one element drawn in the
 browser (``dutch_app/ui/play_entry.js``): what is typed stays in the browser, and Save
 posts the whole entry to the app's round route, then tells the page with the element's
-``stored`` event (or, when the route did not store it, sends the entry to the page as
-the ``save`` event). The client does the same with a round
-(:meth:`StreamlitClient.save_round`), and, as the element does once the next round's
-form was drawn alone after a save through the page, sends its ``shown`` event, which
-asks for the rest of the game (the standings). It reads the standings the page draws
+``stored`` event, whose run draws the standings. The client does the same with a round
+(:meth:`StreamlitClient.save_round`), and reads the standings the page draws
 (:meth:`StreamlitClient.standings`) from the table's data.
 
 It also does what the page's live component (``dutch_app/ui/live_push.js``) does in
@@ -154,9 +151,7 @@ class StreamlitClient:
         self.drawn = asyncio.Event()  # set whenever an element arrives
         self.entry: EntryElement | None = None
         self._entry_sent = 0  # the entries the round entry sent (the element counts them)
-        self._entry_shown: object = None  # the round whose next form asked for the game
         self._standings: list[tuple] = []
-        self._events: set[asyncio.Task] = set()
         self._http = httpx.AsyncClient(
             base_url=base_url, cookies=dict(cookies), timeout=LIVE_TIMEOUT_S
         )
@@ -180,7 +175,7 @@ class StreamlitClient:
 
     async def close(self) -> None:
         """Stop the timers and the socket."""
-        for timer in [*self._timers.values(), *self._events]:
+        for timer in self._timers.values():
             timer.cancel()
         if self._live_task is not None:
             self._live_task.cancel()
@@ -257,22 +252,11 @@ class StreamlitClient:
         self._live_task = asyncio.create_task(self._follow(*shown, component.id, fragment_id))
 
     def _entry_element(self, element: Element, fragment_id: str) -> None:
-        """The round entry drawn: keep its data. Drawn alone as the next round's form
-        after a save (its data names that round as ``shown``), it asks for the rest of
-        the game at once, once, as it does in the browser."""
+        """The round entry drawn: keep its data."""
         component = element.bidi_component
         if not component.component_name.endswith(ENTRY_COMPONENT):
             return
-        data = json.loads(component.json)
-        self.entry = EntryElement(component.id, fragment_id, data)
-        self._entry_sent = max(self._entry_sent, data.get("seen") or 0)
-        shown = data.get("shown")
-        if shown is not None and shown != self._entry_shown:
-            self._entry_shown = shown
-            event = _event(component.id, "shown", shown)
-            task = asyncio.create_task(self._send_rerun(fragment_id, triggers=[event], auto=False))
-            self._events.add(task)
-            task.add_done_callback(self._events.discard)
+        self.entry = EntryElement(component.id, fragment_id, json.loads(component.json))
 
     async def _follow(self, url: str, since: int, component_id: str, fragment_id: str) -> None:
         asked = 0
@@ -383,40 +367,35 @@ class StreamlitClient:
         call: str | None = None,
         penalty: str = "",
         timeout: float = 60,
-        through_route: bool = True,
     ) -> Run:
         """Tap Save on the Play page's round entry holding this round, as the element does,
-        and wait until the run it asks for finishes (the entry's number from the
-        element's data, ``caller`` and ``call`` as shown: "Ann", "Dutch").
-
-        The element posts the whole entry to the app's round route first; a round stored
-        there is told to the page with the ``stored`` event, whose run draws the game (the
-        standings follow, :meth:`standings`). A round the route does not store, or every
-        round without ``through_route``, goes to the page with the ``save`` event; after a
-        round stored that way the next form is drawn alone, and its ``shown`` event then
-        asks for the rest of the game."""
+        and wait until the run it asks for finishes (``caller`` and ``call`` as shown:
+        "Ann", "Dutch"): the entry goes to the app's round route, and a round stored there
+        is told to the page with the ``stored`` event, whose run draws the game (the
+        standings follow, :meth:`standings`). Anything but a stored round is an error."""
         entry = self.entry
         if entry is None:
             raise LookupError("no round entry on the page")
         self._entry_sent += 1
+        number = entry.data["number"]
         value = {
-            "entry": entry.data["entry"],
+            "id": f"c{id(self):x}n{self._entry_sent}",
+            "basis": number,
             "seq": self._entry_sent,
             "hands": list(hands),
             "caller": entry.option("callers", caller),
             "call": None if call is None else entry.option("calls", call),
             "penalty": penalty,
         }
-        event = _event(entry.component_id, "save", value)
-        route = entry.data.get("route")
-        if through_route and route:
-            where = {"game": entry.data["game"], "round": entry.data["basis"]}
-            answer = await self._http.post(route, json={**value, **where, "tab": entry.data["tab"]})
-            if answer.status_code == 200 and answer.json().get("stored") is True:
-                told = {**value, "number": answer.json()["number"]}
-                event = _event(entry.component_id, "stored", told)
+        where = {"game": entry.data["game"], "round": number, "tab": entry.data["tab"]}
+        answer = await self._http.post(entry.data["route"], json={**value, **where})
+        outcome = answer.json() if answer.status_code == 200 else {"status": answer.status_code}
+        if outcome.get("outcome") != "stored":
+            raise RuntimeError(f"round {number} was not stored: {outcome}")
+        told = {"id": value["id"], "number": outcome["number"]}
         self._run = run = Run(entry.fragment_id)
-        await self._send_rerun(entry.fragment_id, triggers=[event], auto=False)
+        stored = _event(entry.component_id, "stored", told)
+        await self._send_rerun(entry.fragment_id, triggers=[stored], auto=False)
         await asyncio.wait_for(run.finished.wait(), timeout)
         return run
 

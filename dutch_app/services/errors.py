@@ -113,18 +113,20 @@ class StaleRound(Conflict):
 
 
 class GameEnded(Conflict):
-    """A round written into a game that has ended; ``winners`` and ``total`` say who won."""
+    """A round written into a game that has ended; ``winners`` and ``total`` say who won,
+    ``final`` that it reached its end condition (reopened, it takes no more rounds)."""
 
-    def __init__(self, message: str, *, winners: tuple[str, ...], total: int | None) -> None:
+    def __init__(
+        self, message: str, *, winners: tuple[str, ...], total: int | None, final: bool = False
+    ) -> None:
         self.winners = winners
         self.total = total
+        self.final = final
         super().__init__(message)
 
     def __reduce__(self) -> tuple:
-        return (
-            _made_again,
-            (type(self), str(self), {"winners": self.winners, "total": self.total}),
-        )
+        details = {"winners": self.winners, "total": self.total, "final": self.final}
+        return (_made_again, (type(self), str(self), details))
 
 
 def _made_again(kind: type[Conflict], message: str, details: dict) -> Conflict:

@@ -82,13 +82,24 @@ def _entered_by(session: Session, game_id: int, number: int) -> str | None:
     )
 
 
-def _refuse_ended(totals: dict[str, int]) -> None:
-    """Refuse a round for an ended game, saying who won (by its latest stored totals)."""
+def _refuse_ended(totals: dict[str, int], final: bool) -> None:
+    """Refuse a round for an ended game, saying who won (by its latest stored totals);
+    ``final``: the game reached its end condition, so reopening it adds no round."""
     if not totals:
         raise GameEnded(_("This game has ended; reopen it to add a round."), winners=(), total=None)
     winners = lowest_totals(totals)
     total = totals[winners[0]]
-    if len(winners) > 1:
+    if final and len(winners) > 1:
+        template = _(
+            "This game has ended: {names} share the win with {total} points. Nothing was "
+            "saved; start a new game to play on."
+        )
+    elif final:
+        template = _(
+            "This game has ended: {names} won with {total} points. Nothing was saved; "
+            "start a new game to play on."
+        )
+    elif len(winners) > 1:
         template = _(
             "This game has ended: {names} share the win with {total} points. Nothing was "
             "saved; reopen it to add this round."
@@ -102,6 +113,7 @@ def _refuse_ended(totals: dict[str, int]) -> None:
         template.format(names=_(" and ").join(winners), total=total),
         winners=winners,
         total=total,
+        final=final,
     )
 
 
@@ -195,7 +207,7 @@ def add_round(
         return repeat
     ended = game.status != GameStatus.ACTIVE
     if ended and not reopen:
-        _refuse_ended(before if last else {})
+        _refuse_ended(before if last else {}, final=end_reached(rules, last, before))
     number = _check_round_number(session, game, for_round, last)
     if end_reached(rules, last, before):
         raise GameError(_("the game ended after round {last}; start a new game").format(last=last))

@@ -347,7 +347,7 @@ class Entry {
       this.showNotice({ kind: "moved", next: answer.next, by: answer.by });
       this.changed(0); // the page runs again, so its standings catch up with the game
     } else if (outcome === "ended") {
-      this.showNotice({ kind: "ended", text: answer.message });
+      this.showNotice({ kind: "ended", text: answer.message, reopen: answer.reopen });
       this.changed(0);
     } else if (outcome === "refused") {
       this.showNotice({ kind: "failed", text: answer.message });
@@ -419,7 +419,7 @@ class Entry {
     } else if (choice.kind === "ended") {
       this.noticeText.textContent = choice.text;
       this.again.textContent = texts.reopenAndSave;
-      this.again.hidden = false;
+      this.again.hidden = choice.reopen === false;
       this.discard.hidden = false;
     } else {
       this.noticeText.textContent = choice.text;

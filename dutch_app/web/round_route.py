@@ -8,8 +8,9 @@ the route answers. Every outcome is an answer of its own, in the person's langua
   one line saying so (the element shows the next round's empty form at once);
 - ``invalid``: the entry's problems, each by its field, nothing written;
 - ``moved_on``: another phone saved that round number first (or took the one before it
-  back): the number the entry can be saved as now, and who saved the latest round;
-- ``ended``: the game ended; the element offers to reopen it and save (``reopen``);
+  back): the number the entry can be saved as now, and who saved the round it was for;
+- ``ended``: the game ended, with whether reopening it can take the round; the element
+  then offers to reopen it and save (a request with ``reopen``);
 - ``refused``: any other refusal of the service, as a sentence.
 
 A round sent twice (a retried request, a double tap) is stored once: every save names the
@@ -75,7 +76,7 @@ def store_entry(resources: LiveResources, user_id: int, sent: dict[str, Any]) ->
     language = sent.get("lang")
     locale = sent.get("locale")
     use_language(
-        language if language in LANGUAGES else None,
+        language if isinstance(language, str) and language in LANGUAGES else None,
         browser=locale if isinstance(locale, str) and len(locale) < 36 else None,
     )
     try:
@@ -116,7 +117,7 @@ def store_entry(resources: LiveResources, user_id: int, sent: dict[str, Any]) ->
             "by": error.latest_by,
         }
     except GameEnded as error:
-        return {"outcome": "ended", "message": error_text(error)}
+        return {"outcome": "ended", "message": error_text(error), "reopen": not error.final}
     except (ServiceError, DutchError) as error:
         return {"outcome": "refused", "message": error_text(error)}
     # What the next form needs follows from the stored round, with no read again: who

@@ -16,6 +16,7 @@ from tests.app.apptools import (
     entry_data,
     make_table,
     open_app,
+    post_round,
     round_payload,
     save_round,
     send_entry,
@@ -63,21 +64,42 @@ def messages(at) -> list[str]:
     return [message.replace("\\", "") for message in raw_messages(at)]
 
 
-def type_round(at, hands, caller="Ann", call="dutch"):
-    """Type a round into the entry without saving it (the element sends it as a draft)."""
-    send_entry(at, "draft", round_payload(at, hands, caller, call))
+def type_round(at, hands, caller="Ann", call="dutch") -> dict:
+    """Type a round into the entry without saving it (the element sends it as a draft);
+    the entry as sent."""
+    sent = round_payload(at, hands, caller, call)
+    send_entry(at, "draft", sent)
     assert not at.exception, at.exception
+    return sent
 
 
-def save(at, hands, caller="Ann", call="dutch"):
-    """Tap Save on the entry holding this round (its whole text travels with the tap)."""
-    save_round(at, hands, caller, None if caller == NO_CALLER else call)
+def save(at, hands, caller="Ann", call="dutch") -> dict:
+    """Tap Save on the entry holding this round: the round route's answer."""
+    answer = save_round(at, hands, caller, None if caller == NO_CALLER else call)
     assert not at.exception, at.exception
+    return answer
 
 
-def typed(at) -> list[str]:
-    """The hands in the entry, as the page keeps them."""
-    return entry_data(at)["fill"]["hands"]
+def save_again(at, account, sent, **changes) -> dict:
+    """Tap the button the element offers next to Save after a refusal ("Save it as round
+    N", "Reopen the game and save this round"): the entry sent again, so changed; the
+    route's answer, and the page told when it stored it."""
+    again = {**sent, "seq": sent["seq"] + 1, **changes}
+    answer = post_round(at, account, again)
+    if answer["outcome"] == "stored":
+        send_entry(at, "stored", {"id": again["id"], "number": answer["number"]})
+    assert not at.exception, at.exception
+    return answer
+
+
+def typed(at) -> list[str] | None:
+    """The hands of the entry the page keeps (None: it keeps none)."""
+    kept = entry_data(at)["kept"]
+    return None if kept is None else kept["hands"]
+
+
+def numbers(table, game) -> list[int]:
+    return [r.number for r in table.call(games.get_game, game.id).rounds]
 
 
 def deal_line(at) -> str:
@@ -91,63 +113,89 @@ def button(at, label):
     return found
 
 
-def test_a_round_saved_on_another_phone_is_refused_here_and_the_entry_kept(table, friend, game):
+def test_a_round_saved_on_another_phone_first_is_refused_here_and_saved_as_the_next(
+    table, friend, game
+):
     at = open_app(table.account, PLAY)
-    type_round(at, ["3", "9", "7"])
+    sent = type_round(at, ["3", "9", "7"])
     saved_by(table, friend, game, 1)  # Finn saved the same round first
-    save(at, ["3", "9", "7"])
-    assert any("Round 1 was already saved by Finn on another phone" in m for m in messages(at))
-    assert len(table.call(games.get_game, game.id).rounds) == 1
-    assert typed(at) == ["3", "9", "7"]
-    button(at, "Save it as round 2").click()
-    at.run()
-    assert [r.number for r in table.call(games.get_game, game.id).rounds] == [1, 2]
-    assert typed(at) == ["", "", ""]
-    assert entry_data(at)["number"] == 3
+    answer = save(at, ["3", "9", "7"])
+    assert answer == {"outcome": "moved_on", "next": 2, "latest": 1, "by": "Finn"}
+    assert numbers(table, game) == [1]
+    assert typed(at) == ["3", "9", "7"]  # the entry stays, kept by the page
+    assert entry_data(at)["kept"]["basis"] == 1
+    # "Save it as round 2"
+    answer = save_again(at, table.account, sent, basis=answer["next"])
+    assert (answer["outcome"], answer["number"]) == ("stored", 2)
+    assert answer["line"].startswith("Round 2 saved.")
+    assert numbers(table, game) == [1, 2]
+    assert typed(at) is None
+    data = entry_data(at)
+    assert data["number"] == 3
+    assert data["savers"] == {"1": "Finn", "2": "Ann"}
 
 
-def test_a_game_that_moved_on_under_the_form_says_so_and_offers_both_ways(table, friend, game):
+def test_a_game_that_moved_on_under_the_form_is_drawn_with_who_saved_it(table, friend, game):
+    """The element finds by itself that its entry was begun for a round now saved (it
+    says so, and offers to save it as the next or discard it): the page draws it with the
+    round on show and who saved the latest rounds, and keeps the entry as typed."""
     at = open_app(table.account, PLAY)
-    type_round(at, ["3", "9", "7"])
+    sent = type_round(at, ["3", "9", "7"])
     saved_by(table, friend, game, 1)
     at.run()  # what a live update does
-    assert entry_data(at)["number"] == 2
-    assert any("Round 1 was just saved by Finn on another phone." in m for m in messages(at))
-    assert typed(at) == ["3", "9", "7"]  # the entry is drawn again with what was typed
-    save(at, ["3", "9", "7"])  # saved without choosing: refused, since it was begun for round 1
-    assert any("Round 1 was already saved by Finn" in m for m in messages(at))
-    assert len(table.call(games.get_game, game.id).rounds) == 1
-    button(at, "Discard it").click()
-    at.run()
-    assert typed(at) == ["", "", ""]
-    assert not any("already saved" in m for m in messages(at))
-    save(at, ["1", "9", "7"])
-    assert [r.number for r in table.call(games.get_game, game.id).rounds] == [1, 2]
+    data = entry_data(at)
+    assert (data["number"], data["dealer"], data["ended"]) == (2, "Ben", False)
+    assert data["savers"] == {"1": "Finn"}  # JSON: round numbers as strings
+    assert data["kept"]["basis"] == 1 and typed(at) == ["3", "9", "7"]
+    assert data["checked"]["id"] == sent["id"]
+    # Saved without choosing: refused, since it was begun for round 1.
+    assert save(at, ["3", "9", "7"])["outcome"] == "moved_on"
+    assert numbers(table, game) == [1]
+    # "Discard it": the element starts an empty entry for the round on show and sends it.
+    empty = {**sent, "id": "fresh1", "basis": 2, "seq": 1, "hands": ["", "", ""]}
+    empty |= {"caller": None, "call": None}
+    send_entry(at, "draft", empty)
+    assert not at.exception, at.exception
+    assert typed(at) == ["", "", ""] and entry_data(at)["kept"]["basis"] == 2
+    answer = save(at, ["1", "9", "7"])
+    assert (answer["outcome"], answer["number"]) == ("stored", 2)
+    assert numbers(table, game) == [1, 2]
 
 
 def test_saving_into_a_game_ended_elsewhere_says_who_won_and_can_reopen(table, friend, game):
     saved_by(table, friend, game, 1)
     at = open_app(table.account, PLAY)
-    type_round(at, ["2", "9", "7"])
+    sent = type_round(at, ["2", "9", "7"])
     with table.resources.sessions() as session:
         perform(session, games.end_game, friend.user_id, game.id)
-    save(at, ["2", "9", "7"])
-    assert any("This game has ended: Ann won with 3 points." in m for m in messages(at))
+    answer = save(at, ["2", "9", "7"])
+    assert answer["outcome"] == "ended"
+    assert "This game has ended: Ann won with 3 points." in answer["message"]
+    assert numbers(table, game) == [1]
+    at.run()  # the element asks the page to run again after such an answer
+    assert any("The game was just ended on another phone." in m for m in messages(at))
+    assert entry_data(at)["ended"] is True
     assert typed(at) == ["2", "9", "7"]
-    assert len(table.call(games.get_game, game.id).rounds) == 1
-    button(at, "Reopen the game and save this round").click()
-    at.run()
+    # "Reopen the game and save this round"
+    answer = save_again(at, table.account, sent, reopen=True)
+    assert (answer["outcome"], answer["number"]) == ("stored", 2)
     stored = table.call(games.get_game, game.id)
     assert (stored.status, len(stored.rounds)) == ("active", 2)
+    assert entry_data(at)["ended"] is False
 
 
 def test_everyone_may_undo_the_latest_round_and_sees_whose_it_is(table, friend, game):
     saved_by(table, friend, game, 1)
     at = open_app(table.account, PLAY)
+    assert entry_data(at)["here"] is False
     button(at, "Undo round 1 (saved by Finn)").click()
     at.run()
     assert table.call(games.get_game, game.id).rounds == ()
-    assert entry_data(at)["number"] == 1
+    data = entry_data(at)
+    assert data["number"] == 1
+    assert data["here"] is True  # taken back here: a typed entry follows to round 1
+    at.run()
+    assert entry_data(at)["here"] is False  # once
 
 
 def test_an_undo_of_a_round_no_longer_the_latest_is_refused(table, friend, game):
@@ -158,7 +206,8 @@ def test_an_undo_of_a_round_no_longer_the_latest_is_refused(table, friend, game)
     undo.click()
     at.run()
     assert any("Round 1 is no longer the latest round" in m for m in messages(at))
-    assert [r.number for r in table.call(games.get_game, game.id).rounds] == [1, 2]
+    assert numbers(table, game) == [1, 2]
+    assert entry_data(at)["here"] is False
 
 
 def test_the_page_says_whose_deal_it_is(table, friend, game):
@@ -180,10 +229,10 @@ def test_a_player_named_like_the_no_caller_choice_is_a_caller(table):
         ["Nobody (the deck ran out)", "Nobody (the deck ran out)"],
         [NO_CALLER, nobody],
     ]
-    save(at, ["9", "2"], caller="Nobody (the deck ran out)")
+    assert save(at, ["9", "2"], caller="Nobody (the deck ran out)")["outcome"] == "stored"
     (stored,) = table.call(games.get_game, game.id).rounds
     assert (stored.caller_id, stored.outcome) == (odd, "lowest")
-    save(at, ["4", "6"], caller=NO_CALLER)
+    assert save(at, ["4", "6"], caller=NO_CALLER)["outcome"] == "stored"
     last = table.call(games.get_game, game.id).rounds[-1]
     assert (last.number, last.caller_id, last.outcome) == (2, None, None)
 

@@ -351,3 +351,35 @@ def test_a_phone_that_cannot_reach_the_live_route_asks_by_itself(table_of_two):
         heading = phone_b.get_by_role("heading", name=f"Round {number + 1}")
         expect(heading).to_be_visible(timeout=LIVE_PROMISE_MS)
     expect_clean_page(phone_b)
+
+
+def test_a_form_one_round_behind_saved_with_problems_lists_them_without_an_error(table_of_two):
+    """Phone B's form is one round behind (Ann saved round 2 while Finn typed it) and what
+    Finn saves is incomplete: the problems are listed, and nothing else happens. (This
+    once crashed the page into an error id: the page looked up who saved round 2 among
+    the rounds it had read, which after a save tapped on the form was only the latest.)"""
+    ann, game_id, phone_a, phone_b, _ = table_of_two
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
+    fill(phone_b, "play_round_hand_0", "5")
+    wait_until_idle(phone_a)
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_on(phone_a)
+    choice = phone_b.get_by_role("button", name="Save it as round 3")
+    expect(choice).to_be_visible(timeout=LIVE_PROMISE_MS)
+    expect(phone_b.get_by_text("Ann just saved round 2. Save yours as round 3?")).to_be_visible()
+    press(choice)
+    summary = phone_b.locator(".dutch-entry-summary")
+    expect(summary).to_contain_text("The round was not saved.")
+    expect(summary).to_contain_text("Ben: no hand entered")
+    expect(field(phone_b, "play_round_hand_0")).to_have_value("5")
+    assert len(stored_rounds(ann, game_id)) == 2
+    fill(phone_b, "play_round_hand_1", "8")
+    fill(phone_b, "play_round_hand_2", "9")
+    tap_choice(phone_b, "play_round_caller", "Ann")
+    tap_choice(phone_b, "play_round_call_type", "Dutch")
+    save_on(phone_b)
+    expect(phone_b.get_by_text("Round 3 saved.")).to_be_visible()
+    assert [r.number for r in stored_rounds(ann, game_id)] == [1, 2, 3]
+    expect_clean_page(phone_b)
