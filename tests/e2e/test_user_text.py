@@ -73,7 +73,7 @@ def test_markdown_names_show_literally_in_labels_alerts_and_toasts(requests_made
 
     fill_round(page, "play_round", ["9", "3"], NAME)
     press(save_button(page))
-    line = widget(page, "play_last_round")
+    line = widget(page, "play_round_notice")
     expect(line).to_contain_text(
         f"Round 1 saved. {NAME} called Dutch and had the lowest hand: no penalty."
     )
