@@ -204,7 +204,7 @@ def add_round(
     # round as stored, even when that round ended the game.
     repeat = _same_latest_round(session, table, game.id, user_id, for_round, last, round_input)
     if repeat is not None:
-        return repeat
+        return dataclasses.replace(repeat, game_version=game.version)
     ended = game.status != GameStatus.ACTIVE
     if ended and not reopen:
         _refuse_ended(before if last else {}, final=end_reached(rules, last, before))

@@ -56,6 +56,8 @@ FORM = "play_round"
 ELEMENT_KEY = f"{FORM}_element"
 KEPT_KEY = f"{FORM}_kept"  # the entry as last sent (a Kept)
 STORED_KEY = f"{FORM}_stored"  # (game id, round number): the route stored it from this tab
+DONE_KEY = f"{FORM}_done"  # the ids of the entries stored from this tab lately
+DONE_KEPT = 20  # how many such ids are kept (a late draft comes seconds after, not rounds)
 
 DEAL_HELP = N_("The deal moves one seat on, clockwise, every round.")
 
@@ -98,6 +100,8 @@ def keep_draft(game_id: int, players: Sequence[str], rules: HouseRules) -> None:
     ident, basis = entry_id(value), number_of(value, "basis")
     if draft is None or ident is None or basis is None:
         return
+    if ident in st.session_state.get(DONE_KEY, ()):
+        return  # sent before the entry was stored, and arrived after: it is not an entry now
     seq = number_of(value, "seq") or 0
     kept = kept_entry(game_id, players)
     if kept is not None and kept.id == ident and kept.seq > seq:
@@ -108,8 +112,12 @@ def keep_draft(game_id: int, players: Sequence[str], rules: HouseRules) -> None:
 def forget_stored(game_id: int) -> None:
     """The ``stored`` callback: the entry the page kept was stored, so it is not kept."""
     value = sent("stored")
+    ident = entry_id(value)
+    if ident is None:
+        return
+    st.session_state[DONE_KEY] = (*st.session_state.get(DONE_KEY, ())[-DONE_KEPT + 1 :], ident)
     kept = st.session_state.get(KEPT_KEY)
-    if isinstance(kept, Kept) and kept.id == entry_id(value):
+    if isinstance(kept, Kept) and kept.id == ident:
         del st.session_state[KEPT_KEY]
     number = number_of(value, "number")
     if number is not None:

@@ -411,6 +411,21 @@ def test_the_stored_message_forgets_only_the_entry_it_names(table):
     assert entry_data(at)["kept"] is None
 
 
+def test_a_draft_that_arrives_after_its_entry_was_stored_is_dropped(table):
+    """A draft sent just before Save can reach the page after the element said the entry
+    was stored: kept again, it would come back into a new form for a round it was saved
+    as already."""
+    game = start(table)
+    at = open_app(table.account, PLAY)
+    late = round_payload(at, ["3", "10", "7", "25"], "Ann", "dutch")
+    save(at, ["3", "10", "7", "25"], "Ann")
+    assert entry_data(at)["kept"] is None
+    send_entry(at, "draft", late)
+    assert not at.exception, at.exception
+    assert entry_data(at)["kept"] is None and entry_data(at)["number"] == 2
+    assert len(stored(table, game)) == 1
+
+
 GOOD = {"id": "e1n1", "basis": 1, "seq": 1, "hands": ["3", "10", "7", "25"]}
 
 
