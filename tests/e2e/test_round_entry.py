@@ -346,7 +346,13 @@ def test_a_round_entered_entirely_with_the_card_pad(at_table):
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     (saved,) = stored(table, game_id)
     assert [hand.round_score for hand in saved.hands] == [40, 4, 12, 30]
+    assert (saved.hands[1].cards, saved.hands[1].hand_total) == (None, 4)  # stored as "4"
     expect_clean_page(page)
+    # The pad stays on for this phone: after a reload, and in the next round.
+    page.reload()
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(widget(page, "play_round_pad")).to_be_visible()
+    expect(widget(page, "play_round_pad_on").get_by_role("switch")).to_be_checked()
 
 
 class HeldAnswers(StreamTap):
