@@ -21,6 +21,9 @@ const DRAFT_MS = 250; // a pause in typing this long sends the entry for the pre
 const SAVE_TIMEOUT_MS = 10000; // a save with no answer after this long has failed
 const WHOLE = /^-?[0-9]*$/; // a total, or the start of one
 const PAD_KEY = "dutch-card-pad"; // this device's choice of the card pad (localStorage)
+const OUTBOX_KEY = "dutch-outbox"; // rounds saved here and not yet stored, by account and game
+const RETRY_FIRST_MS = 2000; // the outbox tries again this long after a failed send …
+const RETRY_MOST_MS = 30000; // … waiting twice as long each time, up to this
 
 function make(tag, className, text) {
   const element = document.createElement(tag);
@@ -69,7 +72,8 @@ function remember(key, value) {
 
 function signature(data) {
   return JSON.stringify([
-    data.form, data.game, data.players, data.callers, data.calls, data.texts, data.pad,
+    data.form, data.account, data.game, data.players, data.callers, data.calls, data.texts,
+    data.pad,
   ]);
 }
 function choiceGroup(entry, name, label, options) {
@@ -149,6 +153,14 @@ class Entry {
     this.target = 0; // the pad's field: a seat, or "penalty"
     this.total = false; // the pad enters totals instead of cards
     this.nextWaits = false; // Next waits for the server's word on the penalty cards
+    this.outbox = []; // entries saved here and not yet answered by the round route
+    this.flushing = false; // the outbox is being sent
+    this.retry = null; // the outbox's next try after a failed send
+    this.retryMs = RETRY_FIRST_MS;
+    this.held = null; // an entry of the outbox the route did not store: {entry, answer}
+    this.lastSent = ""; // "Round 4 sent.", after a round from the outbox was stored
+    window.addEventListener("online", () => this.flush());
+    window.addEventListener("offline", () => this.showOutbox());
   }
 
   build(data) {
@@ -200,7 +212,7 @@ class Entry {
     const saveBox = make("div", `dutch-entry-savebox st-key-${this.form}_save`);
     this.save = make("button", "dutch-entry-save", texts.save);
     this.save.type = "button";
-    this.save.addEventListener("click", () => this.send());
+    this.save.addEventListener("click", () => this.saveTapped());
     // The sentence next to Save: a stored round, a game that moved on, a failure.
     this.notice = make("div", `dutch-entry-notice st-key-${this.form}_notice`);
     this.notice.setAttribute("role", "status");
@@ -215,7 +227,24 @@ class Entry {
     const choices = make("div", "dutch-entry-options");
     choices.append(this.again, this.discard);
     this.notice.append(this.noticeText, choices);
-    saveBox.append(this.notice, this.save);
+    // What waits in this phone's outbox, and whether the phone is offline.
+    this.outboxBox = make("div", `dutch-entry-outbox st-key-${this.form}_outbox`);
+    this.outboxBox.setAttribute("role", "status");
+    this.outboxBox.hidden = true;
+    this.offline = make("span", "dutch-entry-badge", texts.offline);
+    this.outboxText = make("span", "dutch-entry-outbox-text");
+    this.heldAgain = make("button", "dutch-entry-save");
+    this.heldAgain.type = "button";
+    this.heldAgain.hidden = true;
+    this.heldAgain.addEventListener("click", () => this.heldChosen(true));
+    this.heldDiscard = make("button", "dutch-entry-option", texts.discard);
+    this.heldDiscard.type = "button";
+    this.heldDiscard.hidden = true;
+    this.heldDiscard.addEventListener("click", () => this.heldChosen(false));
+    const heldChoices = make("div", "dutch-entry-options");
+    heldChoices.append(this.heldAgain, this.heldDiscard);
+    this.outboxBox.append(this.offline, this.outboxText, heldChoices);
+    saveBox.append(this.outboxBox, this.notice, this.save);
     this.root.append(
       this.caller.box, this.call.box, this.callerError, this.preview, this.penalty.box,
       this.summary, saveBox,
@@ -286,28 +315,89 @@ class Entry {
     return !this.timer && this.checked !== undefined && this.checked.seq >= this.seq;
   }
 
-  // Save: the entry goes to the round route, which stores it as round ``basis`` or says
-  // why not; ``reopen`` reopens an ended game with it.
-  async send(reopen = false) {
+  // Save: the entry joins this phone's outbox (kept in the browser's storage, for this
+  // account and game) and the outbox is sent to the round route in order, each entry as
+  // the round it is for; ``reopen`` reopens an ended game with it.
+  saveTapped(reopen = false) {
     if (this.posting) return; // a second tap before the first was answered
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.posting = true;
-    this.save.disabled = true;
-    this.again.disabled = true;
+    const entry = { ...this.payload(), round: this.basis, reopen };
+    const at = this.outbox.findIndex((queued) => queued.id === entry.id);
+    if (at >= 0) this.outbox[at] = entry;
+    else this.outbox.push(entry);
+    this.keepOutbox();
+    this.flush();
+  }
+
+  outboxKey() {
+    return `${OUTBOX_KEY}-${this.data.account}-${this.data.game}`;
+  }
+
+  loadOutbox() {
+    let kept = [];
+    try {
+      kept = JSON.parse(remembered(this.outboxKey()) || "[]");
+    } catch (error) {
+      kept = []; // not ours: nothing kept
+    }
+    this.outbox = Array.isArray(kept)
+      ? kept.filter((entry) => entry && typeof entry.id === "string" && Array.isArray(entry.hands))
+      : [];
+  }
+
+  keepOutbox() {
+    try {
+      if (this.outbox.length) {
+        window.localStorage.setItem(this.outboxKey(), JSON.stringify(this.outbox));
+      } else {
+        window.localStorage.removeItem(this.outboxKey());
+      }
+    } catch (error) {
+      // storage blocked or full: the outbox lasts as long as the page
+    }
+  }
+
+  // Send what waits, in order, until the outbox is empty, the connection fails (then
+  // again later, waiting longer each time) or an entry needs the person's choice.
+  async flush() {
+    if (this.flushing || this.held || !this.outbox.length) return;
+    this.flushing = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    this.showOutbox();
+    while (this.outbox.length && !this.held) {
+      const entry = this.outbox[0];
+      const { answer, status } = await this.post(entry);
+      if (!answer && (status === 0 || status >= 500)) {
+        this.retry = setTimeout(() => this.flush(), this.retryMs);
+        this.retryMs = Math.min(this.retryMs * 2, RETRY_MOST_MS);
+        if (this.outbox.some((queued) => queued.id === this.id)) this.showQueued();
+        break;
+      }
+      this.retryMs = RETRY_FIRST_MS;
+      this.outbox.shift();
+      this.keepOutbox();
+      if (entry.id === this.id) this.answered(answer, status);
+      else if (answer && answer.outcome === "stored") this.sent(entry, answer);
+      else this.held = { entry, answer, status };
+    }
+    this.flushing = false;
+    this.showOutbox();
+  }
+
+  async post(entry) {
     const data = this.data;
-    const entry = this.payload();
     const body = {
       ...entry,
       game: data.game,
-      round: this.basis,
       tab: data.tab,
       lang: data.lang,
       locale: navigator.language,
-      reopen,
     };
-    let answer = null;
-    let status = 0;
+    this.posting = true;
+    this.save.disabled = true;
+    this.again.disabled = true;
     const controller = new AbortController();
     const timeout = setTimeout(() => controller.abort(), SAVE_TIMEOUT_MS);
     try {
@@ -319,20 +409,19 @@ class Entry {
         cache: "no-store",
         signal: controller.signal,
       });
-      status = response.status;
-      if (response.ok) answer = await response.json();
+      const answer = response.ok ? await response.json() : null;
+      return { answer, status: response.status };
     } catch (error) {
-      answer = null; // no answer: nothing is known to be stored, the entry stays
+      return { answer: null, status: 0 }; // no answer: nothing is known to be stored
     } finally {
       clearTimeout(timeout);
       this.posting = false;
       this.save.disabled = false;
       this.again.disabled = false;
     }
-    if (entry.id !== this.id) return; // the entry was discarded meanwhile
-    this.answered(answer, status);
   }
 
+  // The route's answer to the entry on the form.
   answered(answer, status) {
     const texts = this.data.texts;
     const outcome = answer ? answer.outcome : null;
@@ -353,13 +442,107 @@ class Entry {
       this.showNotice({ kind: "failed", text: answer.message });
     } else if (status === 401) {
       this.showNotice({ kind: "failed", text: texts.signedOut });
-    } else if (status === 0 || status >= 500) {
-      this.showNotice({
-        kind: "failed", text: fillIn(texts.noConnection, { number: this.basis }),
-      });
     } else {
       this.showNotice({ kind: "failed", text: texts.notSaved });
     }
+  }
+
+  // The entry on the form waits in the outbox: say so, and offer to go on.
+  showQueued() {
+    this.showNotice({ kind: "queued", next: this.basis + 1 });
+  }
+
+  // Go on to the next round while the last one waits to be sent.
+  goOn() {
+    const next = this.basis + 1;
+    this.showNotice(null);
+    this.start(next, null);
+    this.number = Math.max(this.number, next);
+    this.showRound(this.number, this.dealerOf(this.number));
+    this.drawPad();
+    this.showChoices();
+    bringIntoView("hand_0", this.form, !this.padSwitch.checked);
+  }
+
+  dealerOf(number) {
+    const players = this.data.players;
+    return players[(number - 1) % players.length];
+  }
+
+  // A round from the outbox (not the one on the form) was stored.
+  sent(entry, answer) {
+    if (answer.version !== null && answer.version !== undefined) {
+      this.version = Math.max(this.version, answer.version);
+    }
+    this.number = Math.max(this.number, answer.number + 1);
+    this.lastSent = fillIn(this.data.texts.sent, { number: answer.number });
+    this.component.setTriggerValue("stored", { id: entry.id, number: answer.number });
+  }
+
+  // What waits in the outbox, in one line, and an entry that needs a choice.
+  showOutbox() {
+    if (!this.outboxBox) return;
+    const texts = this.data.texts;
+    const held = this.held;
+    const count = this.outbox.length + (held ? 1 : 0);
+    let line = "";
+    if (held) {
+      line = this.heldSentence(held);
+    } else if (this.outbox.length && this.outbox.some((entry) => entry.id !== this.id)) {
+      const waiting = fillIn(count === 1 ? texts.waitingOne : texts.waitingMany, { count });
+      line = this.flushing ? texts.sending : waiting;
+    } else if (this.lastSent) {
+      line = this.lastSent;
+    }
+    this.outboxText.textContent = line;
+    this.offline.hidden = navigator.onLine !== false;
+    this.outboxBox.hidden = !line && this.offline.hidden;
+    this.outboxBox.dataset.waiting = String(count);
+    const moved = held && held.answer && held.answer.outcome === "moved_on";
+    const ended = held && held.answer && held.answer.outcome === "ended";
+    this.heldAgain.hidden = !(moved || (ended && held.answer.reopen !== false));
+    this.heldAgain.textContent = moved
+      ? fillIn(texts.saveAs, { number: held.answer.next })
+      : texts.reopenAndSave;
+    this.heldDiscard.hidden = !held;
+  }
+
+  heldSentence(held) {
+    const texts = this.data.texts;
+    const answer = held.answer;
+    const round = held.entry.round;
+    const kept = fillIn(texts.keptRound, { number: round });
+    if (answer && answer.outcome === "moved_on") {
+      return `${kept} ${this.movedSentence(answer.next, answer.by, round)}`;
+    }
+    if (answer && (answer.outcome === "ended" || answer.outcome === "refused")) {
+      return `${kept} ${answer.message}`;
+    }
+    if (answer && answer.outcome === "invalid") return `${kept} ${answer.lines.join(" ")}`;
+    return `${kept} ${held.status === 401 ? texts.signedOut : texts.notSaved}`;
+  }
+
+  // The person's choice for an entry from the outbox the route did not store.
+  heldChosen(keep) {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    const answer = held.answer;
+    if (keep) {
+      const entry = { ...held.entry };
+      if (answer && answer.outcome === "moved_on") entry.round = answer.next;
+      else entry.reopen = true;
+      this.outbox.unshift(entry);
+    }
+    // What waited after it follows on from it.
+    let round = keep ? this.outbox[0].round : held.entry.round - 1;
+    for (const entry of this.outbox.slice(keep ? 1 : 0)) {
+      round += 1;
+      entry.round = round;
+    }
+    this.keepOutbox();
+    this.showOutbox();
+    this.flush();
   }
 
   // The round route stored the entry: the next round's empty form, at once; the page is
@@ -384,13 +567,17 @@ class Entry {
     if (!choice) return;
     if (choice.kind === "moved") {
       this.basis = choice.next;
-      this.send();
+      this.saveTapped();
     } else if (choice.kind === "ended") {
-      this.send(true);
+      this.saveTapped(true);
+    } else if (choice.kind === "queued") {
+      this.goOn();
     }
   }
 
   discarded() {
+    this.outbox = this.outbox.filter((entry) => entry.id !== this.id);
+    this.keepOutbox();
     this.showNotice(null);
     this.start(this.number, null);
     this.changed(0); // the page's copy of the entry is the empty one now
@@ -408,6 +595,7 @@ class Entry {
     this.notice.hidden = !choice;
     this.notice.dataset.kind = choice ? choice.kind : "";
     this.save.hidden = Boolean(choice && (choice.kind === "moved" || choice.kind === "ended"));
+    this.notice.setAttribute("role", choice && choice.kind === "queued" ? "alert" : "status");
     this.again.hidden = true;
     this.discard.hidden = true;
     if (!choice) return;
@@ -421,6 +609,10 @@ class Entry {
       this.again.textContent = texts.reopenAndSave;
       this.again.hidden = choice.reopen === false;
       this.discard.hidden = false;
+    } else if (choice.kind === "queued") {
+      this.noticeText.textContent = fillIn(texts.queued, { number: choice.next - 1 });
+      this.again.textContent = fillIn(texts.goOn, { number: choice.next });
+      this.again.hidden = false;
     } else {
       this.noticeText.textContent = choice.text;
     }
@@ -428,9 +620,8 @@ class Entry {
   }
 
   // What other phones did since this entry was begun, and the question it leaves.
-  movedSentence(next, by) {
+  movedSentence(next, by, basis = this.basis) {
     const texts = this.data.texts;
-    const basis = this.basis;
     let said;
     if (basis >= next) said = fillIn(texts.takenBack, { number: next });
     else if (next - basis > 1) said = fillIn(texts.savedMany, { first: basis, last: next - 1 });
@@ -445,10 +636,16 @@ class Entry {
     if (data.version > this.version && this.choice && this.choice.kind === "saved") {
       this.showNotice(null); // the game moved on since: the line is old news
     }
+    if (data.version > this.version) this.lastSent = "";
     if (data.version >= this.version) {
       this.version = data.version;
       this.number = data.number;
-      this.showRound(data.number, data.dealer);
+      // Rounds waiting in the outbox come first: the form is for the one after them.
+      const waiting = [...this.outbox, ...(this.held ? [this.held.entry] : [])];
+      const after = Math.max(0, ...waiting.map((entry) => entry.round));
+      if (after >= this.number) this.number = after + 1;
+      const dealer = this.number === data.number ? data.dealer : this.dealerOf(this.number);
+      this.showRound(this.number, dealer);
     }
     if (this.posting) return;
     const typed = this.typed();
@@ -477,6 +674,8 @@ class Entry {
     this.showChoices();
     if (this.nextWaits && this.current()) this.next();
     else this.drawPad();
+    this.showOutbox();
+    this.flush(); // the page was drawn: the server can be reached again
   }
 
   showProblems(problems) {
@@ -692,6 +891,8 @@ export default function (component) {
     entry.build(data);
     root.dataset.shape = signature(data);
     entry.version = -1;
+    entry.held = null;
+    entry.loadOutbox(); // what this phone kept for this account and game, if anything
     entry.showNotice(null);
     const kept = data.kept;
     entry.start(kept ? kept.basis : data.number, kept);

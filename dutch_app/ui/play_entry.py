@@ -42,6 +42,7 @@ from dutch_app.round_payload import (
     read_entry,
 )
 from dutch_app.ui.card_pad import CARD_KEYS
+from dutch_app.ui.context import require_account
 from dutch_app.ui.live import member_name, tab_name
 from dutch_app.ui.round_form import CALL_LABELS, HAND_HINT, no_caller_label
 from dutch_app.ui.round_preview import preview_table
@@ -169,6 +170,11 @@ def _checked(kept: Kept | None, game, players: list[str]) -> dict[str, Any] | No
     }
 
 
+def current_account_id() -> int:
+    """Whose entries the element keeps on the phone (the outbox is kept per account)."""
+    return require_account().user_id
+
+
 def play_entry(game, group, undone_here: bool = False) -> None:
     """Draw the entry of ``game`` (a game view) in ``group``, for the game's next round
     (``undone_here``: this tab just took a round back, and a typed entry follows)."""
@@ -178,6 +184,7 @@ def play_entry(game, group, undone_here: bool = False) -> None:
     language = active_language()
     data: dict[str, Any] = {
         "form": FORM,
+        "account": current_account_id(),
         "game": game.id,
         "version": game.version,
         "number": game.rounds_played + 1,
@@ -244,10 +251,19 @@ def _texts() -> dict[str, str]:
         "discard": _("Discard it"),
         "ended": _("The game has ended."),
         "reopenAndSave": _("Reopen the game and save this round"),
-        "noConnection": _(
-            "No connection: round {number} was not saved. What you typed is still here; "
-            "tap Save again when the connection is back."
+        "queued": _(
+            "No connection: round {number} is kept on this phone and will be sent when the "
+            "connection is back."
         ),
+        "goOn": _("Enter round {number}"),
+        "offline": _("Offline"),
+        "waitingOne": _("1 round is kept on this phone, to be sent when the connection is back."),
+        "waitingMany": _(
+            "{count} rounds are kept on this phone, to be sent when the connection is back."
+        ),
+        "sending": _("Sending the rounds kept on this phone…"),
+        "sent": _("Round {number} sent."),
+        "keptRound": _("Round {number}, kept on this phone, was not saved:"),
         "signedOut": _("You are signed out: sign in again to save this round."),
         "notSaved": _("This round could not be saved. Reload the page and try again."),
     }

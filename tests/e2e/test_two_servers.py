@@ -34,6 +34,7 @@ from tests.e2e.conftest import report_server_logs
 from tests.e2e.streamlit_ui import (
     PASSWORD,
     SESSION_COOKIE,
+    UNEXPECTED_ERROR,
     expect_clean_page,
     expect_standings,
     expect_title,
@@ -42,6 +43,7 @@ from tests.e2e.streamlit_ui import (
     fill_round,
     open_page,
     press,
+    save_button,
 )
 from tests.servers import (
     Balancer,
@@ -384,3 +386,21 @@ def test_when_a_server_stops_its_browsers_carry_on_signed_in_on_the_other(
     ann.reload()
     expect_title(ann, "Play")
     expect_standings(ann, [(1, "Ann", 3), (2, "Ben", 10), (3, "Cleo", 12)])
+
+
+def test_a_round_saved_as_its_server_stops_is_kept_and_stored_once_through_the_other(
+    servers_of_its_own, page_factory
+):
+    """Server A goes away just as Ann taps Save: her phone keeps the round and sends it
+    again, nginx takes it to server B, and it is stored once."""
+    shared = servers_of_its_own
+    ann = signed_in(page_factory(), shared.server_a, shared, shared.ann)
+    fill_round(ann, "play_round", ["3", "10", "12"], "Ann")
+    port_a = shared.server_a.rsplit(":", 1)[1]
+    subprocess.run(["pkill", "-f", rf"server\.port {port_a}( |$)"], check=True)
+    save_button(ann).click()
+    done = re.compile(r"Round 1 (saved|sent)\.")
+    expect(ann.locator(".dutch-entry-savebox")).to_contain_text(done, timeout=20_000)
+    game = shared.as_ann(games.get_game, shared.game_id)
+    assert [[h.hand_total for h in r.hands] for r in game.rounds] == [[3, 10, 12]]
+    expect(ann.get_by_text(UNEXPECTED_ERROR)).to_have_count(0)

@@ -1,0 +1,139 @@
+"""No network, nothing lost: rounds saved on a phone that is offline are kept on it and
+sent, once each and in order, when the connection is back.
+
+Two phones (390×844, touch) on one game against one real server; Chromium's own offline
+switch (``context.set_offline``) takes a phone off the network. What is checked is what a
+person sees on each phone, and what the database holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from tests.e2e.streamlit_ui import (
+    UNEXPECTED_ERROR,
+    expect_clean_page,
+    field,
+    fill_round,
+    press,
+    save_button,
+    widget,
+)
+from tests.e2e.test_live_table import LIVE_PROMISE_MS, stored_rounds
+from tests.e2e.test_live_table import table_of_two as table_of_two  # the two phones
+
+pytestmark = pytest.mark.deadline  # the promises are deadlines: measured on a quiet machine
+
+KEPT_WITHIN_MS = 2_000  # the phone says the round is kept within 2 s of the tap
+SENT_WITHIN_MS = 10_000  # and sends it within 10 s of the connection coming back
+
+
+def notice(page: Page):
+    return widget(page, "play_round_notice")
+
+
+def save_offline(page: Page, number: int, hands: list[str]) -> None:
+    """Round ``number`` typed and saved while the phone is offline: kept, and said so."""
+    expect(page.get_by_role("heading", name=f"Round {number}", exact=True)).to_be_visible()
+    fill_round(page, "play_round", hands, "Ann")
+    save_button(page).tap()
+    expect(notice(page)).to_contain_text(
+        f"No connection: round {number} is kept on this phone", timeout=KEPT_WITHIN_MS
+    )
+
+
+def expect_no_error(*pages: Page) -> None:
+    for page in pages:
+        expect(page.get_by_text(UNEXPECTED_ERROR)).to_have_count(0)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_a_round_saved_offline_is_sent_once_when_the_connection_is_back(table_of_two):
+    ann, game_id, phone_a, phone_b, _ = table_of_two
+    phone_a.context.set_offline(True)
+    save_offline(phone_a, 1, ["3", "9", "7"])
+    expect(field(phone_a, "play_round_hand_1")).to_have_value("9")  # still on the form
+    expect(widget(phone_a, "play_round_outbox")).to_contain_text("Offline")
+    phone_a.wait_for_timeout(1_000)  # a second offline: still nothing may be stored
+    assert stored_rounds(ann, game_id) == ()
+    phone_a.context.set_offline(False)
+    expect(notice(phone_a)).to_contain_text("Round 1 saved.", timeout=SENT_WITHIN_MS)
+    expect(phone_a.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    heading = phone_b.get_by_role("heading", name="Round 2", exact=True)
+    expect(heading).to_be_visible(timeout=LIVE_PROMISE_MS)  # without a touch
+    assert [[h.hand_total for h in r.hands] for r in stored_rounds(ann, game_id)] == [[3, 9, 7]]
+    expect_no_error(phone_a, phone_b)
+    expect_clean_page(phone_a)
+
+
+def test_three_rounds_saved_offline_are_stored_in_order_once_each(table_of_two):
+    ann, game_id, phone_a, phone_b, _ = table_of_two
+    phone_a.context.set_offline(True)
+    rounds = [["3", "9", "7"], ["2", "8", "6"], ["1", "5", "4"]]
+    for number, hands in enumerate(rounds, start=1):
+        save_offline(phone_a, number, hands)
+        if number < len(rounds):
+            press(phone_a.get_by_role("button", name=f"Enter round {number + 1}"))
+    outbox = widget(phone_a, "play_round_outbox")
+    expect(outbox).to_contain_text("3 rounds are kept on this phone")
+    assert stored_rounds(ann, game_id) == ()
+    phone_a.context.set_offline(False)
+    expect(notice(phone_a)).to_contain_text("Round 3 saved.", timeout=SENT_WITHIN_MS)
+    stored = stored_rounds(ann, game_id)
+    assert [r.number for r in stored] == [1, 2, 3]
+    assert [[h.hand_total for h in r.hands] for r in stored] == [
+        [int(hand) for hand in hands] for hands in rounds
+    ]
+    heading = phone_b.get_by_role("heading", name="Round 4", exact=True)
+    expect(heading).to_be_visible(timeout=LIVE_PROMISE_MS)
+    expect(outbox).not_to_contain_text("kept on this phone")
+    expect_no_error(phone_a, phone_b)
+
+
+def test_a_round_saved_offline_that_another_phone_saved_too_is_offered_as_the_next(
+    table_of_two,
+):
+    ann, game_id, phone_a, phone_b, _ = table_of_two
+    phone_a.context.set_offline(True)
+    save_offline(phone_a, 1, ["3", "9", "7"])
+    fill_round(phone_b, "play_round", ["4", "6", "8"], "Ann")  # Finn saves round 1 meanwhile
+    press(save_button(phone_b))
+    expect(notice(phone_b)).to_contain_text("Round 1 saved.")
+    phone_a.context.set_offline(False)
+    question = re.compile(r"Finn just saved round 1\. Save yours as round 2\?")
+    expect(notice(phone_a)).to_have_text(question, timeout=SENT_WITHIN_MS)
+    assert len(stored_rounds(ann, game_id)) == 1  # not stored twice, not dropped
+    press(phone_a.get_by_role("button", name="Save it as round 2"))
+    expect(notice(phone_a)).to_contain_text("Round 2 saved.")
+    stored = stored_rounds(ann, game_id)
+    assert [[h.hand_total for h in r.hands] for r in stored] == [[4, 6, 8], [3, 9, 7]]
+    expect_no_error(phone_a, phone_b)
+
+
+def test_a_round_kept_on_the_phone_survives_a_reload_and_is_sent_once(table_of_two):
+    ann, game_id, phone_a, phone_b, _ = table_of_two
+    url = phone_a.url
+    phone_a.context.set_offline(True)
+    save_offline(phone_a, 1, ["3", "9", "7"])
+    with contextlib.suppress(PlaywrightError):  # no network: the browser's own error page
+        phone_a.reload(timeout=5_000)
+    assert stored_rounds(ann, game_id) == ()
+    phone_a.context.set_offline(False)
+    phone_a.goto(url)
+    expect(widget(phone_a, "play_round_outbox")).to_contain_text(
+        "Round 1 sent.", timeout=SENT_WITHIN_MS
+    )
+    expect(phone_a.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    expect(phone_b.get_by_role("heading", name="Round 2", exact=True)).to_be_visible(
+        timeout=LIVE_PROMISE_MS
+    )
+    phone_a.reload()  # sent once: nothing is kept any more, nothing goes again
+    expect(phone_a.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    expect_clean_page(phone_a)
+    assert len(stored_rounds(ann, game_id)) == 1
+    expect_no_error(phone_a, phone_b)
