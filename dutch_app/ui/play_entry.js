@@ -369,6 +369,7 @@ class Entry {
     while (this.outbox.length && !this.held) {
       const entry = this.outbox[0];
       const { answer, status } = await this.post(entry);
+      if (answer && answer.outcome === "other_account") break; // kept for its own account
       if (!answer && (status === 0 || status >= 500)) {
         this.retry = setTimeout(() => this.flush(), this.retryMs);
         this.retryMs = Math.min(this.retryMs * 2, RETRY_MOST_MS);
@@ -390,6 +391,7 @@ class Entry {
     const data = this.data;
     const body = {
       ...entry,
+      account: data.account,
       game: data.game,
       tab: data.tab,
       lang: data.lang,

@@ -11,7 +11,9 @@ the route answers. Every outcome is an answer of its own, in the person's langua
   back): the number the entry can be saved as now, and who saved the round it was for;
 - ``ended``: the game ended, with whether reopening it can take the round; the element
   then offers to reopen it and save (a request with ``reopen``);
-- ``refused``: any other refusal of the service, as a sentence.
+- ``refused``: any other refusal of the service, as a sentence;
+- ``other_account``: the entry was kept on the phone for another account than the one now
+  signed in there; it is not stored.
 
 A round sent twice (a retried request, a double tap) is stored once: every save names the
 round number it is for, and the service answers the same entry for the same number with
@@ -73,6 +75,11 @@ def store_entry(resources: LiveResources, user_id: int, sent: dict[str, Any]) ->
     game_id, basis = number_of(sent, "game"), number_of(sent, "round")
     if game_id is None or basis is None:
         raise ValueError("no game or round number")
+    owner = sent.get("account")
+    if owner is not None and owner != user_id:
+        # Kept on a phone for another account, now sent with this one's cookie (another
+        # person signed in on that phone): it is not this person's round to save.
+        return {"outcome": "other_account"}
     language = sent.get("lang")
     locale = sent.get("locale")
     use_language(

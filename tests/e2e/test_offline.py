@@ -26,6 +26,7 @@ from tests.e2e.streamlit_ui import (
 )
 from tests.e2e.test_live_table import LIVE_PROMISE_MS, stored_rounds
 from tests.e2e.test_live_table import table_of_two as table_of_two  # the two phones
+from tests.views import get_group
 
 pytestmark = pytest.mark.deadline  # the promises are deadlines: measured on a quiet machine
 
@@ -137,3 +138,35 @@ def test_a_round_kept_on_the_phone_survives_a_reload_and_is_sent_once(table_of_t
     expect_clean_page(phone_a)
     assert len(stored_rounds(ann, game_id)) == 1
     expect_no_error(phone_a, phone_b)
+
+
+def test_a_round_kept_for_one_account_is_never_sent_by_another(table_of_two, app_server):
+    """Ann's round kept on her phone; Finn signs in on that phone: the round is not his to
+    send, and waits for Ann."""
+    ann, game_id, phone_a, _, _ = table_of_two
+    phone_a.context.set_offline(True)
+    save_offline(phone_a, 1, ["3", "9", "7"])
+    members = ann.call(get_group, ann.group_id).members
+    finn = next(member.user_id for member in members if member.display_name == "Finn")
+
+    def sign_in_as(user_id: int) -> None:
+        phone_a.context.clear_cookies()
+        token = ann.accounts.issue_token(user_id)
+        cookie = {"name": "dutch_session", "value": token, "url": app_server.url}
+        phone_a.context.add_cookies([cookie])
+
+    sign_in_as(finn)  # on this phone, while it is still offline and Ann's page is open
+    phone_a.context.set_offline(False)  # Ann's page tries to send her round: not as Finn
+    phone_a.goto(app_server.url)
+    expect(phone_a.get_by_role("heading", name="Round 1", exact=True)).to_be_visible()
+    expect_clean_page(phone_a)
+    phone_a.wait_for_timeout(2_500)  # longer than the outbox waits before its first retry
+    assert stored_rounds(ann, game_id) == ()
+    expect(widget(phone_a, "play_round_outbox")).not_to_contain_text("kept on this phone")
+    sign_in_as(ann.account.user_id)
+    phone_a.goto(app_server.url)
+    expect(widget(phone_a, "play_round_outbox")).to_contain_text(
+        "Round 1 sent.", timeout=SENT_WITHIN_MS
+    )
+    (stored,) = stored_rounds(ann, game_id)
+    assert stored.entered_by == ann.account.user_id

@@ -425,3 +425,13 @@ def test_a_game_past_its_end_is_not_reopened_by_a_round(table):
     assert status(table) is GameStatus.ENDED
     assert len(table.rounds()) == 1
     assert table.call(games.game_version, table.game_id) == version
+
+
+def test_a_round_kept_on_a_phone_for_another_account_is_not_stored(table):
+    """Ann's round, kept on a phone where Finn has signed in since, reaches the route with
+    Finn's cookie: it is not his to save, and nothing is written."""
+    answer = answered(post(table, "finn", entry(table, account=table.owner)), "other_account")
+    assert answer == {"outcome": "other_account"}
+    assert table.rounds() == ()
+    stored = answered(post(table, "ann", entry(table, account=table.owner)), "stored")
+    assert stored["number"] == 1
