@@ -178,19 +178,21 @@ def add_round(
     the round number the entry was made for (the Play page always gives it): a
     game that has moved on since is refused with :class:`StaleRound`, so the
     same round saved twice (two phones, or a double tap) is stored once. An
-    ended game refuses every round with :class:`GameEnded`.
+    ended game refuses every round with :class:`GameEnded`, except the repeat of
+    its latest round: that one was stored before the game ended (or it ended the
+    game), and is answered with the round as stored.
     """
     game = game_for(session, user_id, game_id, lock=True)
     table = table_of(session, game.id)
     rules = rules_of(game)
     last, stored_totals = latest_totals(session, game.id)
     before = named_totals(table, stored_totals)
-    if game.status != GameStatus.ACTIVE:
-        _refuse_ended(before if last else {})
     round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
     repeat = _same_latest_round(session, table, game.id, user_id, for_round, last, round_input)
     if repeat is not None:
         return repeat
+    if game.status != GameStatus.ACTIVE:
+        _refuse_ended(before if last else {})
     number = _check_round_number(session, game, for_round, last)
     if end_reached(rules, last, before):
         raise GameError(_("the game ended after round {last}; start a new game").format(last=last))
