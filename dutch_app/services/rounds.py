@@ -191,7 +191,9 @@ def add_round(
     the round number the entry was made for (the Play page always gives it): a
     game that has moved on since is refused with :class:`StaleRound`, so the
     same round saved twice (two phones, or a double tap) is stored once. An
-    ended game refuses every round with :class:`GameEnded`, unless ``reopen`` asks to
+    ended game refuses every round with :class:`GameEnded`, except the repeat of
+    its latest round (that one was stored before the game ended, or it ended the
+    game: it is answered with the round as stored), and unless ``reopen`` asks to
     reopen it with this round (in the same transaction: refused, it stays ended).
     """
     game = game_for(session, user_id, game_id, lock=True)

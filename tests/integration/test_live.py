@@ -17,6 +17,7 @@ from dutch_app.services.errors import Conflict, GameEnded, NotFound, StaleRound,
 from dutch_app.services.groups import create_group, join_group
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS
+from dutch_core.game import GameStatus
 from tests.integration.test_rounds import HISTORY_TABLES, full_scans
 
 
@@ -81,6 +82,33 @@ def test_a_double_submission_stores_one_round(session, owner, game, seated, coun
     assert (again.id, again.number, again.version) == (first.id, 1, first.version)
     assert count_rows() == before
     assert before["rounds"] == 1
+
+
+def test_a_second_tap_on_the_save_that_ended_the_game_gets_the_stored_round(
+    session, owner, game, seated, count_rows
+):
+    """Not "the game has ended, nothing was saved; reopen it": that would invite storing
+    the same round again as the next one."""
+    save(session, owner, game, seated, 1, hands=("3", "40", "40", "40"))
+    last = save(session, owner, game, seated, 2, hands=("3", "70", "70", "70"))
+    assert perform(session, games.get_game, owner, game.id).status is GameStatus.ENDED
+    before = count_rows()
+    again = save(session, owner, game, seated, 2, hands=("3", "70", "70", "70"))
+    assert (again.id, again.number, again.version) == (last.id, 2, last.version)
+    assert count_rows() == before
+
+
+def test_a_save_repeated_after_another_phone_ended_the_game_gets_the_stored_round(
+    session, owner, friend, game, seated, count_rows
+):
+    first = save(session, owner, game, seated, 1)
+    perform(session, games.end_game, friend, game.id)
+    before = count_rows()
+    again = save(session, owner, game, seated, 1)
+    assert (again.id, again.number, again.version) == (first.id, 1, first.version)
+    assert count_rows() == before
+    with pytest.raises(GameEnded):
+        save(session, friend, game, seated, 2)
 
 
 def test_round_1_again_from_another_person_or_with_other_hands_is_refused(
