@@ -216,6 +216,46 @@ def test_a_retry_after_the_import_process_died_imports_every_game_and_the_clean_
     assert session.scalar(select(func.count()).select_from(Game)) == games + _source_games(session)
 
 
+PARENT = """
+import os, sys
+from dutch_app.services import import_process
+url, owner, group_id, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+worker = import_process._WORKER
+worker.run(url, ("en", "en"), owner, group_id, b"not a rounds file")
+slow = "import dutch_app.services._import_writes as w; w.LEAST_PAUSE_S = 0.2"
+worker._pool.submit(exec, slow).result()
+print(worker._pool.submit(os.getpid).result(), flush=True)
+worker.run(url, ("en", "en"), owner, group_id, open(path, "rb").read())
+"""
+
+
+def test_the_import_process_ends_with_its_server_and_the_next_start_undoes_its_import(
+    engine, session, owner, group, rounds_file, tmp_path
+):
+    """The server is killed (kill -9) while its import process writes: the import process
+    ends too, shows nothing, and the server's next start deletes what it held."""
+    path = tmp_path / "rounds.csv"
+    path.write_bytes(rounds_file)
+    url = engine.url.render_as_string(hide_password=False)
+    server = subprocess.Popen(
+        [sys.executable, "-c", PARENT, url, str(owner), str(group.id), str(path)],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        child = int(server.stdout.readline())
+        _wait_for_a_holding_group(session)
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+
+    assert wait_until(lambda: not _running(child), timeout=5, interval=0.05)
+    assert perform(session, list_games, owner, group.id) == []
+    assert perform(session, csv_import.discard_abandoned_imports) == 1
+    assert session.scalar(select(func.count()).select_from(Game)) == _source_games(session)
+
+
 def test_an_import_process_that_died_between_imports_is_replaced(
     session, owner, group, rounds_file
 ):
@@ -417,3 +457,12 @@ def _age_holding_groups(engine) -> None:
 def _source_games(session) -> int:
     source = session.scalar(select(Group.id).where(Group.name == "Source"))
     return session.scalar(select(func.count()).select_from(Game).where(Game.group_id == source))
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
