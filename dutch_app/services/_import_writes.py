@@ -14,9 +14,12 @@ the whole file or nothing of it.
 
 When anything fails on the way, the import's games, its new players and its holding
 group are deleted (again in short transactions, the holding group last, so nothing is
-ever shown). A holding group left behind by a process that stopped half-way is cleaned
-up the same way by the next import, or when the app starts, once it is older than any
-import can take (:data:`ABANDONED_AFTER`).
+ever shown). An import holds its group's import lock all the while
+(:mod:`~dutch_app.services._import_lock`), which dies with its process: a holding group
+whose lock is free was left by a process that died half-way, and is cleaned up the same
+way by the next import (before it looks for the games the group has), or when the app
+starts. A file's game is skipped only when the group shows it already, never for a game
+another import holds: that one may yet be deleted.
 
 These transactions are the import's own: each step runs in a write unit of work
 (:func:`~dutch_app.services.unit_of_work.write`: committed, rolled back, or run again
@@ -34,7 +37,6 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import timedelta
 from typing import NamedTuple
 
 from sqlalchemy import Connection, Engine, delete, select, text, update
@@ -43,9 +45,18 @@ from sqlalchemy.orm import Session
 from dutch_app.services._access import bump_group, membership
 from dutch_app.services._bulk import PreparedGames, insert_games, insert_with_ids
 from dutch_app.services._caps import check_room_for_players
+from dutch_app.services._import_lock import import_lock
 from dutch_app.services._in_lists import in_lists
 from dutch_app.services.unit_of_work import read, write
-from dutch_app.storage.models import Game, GamePlayer, Group, Player, Round, RoundHand, utcnow
+from dutch_app.storage.models import (
+    Game,
+    GamePlayer,
+    Group,
+    Player,
+    Round,
+    RoundHand,
+    game_is_shown,
+)
 
 BATCH_HANDS = {"sqlite": 30, "postgresql": 60}
 """Player-round rows per short transaction (whole games). On SQLite every other group's
@@ -63,10 +74,6 @@ PAUSE_SHARE = 1.0
 :data:`LEAST_PAUSE_S`): room for other writers, and for other work on the processors."""
 
 LEAST_PAUSE_S = 0.002
-
-ABANDONED_AFTER = timedelta(hours=1)
-"""A holding group this old belongs to an import that stopped (the largest file takes
-seconds): it is cleaned up."""
 
 DELETE_BATCH = 50
 """Games deleted per short transaction when an import is undone."""
@@ -284,7 +291,7 @@ def _write_batch(
     player_ids: Mapping[object, int],
 ) -> list[tuple[int, int]]:
     """Insert one batch (a short transaction of its own), leaving out the games the group got from
-    another import meanwhile (by their import key); (index, new id) of each game stored."""
+    another import meanwhile (by their import key, shown); (index, new id) of each game stored."""
     _commit_without_waiting_for_the_disk(session)
     keys = [rows.games[index]["import_key"] for index in indexes]
     taken = set(
@@ -292,6 +299,7 @@ def _write_batch(
             select(Game.import_key).where(
                 Game.group_id == group_id,
                 Game.import_key.in_([key for key in keys if key is not None]),
+                game_is_shown(),
             )
         )
     )
@@ -362,21 +370,32 @@ def _discard_some(session: Session, holding: int, group_id: int) -> bool:
     return True
 
 
-def _abandoned(session: Session) -> list[tuple[int, int | None]]:
-    """The holding groups old enough to belong to stopped imports, with their groups."""
-    query = select(Group.id, Group.import_into_id).where(
-        Group.import_into_id.is_not(None), Group.created_at < utcnow() - ABANDONED_AFTER
-    )
-    return [(holding, group_id) for holding, group_id in session.execute(query)]
+def _holding_groups(session: Session, group_id: int | None = None) -> list[tuple[int, int]]:
+    """The holding groups (of ``group_id``, or of every group), with their groups."""
+    query = select(Group.id, Group.import_into_id).where(Group.import_into_id.is_not(None))
+    if group_id is not None:
+        query = query.where(Group.import_into_id == group_id)
+    return [(holding, into) for holding, into in session.execute(query) if into is not None]
 
 
-def discard_abandoned(session: Session) -> int:
-    """Undo the imports that stopped half-way (their holding groups are old); how many."""
-    old = read(session, _abandoned)
-    for holding, group_id in old:
-        if group_id is not None:
-            discard(session, holding, group_id)
-    return len(old)
+def _discard_dead(session: Session, group_id: int) -> int:
+    """Undo the imports into the group that died half-way; how many. Only with the group's
+    import lock held: then no import into it is at work."""
+    dead = read(session, _holding_groups, group_id)
+    for holding, _group in dead:
+        discard(session, holding, group_id)
+    return len(dead)
+
+
+def discard_abandoned(engine: Engine) -> int:
+    """Undo the imports that died half-way (their groups' import locks are free); how many."""
+    with engine.connect() as connection, Session(connection, expire_on_commit=False) as own:
+        count = 0
+        for group_id in sorted({into for _holding, into in read(own, _holding_groups)}):
+            with import_lock(own, group_id, wait=False) as taken:
+                if taken:
+                    count += _discard_dead(own, group_id)
+        return count
 
 
 def store(
@@ -392,34 +411,47 @@ def store(
     the seated players' ids in ``prepared`` are those keys. A game the group got from
     another import meanwhile (the same import key) is left out.
     """
-    with _own_connection(session.get_bind().engine) as connection:
+    engine = session.get_bind().engine
+    discard_abandoned(engine)
+    with _own_connection(engine) as connection:
         own = Session(bind=connection, expire_on_commit=False)
         try:
-            discard_abandoned(own)
-            holding = write(own, _open, user_id, group_id)
-            try:
-                player_ids, created = write(own, _players, group_id, holding, names)
-                rows = _Rows(prepared)
-                stored: list[tuple[int, int]] = []
-                size = batch_hands(connection.dialect.name)
-                for number, indexes in enumerate(rows.batches(size), start=1):
-                    began = time.perf_counter()
-                    with _no_collection():
-                        batch = write(
-                            own, _write_batch, group_id, holding, rows, indexes, player_ids
-                        )
-                    stored.extend(batch)
-                    if number % CHECKPOINT_EVERY == 0:
-                        _checkpoint(connection)
-                    _pause(max(LEAST_PAUSE_S, PAUSE_SHARE * (time.perf_counter() - began)))
-                _checkpoint(connection)
-                _durable(connection)
-                with _no_collection():
-                    write(own, _reveal, user_id, group_id, holding)
-            except BaseException:
-                _durable(connection)
-                discard(own, holding, group_id)
-                raise
+            with import_lock(own, group_id):
+                return _store(own, connection, user_id, group_id, prepared, names)
         finally:
             own.close()
+
+
+def _store(
+    own: Session,
+    connection: Connection,
+    user_id: int,
+    group_id: int,
+    prepared: PreparedGames,
+    names: Mapping[str, str],
+) -> Stored:
+    """:func:`store`, with the group's import lock held (``own`` is on ``connection``)."""
+    _discard_dead(own, group_id)
+    holding = write(own, _open, user_id, group_id)
+    try:
+        player_ids, created = write(own, _players, group_id, holding, names)
+        rows = _Rows(prepared)
+        stored: list[tuple[int, int]] = []
+        size = batch_hands(connection.dialect.name)
+        for number, indexes in enumerate(rows.batches(size), start=1):
+            began = time.perf_counter()
+            with _no_collection():
+                batch = write(own, _write_batch, group_id, holding, rows, indexes, player_ids)
+            stored.extend(batch)
+            if number % CHECKPOINT_EVERY == 0:
+                _checkpoint(connection)
+            _pause(max(LEAST_PAUSE_S, PAUSE_SHARE * (time.perf_counter() - began)))
+        _checkpoint(connection)
+        _durable(connection)
+        with _no_collection():
+            write(own, _reveal, user_id, group_id, holding)
+    except BaseException:
+        _durable(connection)
+        discard(own, holding, group_id)
+        raise
     return Stored([game_id for _index, game_id in stored], [index for index, _ in stored], created)

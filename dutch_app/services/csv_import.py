@@ -199,7 +199,7 @@ def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes
 
 @in_steps
 def discard_abandoned_imports(session: Session) -> int:
-    """Undo the imports that a stopped process left half-way (hidden, and older than any
-    import takes); how many there were. Run when the app starts, and by every import."""
-    with Session(bind=session.get_bind()) as own:
-        return discard_abandoned(own)
+    """Undo the imports that a dead process left half-way (hidden, and no process holds
+    their group's import lock); how many there were. Run when the app starts, and by every
+    import."""
+    return discard_abandoned(session.get_bind().engine)

@@ -22,8 +22,10 @@ problems), or one of the services' errors. Anything else that fails there is wri
 the import process's log (the server's standard error) and reaches the page as an
 unexpected error, with an id of its own in the server's log. An import process that dies
 half-way (stopped, out of memory) fails the import with :class:`ImportFailed` and leaves a
-holding group, which the next import or the next start cleans up, as it does for any
-stopped import; the next import starts a new process.
+holding group, which the next import into the group or the next start deletes, as it
+does for any dead import; the next import starts a new process. An import process whose
+server died ends within :data:`PARENT_CHECK_S`, in the middle of an import too: nobody is
+left to tell what it did, so it leaves its import to be deleted at the server's next start.
 
 An in-memory SQLite database cannot be reached from another process: there the import
 runs in the caller's process, as it always did.
@@ -35,6 +37,7 @@ import logging
 import os
 import pickle
 import threading
+import time
 import traceback
 import uuid
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
@@ -67,6 +70,10 @@ was 1.23, 1.28 and 1.45 times its slowest alone with it, 1.46, 1.40 and 1.76 wit
 Not on SQLite, where each of the import's short transactions holds the one write lock:
 an import process waiting for a processor there would keep every writer waiting with it.
 """
+
+
+PARENT_CHECK_S = 0.2
+"""How often the import process checks that the server that started it still runs."""
 
 
 class ImportFailed(ServiceError):
@@ -197,8 +204,8 @@ class _Worker:
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=_ImportContext(),
-                initializer=_lower_priority,
-                initargs=(make_url(url).get_backend_name() != "sqlite",),
+                initializer=_prepare,
+                initargs=(os.getpid(), make_url(url).get_backend_name() != "sqlite"),
             )
             return self._pool, self._pool.submit(_import, url, language, user_id, group_id, data)
 
@@ -256,10 +263,25 @@ def _made_again(error: ServiceError) -> bool:
 _ENGINES: dict[str, Engine] = {}
 
 
-def _lower_priority(lower: bool) -> None:
-    """The import process's first step: give way to the server (see :data:`NICENESS`)."""
+def _prepare(server: int, lower: bool) -> None:
+    """The import process's first step: end with the ``server`` process, and give way to it
+    (``lower``, see :data:`NICENESS`)."""
+    threading.Thread(target=_end_without, args=(server,), daemon=True).start()
     if lower and hasattr(os, "nice"):
         os.nice(NICENESS)
+
+
+def _end_without(server: int) -> None:
+    """End this process once the server process that started it is gone.
+
+    Not Linux's parent-death signal (``prctl(PR_SET_PDEATHSIG)``): it comes when the
+    *thread* that started the process ends, and the import process is started by the thread
+    of the page run that first imports, which ends with that run.
+    """
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK_S)
+    _log.error("The server that started this import process is gone: it ends.")
+    os._exit(1)
 
 
 def _engine(url: str) -> Engine:

@@ -4,14 +4,16 @@ import left half-way by a stopped process is cleaned up."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import parse_rounds_csv
 from dutch_app.services import _import_writes, csv_import
+from dutch_app.services._import_lock import import_lock
 from dutch_app.services.csv_export import export_games, export_rounds
 from dutch_app.services.demo import generate_history
 from dutch_app.services.errors import NotFound
@@ -21,7 +23,7 @@ from dutch_app.services.history import load_history
 from dutch_app.services.live import Watched, member_version
 from dutch_app.services.players import add_player, list_players
 from dutch_app.services.unit_of_work import perform
-from dutch_app.storage.models import Game, Group, Player, utcnow
+from dutch_app.storage.models import Game, Group, Player
 
 
 @pytest.fixture
@@ -71,6 +73,18 @@ def _stop_half_way(session, owner, group_id, data, monkeypatch, batches: int) ->
     with pytest.raises(RuntimeError):
         perform(session, csv_import.import_rounds_csv, owner, group_id, data)
     monkeypatch.undo()
+
+
+@contextmanager
+def _at_work(engine, group_id: int) -> Iterator[None]:
+    """The group's import lock held, as by an import at work in another process."""
+    with (
+        engine.connect() as connection,
+        Session(connection) as other,
+        import_lock(other, group_id) as taken,
+    ):
+        assert taken
+        yield
 
 
 def _holding():
@@ -215,16 +229,14 @@ def test_an_import_stopped_half_way_is_cleaned_up_by_the_next_one(
     assert left["games"] > before["games"]
     assert left["groups"] == before["groups"] + 1
     assert perform(session, list_games, owner, target.id) == []
-    # A young holding group may be another server's import at work: it stays.
+    # While a process holds the group's import lock, its import is at work: it stays.
+    with _at_work(engine, target.id):
+        assert perform(session, csv_import.discard_abandoned_imports) == 0
+        assert count_rows() == left
     other = perform(session, create_group, owner, "Other")
     perform(session, csv_import.import_rounds_csv, owner, other.id, history_file)
-    assert count_rows()["groups"] == left["groups"] + 1
-    with Session(engine) as writer, writer.begin():
-        writer.execute(
-            update(Group)
-            .where(Group.import_into_id.is_not(None))
-            .values(created_at=utcnow() - timedelta(hours=2))
-        )
+    with Session(engine) as reader:
+        assert reader.scalars(_holding()).all() == []  # the stopped import's is gone
     report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     after = count_rows()
     expected = _file_counts(history_file, known)
@@ -268,12 +280,7 @@ def test_the_app_start_cleans_up_an_import_stopped_half_way(
     before = count_rows()
     _stop_half_way(session, owner, target.id, history_file, monkeypatch, batches=2)
     assert count_rows()["games"] > before["games"]
-    assert perform(session, csv_import.discard_abandoned_imports) == 0  # maybe still at work
-    with Session(engine) as writer, writer.begin():
-        writer.execute(
-            update(Group)
-            .where(Group.import_into_id.is_not(None))
-            .values(created_at=utcnow() - timedelta(hours=2))
-        )
+    with _at_work(engine, target.id):
+        assert perform(session, csv_import.discard_abandoned_imports) == 0
     assert perform(session, csv_import.discard_abandoned_imports) == 1
     assert count_rows() == before

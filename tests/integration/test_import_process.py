@@ -12,12 +12,14 @@ import sys
 import threading
 import time
 import types
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
 
-from dutch_app.csv_io import ROUND_COLUMNS, CsvImportError
+from dutch_app.csv_io import ROUND_COLUMNS, CsvImportError, parse_rounds_csv
 from dutch_app.i18n import use_language
 from dutch_app.services import csv_import, import_process
 from dutch_app.services.csv_export import export_rounds
@@ -35,7 +37,7 @@ from dutch_app.services.games import list_games
 from dutch_app.services.groups import create_group
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import in_memory
-from dutch_app.storage.models import Group
+from dutch_app.storage.models import Game, Group, utcnow
 from tests.servers import mapped_libraries, wait_until
 
 BAD_FILE = b"game,started_at\n1,yesterday\n"
@@ -191,6 +193,69 @@ def test_an_import_process_that_dies_half_way_fails_the_import_and_the_next_one_
     assert len(perform(session, list_games, owner, group.id)) == report.games_imported > 0
 
 
+@pytest.mark.parametrize("written", [0.0, 0.4, 0.8], ids=["at-start", "early", "late"])
+def test_a_retry_after_the_import_process_died_imports_every_game_and_the_clean_up_keeps_them(
+    engine, session, owner, group, rounds_file, written
+):
+    """The import process is killed once ``written`` of the file's games are held; the
+    retry imports the whole file, and the clean-up of the dead import takes none of it."""
+    games = len(parse_rounds_csv(rounds_file).games)
+    _slow_writes(engine, owner, group.id)
+    outcome = _import_and_kill(engine, owner, group.id, rounds_file, at=written * games)
+    assert isinstance(outcome.get("error"), import_process.ImportFailed)
+    assert perform(session, list_games, owner, group.id) == []
+
+    report = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
+    after_retry = len(perform(session, list_games, owner, group.id))
+    _age_holding_groups(engine)
+    perform(session, csv_import.discard_abandoned_imports)
+    after_clean_up = len(perform(session, list_games, owner, group.id))
+
+    assert (report.games_imported, report.games_skipped) == (games, 0)
+    assert (after_retry, after_clean_up) == (games, games)
+    assert session.scalar(select(func.count()).select_from(Game)) == games + _source_games(session)
+
+
+PARENT = """
+import os, sys
+from dutch_app.services import import_process
+url, owner, group_id, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+worker = import_process._WORKER
+worker.run(url, ("en", "en"), owner, group_id, b"not a rounds file")
+slow = "import dutch_app.services._import_writes as w; w.LEAST_PAUSE_S = 0.2"
+worker._pool.submit(exec, slow).result()
+print(worker._pool.submit(os.getpid).result(), flush=True)
+worker.run(url, ("en", "en"), owner, group_id, open(path, "rb").read())
+"""
+
+
+def test_the_import_process_ends_with_its_server_and_the_next_start_undoes_its_import(
+    engine, session, owner, group, rounds_file, tmp_path
+):
+    """The server is killed (kill -9) while its import process writes: the import process
+    ends too, shows nothing, and the server's next start deletes what it held."""
+    path = tmp_path / "rounds.csv"
+    path.write_bytes(rounds_file)
+    url = engine.url.render_as_string(hide_password=False)
+    server = subprocess.Popen(
+        [sys.executable, "-c", PARENT, url, str(owner), str(group.id), str(path)],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        child = int(server.stdout.readline())
+        _wait_for_a_holding_group(session)
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+
+    assert wait_until(lambda: not _running(child), timeout=5, interval=0.05)
+    assert perform(session, list_games, owner, group.id) == []
+    assert perform(session, csv_import.discard_abandoned_imports) == 1
+    assert session.scalar(select(func.count()).select_from(Game)) == _source_games(session)
+
+
 def test_an_import_process_that_died_between_imports_is_replaced(
     session, owner, group, rounds_file
 ):
@@ -331,3 +396,73 @@ def _wait_for_a_holding_group(session, within: float = 60.0) -> None:
             return
         time.sleep(0.01)
     raise AssertionError("the import never began writing")
+
+
+def _slow_writes(engine, owner: int, group_id: int) -> None:
+    """A new import process whose imports rest 50 ms between batches: time to kill it."""
+    import_process._WORKER.stop_if_idle()
+    url = engine.url.render_as_string(hide_password=False)
+    import_process._WORKER.run(url, ("en", "en"), owner, group_id, b"not a rounds file")
+    slow = "import dutch_app.services._import_writes as w; w.LEAST_PAUSE_S = 0.05"
+    import_process._WORKER._pool.submit(exec, slow).result(timeout=30)
+
+
+def _import_and_kill(engine, owner: int, group_id: int, data: bytes, at: float) -> dict:
+    """Import ``data`` in the import process and kill it once ``at`` games are held; what
+    the page got."""
+    outcome: dict[str, object] = {}
+
+    def importing() -> None:
+        try:
+            with session_of(engine) as own:
+                perform(own, import_process.import_rounds_csv_apart, owner, group_id, data)
+        except Exception as error:  # what the page would get
+            outcome["error"] = error
+
+    worker = threading.Thread(target=importing)
+    worker.start()
+    held = (
+        select(func.count())
+        .select_from(Game)
+        .where(Game.group_id == group_id, Game.held_by_id.in_(_holding()))
+    )
+
+    def far_enough() -> bool:
+        with Session(engine) as watcher:
+            return bool(watcher.scalar(_holding().exists().select())) and (
+                watcher.scalar(held) >= at
+            )
+
+    assert wait_until(far_enough, timeout=60, interval=0.005), "the import never got that far"
+    for child in multiprocessing.active_children():
+        os.kill(child.pid, signal.SIGKILL)
+    worker.join(timeout=60)
+    return outcome
+
+
+def _holding():
+    return select(Group.id).where(Group.import_into_id.is_not(None))
+
+
+def _age_holding_groups(engine) -> None:
+    """Make every holding group old enough for any clean-up to take it."""
+    with Session(engine) as writer, writer.begin():
+        writer.execute(
+            update(Group)
+            .where(Group.import_into_id.is_not(None))
+            .values(created_at=utcnow() - timedelta(hours=2))
+        )
+
+
+def _source_games(session) -> int:
+    source = session.scalar(select(Group.id).where(Group.name == "Source"))
+    return session.scalar(select(func.count()).select_from(Game).where(Game.group_id == source))
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
