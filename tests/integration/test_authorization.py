@@ -95,6 +95,9 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     "groups.data_version": (
         "group", "group", lambda s, u, i, w: perform(s, groups.data_version, u, i)
     ),
+    "preferences.remember_group": (
+        "group", "group", lambda s, u, i, w: perform(s, preferences.remember_group, u, i)
+    ),
     "groups.cache_stamp": (
         "group", "group", lambda s, u, i, w: perform(s, groups.cache_stamp, u, i)
     ),
@@ -245,6 +248,14 @@ def _own_preferences(session, stranger, world):
     assert perform(session, preferences.get_preferences, world.owner) == before
 
 
+def _last_group(session, stranger, world):
+    """A stranger who names another's group is refused (above); their own last group is
+    never another's."""
+    perform(session, preferences.remember_group, world.owner, world.group)
+    assert perform(session, preferences.last_group, stranger) is None
+    assert perform(session, preferences.last_group, world.owner) == world.group
+
+
 def _open_shared_game(session, stranger, world):
     """Without the token, a guessed one opens nothing (the owner's game included)."""
     perform(session, sharing.make_share_link, world.owner, world.game)
@@ -267,6 +278,7 @@ UNSCOPED: dict[str, Callable] = {
     "preferences.get_preferences": _own_preferences,
     "preferences.save_preferences": _own_preferences,
     "preferences.remember_rules": _own_preferences,
+    "preferences.last_group": _last_group,
     "sharing.open_shared_game": _open_shared_game,
 }
 

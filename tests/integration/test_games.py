@@ -77,7 +77,7 @@ def test_reaching_the_score_limit_ends_the_game(session, owner, group, seated):
     view = perform(session, games.get_game, owner, game.id)
     assert (view.status, view.is_over, view.winners) == ("ended", True, ("Ann",))
     assert view.ended_at is not None
-    with pytest.raises(Conflict, match="reopen it"):
+    with pytest.raises(Conflict, match="start a new game to play on"):
         perform(session, add_round, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch")
     perform(session, games.reopen_game, owner, game.id)
     with pytest.raises(GameError, match="ended after round 1"):
