@@ -9,7 +9,7 @@ from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
 from dutch_app.i18n import _, error_text, format_number, localized
 from dutch_app.services import games, import_process, rounds
 from dutch_app.services.errors import Conflict, ServiceError
-from dutch_app.services.views import GroupView
+from dutch_app.services.views import GameSummary, GroupView
 from dutch_app.ui.cache import roster
 from dutch_app.ui.context import active_group, call, my_groups, require_account
 from dutch_app.ui.flash import flash, forget_flash, show_flash
@@ -104,7 +104,7 @@ def game_actions(game) -> None:
     with st.expander(_("Delete this game")):
         sure = st.checkbox(
             _("Yes, delete this game and its {rounds}").format(
-                rounds=rounds_word(len(game.rounds))
+                rounds=rounds_word(game.rounds_played)
             ),
             key="history_delete_game_confirm",
         )
@@ -117,7 +117,7 @@ def game_actions(game) -> None:
                     reset_on_next_run(history_delete_game_confirm=False)
                     flash(
                         _("The game and its {rounds} were deleted.").format(
-                            rounds=rounds_word(len(game.rounds))
+                            rounds=rounds_word(game.rounds_played)
                         ),
                         "history_games",
                         toast=True,
@@ -187,20 +187,44 @@ def correct_round(game) -> None:
                 )
 
 
-def show_game(game_id: int, files: tuple[int, int, str]) -> None:
-    """One game: standings, the round-by-round table, and what can be done with it.
+def rounds_page(played: int) -> int:
+    """The last round to show of a game of ``played`` rounds, with the
+    ``games.HISTORY_ROUNDS`` before it: the game's last, or an older page's, picked here."""
+    size = games.HISTORY_ROUNDS
+    lasts = list(range(played, 0, -size))[::-1] or [0]
+    last = lasts[-1]
+    if len(lasts) > 1:
+        last = st.selectbox(
+            _("Rounds shown"),
+            lasts,
+            index=len(lasts) - 1,
+            format_func=lambda n: _("Rounds {first} to {last}").format(
+                first=max(1, n - size + 1), last=n
+            ),
+            key="history_rounds_page",
+        )
+    return last
+
+
+def show_game(summary: GameSummary, files: tuple[int, int, str]) -> None:
+    """One game: standings, the round-by-round table (a page of rounds at a time), and
+    what can be done with it.
 
     ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
-    game = call(games.get_game, game_id)
-    status = _("in progress") if game.status is GameStatus.ACTIVE else _("ended")
-    st.subheader(
-        _("Game of {when} ({status})").format(when=when(game.started_at, TZ), status=status)
-    )
-    st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
-    if game.notes:
-        st.text(game.notes)
-    st.dataframe(standings_frame(game), hide_index=True, width="stretch")
+    heading = st.container()  # drawn once the game is read, above the page of rounds
+    last = rounds_page(summary.rounds_played)
+    older = last < summary.rounds_played
+    game = call(games.get_game, summary.id, games.HISTORY_ROUNDS, last if older else None)
+    with heading:
+        status = _("in progress") if game.status is GameStatus.ACTIVE else _("ended")
+        st.subheader(
+            _("Game of {when} ({status})").format(when=when(game.started_at, TZ), status=status)
+        )
+        st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
+        if game.notes:
+            st.text(game.notes)
+        st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
         st.dataframe(round_by_round_frame(game), hide_index=True, width="stretch")
         download(
@@ -303,7 +327,7 @@ with guarded():
             st.dataframe(games_frame(listed, TZ), hide_index=True, width="stretch")
             labels = distinct_labels({game.id: game_label(game, TZ) for game in listed})
             chosen = labelled_selectbox(_("Game to open"), list(labels), labels, key="history_game")
-            show_game(chosen, files)
+            show_game(next(game for game in listed if game.id == chosen), files)
         downloads(files, filters)
 
 with guarded():

@@ -439,3 +439,30 @@ def test_the_upload_box_states_and_enforces_the_imports_own_limit(table, monkeyp
     at = open_app(table.account, PAGE)
     assert at.file_uploader(key="history_import_file").proto.max_upload_size_mb == 3
     assert any("Files up to 3 MB" in c.value for c in at.caption)
+
+
+def test_a_long_game_shows_a_page_of_rounds_and_every_round_stays_reachable(
+    table, monkeypatch, rounds_read
+):
+    monkeypatch.setattr(games, "HISTORY_ROUNDS", 2)
+    hands = [((str(n), "10"), "Ann", None) for n in range(1, 6)]
+    game_id = play(table, ["Ann", "Ben"], hands)
+    at = open_app(table.account, PAGE)
+    rounds_read.clear()
+    at.run()
+    assert rounds_read == [2]  # the latest page of rounds, not the whole game
+    assert [row["Round"] for row in round_table(at)] == [4, 5]
+    assert options(at, "history_round") == ["Round 4", "Round 5"]
+    assert options(at, "history_rounds_page") == ["Rounds 1 to 1", "Rounds 2 to 3", "Rounds 4 to 5"]
+    at.selectbox(key="history_rounds_page").set_value(1).run()
+    assert not at.exception
+    assert [row["Round"] for row in round_table(at)] == [1]
+    assert at.text_input(key=entry_key(at, f"{EDIT}_hand_0")).value == "1"
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_0")).input("2")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
+    assert not at.exception
+    assert "Round 1 corrected: Ann 1 → 2." in messages(at)
+    game = table.call(games.get_game, game_id)
+    assert game.totals == {"Ann": 16, "Ben": 50}
+    standings = next(frame.value for frame in at.dataframe if "Rank" in frame.value.columns)
+    assert standings["Total"].tolist() == [16, 50]  # the whole game's, from an older page
