@@ -8,8 +8,8 @@ import streamlit as st
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
 from dutch_app.i18n import _, error_text, format_number, localized
 from dutch_app.services import games, import_process, rounds
-from dutch_app.services.errors import Conflict, ServiceError
-from dutch_app.services.views import GameSummary, GroupView
+from dutch_app.services.errors import Conflict, EndCrossed, ServiceError
+from dutch_app.services.views import GameSummary, GroupView, RoundView
 from dutch_app.ui.cache import roster
 from dutch_app.ui.context import active_group, call, my_groups, require_account
 from dutch_app.ui.flash import flash, forget_flash, show_flash
@@ -38,7 +38,17 @@ from dutch_app.ui.history_view import (
     when,
     zone,
 )
-from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
+from dutch_app.ui.round_edit import (
+    PastTheEndQuestion,
+    ask_past_the_end,
+    conflict,
+    edit_target,
+    forget_past_the_end,
+    keep_saved,
+    note_conflict,
+    past_the_end,
+    reload_target,
+)
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
@@ -124,6 +134,48 @@ def game_actions(game) -> None:
                     )
 
 
+def answer_past_the_end(stored: RoundView, question: PastTheEndQuestion) -> None:
+    """A correction that would have ended the game before its last round: say so, and save
+    it only once the person chose to end the game there or to play on as an open game."""
+    st.warning(md(question.message), icon=":material/flag:")
+    end_there, play_on = st.columns(2)
+    choice = None
+    if end_there.button(
+        _("End the game after round {number}").format(number=question.ended_after),
+        key="history_end_there",
+        icon=":material/flag:",
+    ):
+        choice = rounds.PastTheEnd.END_THERE
+    if play_on.button(
+        _("Keep playing as an open game"), key="history_play_on", icon=":material/all_inclusive:"
+    ):
+        choice = rounds.PastTheEnd.PLAY_ON
+    if choice is None:
+        return
+    forget_past_the_end()
+    try:
+        saved = call(
+            rounds.edit_round,
+            question.round_id,
+            question.version,
+            *question.correction,
+            past_the_end=choice,
+        )
+    except Conflict as error:
+        note_conflict(error_text(error))
+        st.rerun()
+    except (ServiceError, DutchError) as error:
+        set_round_errors(EDIT_FORM, {"round": error_text(error)})
+    else:
+        keep_saved(saved)
+        if choice is rounds.PastTheEnd.END_THERE:
+            then = _("The game ended after round {number}; the rounds after it were deleted.")
+        else:
+            then = _("The game goes on as an open game, with every round.")
+        summary = md(correction_summary(stored, saved))
+        flash(f"{summary} {then.format(number=question.ended_after)}", "history_round")
+
+
 def correct_round(game) -> None:
     """Pick a round; correct it with the round form, or delete it after a confirmation."""
     show_flash("history_round")
@@ -153,8 +205,16 @@ def correct_round(game) -> None:
             st.rerun()
     if submitted is not None:
         fields, _check = submitted
+        forget_past_the_end()
+        correction = service_input(game, fields)
         try:
-            saved = call(rounds.edit_round, stored.id, target.version, *service_input(game, fields))
+            saved = call(rounds.edit_round, stored.id, target.version, *correction)
+        except EndCrossed as error:
+            ask_past_the_end(
+                PastTheEndQuestion(
+                    stored.id, target.version, correction, error.ended_after, error_text(error)
+                )
+            )
         except Conflict as error:
             note_conflict(error_text(error))
             st.rerun()
@@ -163,6 +223,8 @@ def correct_round(game) -> None:
         else:
             keep_saved(saved)
             flash(md(correction_summary(stored, saved)), "history_round")
+    if asked := past_the_end(stored.id):
+        answer_past_the_end(stored, asked)
     sure = st.checkbox(
         _("Yes, delete round {number}").format(number=stored.number),
         key="history_delete_round_confirm",

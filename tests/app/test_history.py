@@ -466,3 +466,55 @@ def test_a_long_game_shows_a_page_of_rounds_and_every_round_stays_reachable(
     assert game.totals == {"Ann": 16, "Ben": 50}
     standings = next(frame.value for frame in at.dataframe if "Rank" in frame.value.columns)
     assert standings["Total"].tolist() == [16, 50]  # the whole game's, from an older page
+
+
+def classic_to_100(table) -> int:
+    """A classic game (to 100) of Ann and Ben, ten rounds of Ann 3 (calling) and Ben 9."""
+    ids = [table.player_ids["Ann"], table.player_ids["Ben"]]
+    game = table.call(games.start_game, table.group_id, ids, PRESETS["classic"])
+    for _round in range(10):
+        hands = dict(zip(ids, ("3", "9"), strict=True))
+        table.call(rounds.add_round, game.id, hands, ids[0], "dutch")
+    return game.id
+
+
+def correct_round_8_past_the_limit(at) -> None:
+    at.selectbox(key="history_round").set_value(8).run()
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("42")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
+    assert not at.exception
+
+
+@pytest.mark.parametrize("choice", ["history_end_there", "history_play_on"])
+def test_a_correction_past_the_limit_mid_game_asks_before_anything_changes(table, choice):
+    game_id = classic_to_100(table)
+    at = open_app(table.account, PAGE)
+    correct_round_8_past_the_limit(at)
+    warned = " ".join(w.value for w in at.warning)
+    assert "Ben reaches 105 points in round 8" in warned and "rounds 9 to 10" in warned
+    stored = table.call(games.get_game, game_id)
+    assert stored.rounds_played == 10 and stored.totals["Ben"] == 90  # nothing changed yet
+    assert at.button(key="history_end_there").label == "End the game after round 8"
+
+    at.button(key=choice).click().run()
+    assert not at.exception
+    assert not at.warning
+    game = table.call(games.get_game, game_id)
+    if choice == "history_end_there":
+        assert any("ended after round 8" in text for text in messages(at))
+        assert [row["Round"] for row in round_table(at)][-1] == 8
+        assert (game.rounds_played, game.totals["Ben"], game.status.value) == (8, 105, "ended")
+    else:
+        assert any("open game" in text for text in messages(at))
+        assert (game.rounds_played, game.totals["Ben"], game.status.value) == (10, 123, "active")
+
+
+def test_a_new_correction_replaces_the_question(table):
+    game_id = classic_to_100(table)
+    at = open_app(table.account, PAGE)
+    correct_round_8_past_the_limit(at)
+    assert at.warning
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("10")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
+    assert not at.exception and not at.warning
+    assert table.call(games.get_game, game_id).totals["Ben"] == 91
