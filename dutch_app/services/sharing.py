@@ -50,7 +50,7 @@ LINK_VISITS_FROM = Rule(
 )
 """Visits of working links from one network: 300 with no ten quiet minutes between them,
 then waits doubling up to a minute (a group chat opening a link is far below that)."""
-SHARED_ROUNDS = 100
+SHARED_ROUNDS = 10
 """The latest rounds a shared view shows (the standings are the whole game's)."""
 
 
