@@ -39,7 +39,9 @@ from benchmarks import (
 )
 from benchmarks.timing import Comparison
 
-MEASURING_ORDER = ("1", "1b", "13", "2", "12", "5", "4", "3", "6", "9", "10", "11", "8", "7")
+MEASURING_ORDER = (
+    "1", "1b", "13", "2", "12", "5", "4", "3", "6", "9", "10", "11", "14", "8", "7",
+)  # fmt: skip
 """Reads first, then the ratios that write to the working copy."""
 
 
@@ -88,6 +90,8 @@ def _measure(ratio_id: str, big: databases.BenchDatabase, rows: int, args) -> Co
         return write_ratios.long_game_view(big, args.repeats or 9)
     if ratio_id == "11":
         return write_ratios.long_game_view_past_the_window(big, args.repeats or 9)
+    if ratio_id == "14":
+        return write_ratios.shared_view(big, args.repeats or 15)
     if ratio_id == "7":
         return memory.server_memory(big, args.sessions, args.memory_repeats)
     raise ValueError(f"No ratio {ratio_id!r}.")

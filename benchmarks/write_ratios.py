@@ -12,6 +12,10 @@ of one, and another group's round while a large file is imported.
     lists a game's latest 100 rounds, so the long game shows ten times the rounds.
 11. The same read, 20,000 rounds ÷ 100 rounds: past the rounds the page lists, a longer
     game costs nothing more to show.
+14. Opening a game's read-only link, 20,000 rounds ÷ 10 rounds: the CPU of this process
+    (``time.process_time``) for a visit of the shared page by nobody signed in, with the
+    page's copy of the game dropped before each, so every visit reads the game (the first
+    visit after each change).
 """
 
 from __future__ import annotations
@@ -24,18 +28,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+import streamlit as st
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
+from streamlit.testing.v1 import AppTest
 
-from benchmarks import machine
+from benchmarks import machine, pages
 from benchmarks.databases import BenchDatabase
 from benchmarks.timing import Comparison, compare, percentile
 from dutch_app.csv_io import ROUND_COLUMNS
-from dutch_app.services import games, groups, import_process, players, rounds
+from dutch_app.services import games, groups, import_process, players, rounds, sharing
 from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import make_engine
 from dutch_app.storage.models import Player
+from dutch_app.ui.routing import routed_as_on_a_server
 from dutch_core import PRESETS, RoundInput, score_round
 
 HANDS = ("3", "10", "12", "20")
@@ -145,6 +152,36 @@ def long_game_view_past_the_window(database: BenchDatabase, repeats: int) -> Com
         return compare(long_task, short_task, repeats, warmups=2)
     finally:
         dispose()
+
+
+def shared_view(database: BenchDatabase, repeats: int) -> Comparison:
+    """14. A visit of a 20,000-round game's read-only link ÷ one of a 10-round game's (CPU)."""
+    with pages.app_on(database) as res:
+        visits = []
+        for length in (LONG, SHORT):
+            with res.sessions() as session:
+                game_id = _game_of(session, database, length)[0]
+                token = perform(session, sharing.make_share_link, database.owner_id, game_id)
+            at = AppTest.from_file(pages.APP, default_timeout=pages.TIMEOUT)
+            at.query_params[sharing.QUERY_PARAMETER] = token
+            pages._run(at)
+            at.switch_page("pages/shared.py")
+            pages._run(at)
+            if length == LONG and f"{LONG} rounds" not in " ".join(c.value for c in at.caption):
+                raise RuntimeError("The shared page does not show the long game's window.")
+            visits.append(at)
+
+        def visit(at: AppTest) -> Callable[[], None]:
+            def run() -> None:
+                st.cache_data.clear()  # the game is read on every visit
+                pages._run(at)
+
+            return run
+
+        with routed_as_on_a_server():
+            return compare(
+                visit(visits[0]), visit(visits[1]), repeats, warmups=2, clock=time.process_time
+            )
 
 
 def _round_saver(database: BenchDatabase, sessions) -> Callable[[], None]:

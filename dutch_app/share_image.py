@@ -22,8 +22,11 @@ BACKGROUND, INK, MUTED = "#FBFAF6", "#1E2A23", "#5B6660"
 
 
 def totals_frame(view: SharedGameView) -> pd.DataFrame:
-    """Long form of the game totals after each round, everyone at 0 before round 1."""
-    rows = [{"round_number": 0, "player": name, "game_total": 0} for name in view.players]
+    """Long form of the game totals after each round shown, everyone at 0 before round 1
+    (when round 1 is among them)."""
+    rows = []
+    if not view.rounds or view.rounds[0].number == 1:
+        rows = [{"round_number": 0, "player": name, "game_total": 0} for name in view.players]
     for played in view.rounds:
         rows.extend(
             {"round_number": played.number, "player": name, "game_total": total}
@@ -108,7 +111,7 @@ def result_spec(
     view: SharedGameView, colours: Mapping[str, str], when: datetime | None = None
 ) -> dict:
     """The Vega-Lite spec of the picture (standings above the totals chart)."""
-    subtitle = f"{len(view.rounds)} rounds" + (f" · {when:%d %B %Y}" if when else "")
+    subtitle = f"{view.rounds_played} rounds" + (f" · {when:%d %B %Y}" if when else "")
     chart = alt.vconcat(
         _standings_chart(view, colours), _totals_chart(view, colours), spacing=24
     ).properties(

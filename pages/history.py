@@ -8,8 +8,8 @@ import streamlit as st
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
 from dutch_app.i18n import _, error_text, format_number, localized
 from dutch_app.services import games, import_process, rounds
-from dutch_app.services.errors import Conflict, ServiceError
-from dutch_app.services.views import GroupView
+from dutch_app.services.errors import Conflict, EndCrossed, ServiceError
+from dutch_app.services.views import GameSummary, GroupView, RoundView
 from dutch_app.ui.cache import roster
 from dutch_app.ui.context import active_group, call, my_groups, require_account
 from dutch_app.ui.flash import flash, forget_flash, show_flash
@@ -38,7 +38,17 @@ from dutch_app.ui.history_view import (
     when,
     zone,
 )
-from dutch_app.ui.round_edit import conflict, edit_target, keep_saved, note_conflict, reload_target
+from dutch_app.ui.round_edit import (
+    PastTheEndQuestion,
+    ask_past_the_end,
+    conflict,
+    edit_target,
+    forget_past_the_end,
+    keep_saved,
+    note_conflict,
+    past_the_end,
+    reload_target,
+)
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
@@ -104,7 +114,7 @@ def game_actions(game) -> None:
     with st.expander(_("Delete this game")):
         sure = st.checkbox(
             _("Yes, delete this game and its {rounds}").format(
-                rounds=rounds_word(len(game.rounds))
+                rounds=rounds_word(game.rounds_played)
             ),
             key="history_delete_game_confirm",
         )
@@ -117,11 +127,53 @@ def game_actions(game) -> None:
                     reset_on_next_run(history_delete_game_confirm=False)
                     flash(
                         _("The game and its {rounds} were deleted.").format(
-                            rounds=rounds_word(len(game.rounds))
+                            rounds=rounds_word(game.rounds_played)
                         ),
                         "history_games",
                         toast=True,
                     )
+
+
+def answer_past_the_end(stored: RoundView, question: PastTheEndQuestion) -> None:
+    """A correction that would have ended the game before its last round: say so, and save
+    it only once the person chose to end the game there or to play on as an open game."""
+    st.warning(md(question.message), icon=":material/flag:")
+    end_there, play_on = st.columns(2)
+    choice = None
+    if end_there.button(
+        _("End the game after round {number}").format(number=question.ended_after),
+        key="history_end_there",
+        icon=":material/flag:",
+    ):
+        choice = rounds.PastTheEnd.END_THERE
+    if play_on.button(
+        _("Keep playing as an open game"), key="history_play_on", icon=":material/all_inclusive:"
+    ):
+        choice = rounds.PastTheEnd.PLAY_ON
+    if choice is None:
+        return
+    forget_past_the_end()
+    try:
+        saved = call(
+            rounds.edit_round,
+            question.round_id,
+            question.version,
+            *question.correction,
+            past_the_end=choice,
+        )
+    except Conflict as error:
+        note_conflict(error_text(error))
+        st.rerun()
+    except (ServiceError, DutchError) as error:
+        set_round_errors(EDIT_FORM, {"round": error_text(error)})
+    else:
+        keep_saved(saved)
+        if choice is rounds.PastTheEnd.END_THERE:
+            then = _("The game ended after round {number}; the rounds after it were deleted.")
+        else:
+            then = _("The game goes on as an open game, with every round.")
+        summary = md(correction_summary(stored, saved))
+        flash(f"{summary} {then.format(number=question.ended_after)}", "history_round")
 
 
 def correct_round(game) -> None:
@@ -153,8 +205,16 @@ def correct_round(game) -> None:
             st.rerun()
     if submitted is not None:
         fields, _check = submitted
+        forget_past_the_end()
+        correction = service_input(game, fields)
         try:
-            saved = call(rounds.edit_round, stored.id, target.version, *service_input(game, fields))
+            saved = call(rounds.edit_round, stored.id, target.version, *correction)
+        except EndCrossed as error:
+            ask_past_the_end(
+                PastTheEndQuestion(
+                    stored.id, target.version, correction, error.ended_after, error_text(error)
+                )
+            )
         except Conflict as error:
             note_conflict(error_text(error))
             st.rerun()
@@ -163,6 +223,8 @@ def correct_round(game) -> None:
         else:
             keep_saved(saved)
             flash(md(correction_summary(stored, saved)), "history_round")
+    if asked := past_the_end(stored.id):
+        answer_past_the_end(stored, asked)
     sure = st.checkbox(
         _("Yes, delete round {number}").format(number=stored.number),
         key="history_delete_round_confirm",
@@ -187,20 +249,44 @@ def correct_round(game) -> None:
                 )
 
 
-def show_game(game_id: int, files: tuple[int, int, str]) -> None:
-    """One game: standings, the round-by-round table, and what can be done with it.
+def rounds_page(played: int) -> int:
+    """The last round to show of a game of ``played`` rounds, with the
+    ``games.HISTORY_ROUNDS`` before it: the game's last, or an older page's, picked here."""
+    size = games.HISTORY_ROUNDS
+    lasts = list(range(played, 0, -size))[::-1] or [0]
+    last = lasts[-1]
+    if len(lasts) > 1:
+        last = st.selectbox(
+            _("Rounds shown"),
+            lasts,
+            index=len(lasts) - 1,
+            format_func=lambda n: _("Rounds {first} to {last}").format(
+                first=max(1, n - size + 1), last=n
+            ),
+            key="history_rounds_page",
+        )
+    return last
+
+
+def show_game(summary: GameSummary, files: tuple[int, int, str]) -> None:
+    """One game: standings, the round-by-round table (a page of rounds at a time), and
+    what can be done with it.
 
     ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
-    game = call(games.get_game, game_id)
-    status = _("in progress") if game.status is GameStatus.ACTIVE else _("ended")
-    st.subheader(
-        _("Game of {when} ({status})").format(when=when(game.started_at, TZ), status=status)
-    )
-    st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
-    if game.notes:
-        st.text(game.notes)
-    st.dataframe(standings_frame(game), hide_index=True, width="stretch")
+    heading = st.container()  # drawn once the game is read, above the page of rounds
+    last = rounds_page(summary.rounds_played)
+    older = last < summary.rounds_played
+    game = call(games.get_game, summary.id, games.HISTORY_ROUNDS, last if older else None)
+    with heading:
+        status = _("in progress") if game.status is GameStatus.ACTIVE else _("ended")
+        st.subheader(
+            _("Game of {when} ({status})").format(when=when(game.started_at, TZ), status=status)
+        )
+        st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
+        if game.notes:
+            st.text(game.notes)
+        st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
         st.dataframe(round_by_round_frame(game), hide_index=True, width="stretch")
         download(
@@ -303,7 +389,7 @@ with guarded():
             st.dataframe(games_frame(listed, TZ), hide_index=True, width="stretch")
             labels = distinct_labels({game.id: game_label(game, TZ) for game in listed})
             chosen = labelled_selectbox(_("Game to open"), list(labels), labels, key="history_game")
-            show_game(chosen, files)
+            show_game(next(game for game in listed if game.id == chosen), files)
         downloads(files, filters)
 
 with guarded():

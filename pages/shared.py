@@ -32,7 +32,7 @@ if view.finished and view.winners:
 elif view.rounds:
     st.info(
         _("This game is still going: the standings after round {number}.").format(
-            number=view.rounds[-1].number
+            number=view.rounds_played
         )
     )
 else:
@@ -42,5 +42,11 @@ if view.rounds:
     colours = player_colours(enumerate(view.players))
     show_chart(CUMULATIVE_TOTALS.spec(chart_frame(view)), colours)
     st.subheader(_("Rounds"))
+    if len(view.rounds) < view.rounds_played:
+        st.caption(
+            _("The latest {shown} of the game's {played} rounds.").format(
+                shown=len(view.rounds), played=view.rounds_played
+            )
+        )
     st.dataframe(rounds_table(view), hide_index=True, width="stretch")
 st.caption(_("Kept with Dutch Scorer. This link shows this one game only; the group can end it."))

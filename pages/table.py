@@ -23,6 +23,7 @@ from dutch_core.game import GameStatus
 ensure_routed()
 
 TABLE_GAME_KEY = "table_game_id"  # the game this view showed last
+TABLE_ROUNDS = 1  # the view shows the latest round only
 
 
 def game_to_show(group_id: int) -> int | None:
@@ -37,7 +38,7 @@ def game_to_show(group_id: int) -> int | None:
 
 def show(group: GroupView, game_id: int) -> None:
     """The game in large type; an ended game keeps its result until another one starts."""
-    game = call(games.get_game, game_id)
+    game = call(games.get_game, game_id, TABLE_ROUNDS)
     if game.group_id != group.id:  # shown here for another group, before the switch
         for key in (PLAY_GAME_KEY, TABLE_GAME_KEY):
             st.session_state.pop(key, None)

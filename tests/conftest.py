@@ -143,6 +143,23 @@ def quick_password_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.Mo
     )
 
 
+@pytest.fixture
+def rounds_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many rounds each read of a game's rounds for a view returned, in order."""
+    from dutch_app.services import _present
+
+    counts: list[int] = []
+    real = _present.round_views
+
+    def counted(*args, **kwargs):
+        found = real(*args, **kwargs)
+        counts.append(len(found))
+        return found
+
+    monkeypatch.setattr(_present, "round_views", counted)
+    return counts
+
+
 # --- Markers and failure reports -------------------------------------------------------------
 
 

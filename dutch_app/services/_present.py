@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from dutch_app.services._input import as_utc
 from dutch_app.services._stored_games import (
     Table,
+    latest_totals,
     named_totals,
     rules_of,
     table_of,
@@ -130,14 +131,20 @@ _HAND_COLUMNS = (
 
 
 def round_views(
-    session: Session, table: Table, game_id: int, last: int | None = None
+    session: Session,
+    table: Table,
+    game_id: int,
+    last: int | None = None,
+    through: int | None = None,
 ) -> list[RoundView]:
-    """The views of a game's rounds in order: all of them, or the ``last`` latest. Read
-    as plain columns in two queries (as ``_stored_games.rounds_of`` reads them, but
-    without an ORM object for each round and hand); a window of the latest rounds is
-    found from the newest down the game's (game, number) key, so it costs the same in
-    round 10 and round 20,000."""
+    """The views of a game's rounds in order: all of them, or the ``last`` latest (up to
+    round ``through`` when given). Read as plain columns in two queries (as
+    ``_stored_games.rounds_of`` reads them, but without an ORM object for each round and
+    hand); a window of rounds is found from its newest down the game's (game, number)
+    key, so it costs the same in round 10 and round 20,000."""
     query = select(*_ROUND_COLUMNS).where(Round.game_id == game_id)
+    if through is not None:
+        query = query.where(Round.number <= through)
     if last is None:
         rounds = session.execute(query.order_by(Round.number)).all()
     else:
@@ -199,21 +206,26 @@ def _hand_view(names: dict[int, str], hand: StoredHand) -> HandView:
     )
 
 
-def game_view(session: Session, game: Game, last_rounds: int | None = None) -> GameView:
+def game_view(
+    session: Session, game: Game, last_rounds: int | None = None, through: int | None = None
+) -> GameView:
     """The view of a stored game with its rounds, standings and winners.
 
-    ``last_rounds`` keeps only that many of the latest rounds (all of them when None);
-    the totals, standings and end are the whole game's either way. The standings rank
-    the totals stored with the last round and the game is over when the end condition
-    holds after it; nothing is scored again.
+    ``last_rounds`` keeps only that many of the latest rounds (all of them when None), and
+    ``through`` ends them at that round; the totals, standings and end are the whole
+    game's either way. The standings rank the totals stored with the last round and the
+    game is over when the end condition holds after it; nothing is scored again.
     """
     table = table_of(session, game.id)
     rules = rules_of(game)
-    rounds = round_views(session, table, game.id, last_rounds)
-    # The last round read is the game's last: its number is the rounds played (numbers
-    # are gapless from 1) and its hands hold the game totals after it.
-    played = rounds[-1].number if rounds else 0
-    latest = {hand.player_id: hand.game_total for hand in rounds[-1].hands} if rounds else {}
+    rounds = round_views(session, table, game.id, last_rounds, through)
+    if through is None:
+        # The last round read is the game's last: its number is the rounds played (numbers
+        # are gapless from 1) and its hands hold the game totals after it.
+        played = rounds[-1].number if rounds else 0
+        latest = {hand.player_id: hand.game_total for hand in rounds[-1].hands} if rounds else {}
+    else:
+        played, latest = latest_totals(session, game.id)
     totals = named_totals(table, latest)
     return GameView(
         id=game.id,

@@ -129,6 +129,22 @@ class GameEnded(Conflict):
         return (_made_again, (type(self), str(self), details))
 
 
-def _made_again(kind: type[Conflict], message: str, details: dict) -> Conflict:
+class EndCrossed(ServiceError):
+    """A correction after which the game would have ended before its last round, refused
+    until the person chooses what then (see ``rounds.PastTheEnd``); nothing was saved.
+    ``ended_after`` is the round after which the end rule now holds, ``played`` the rounds
+    stored."""
+
+    def __init__(self, message: str, *, ended_after: int, played: int) -> None:
+        self.ended_after = ended_after
+        self.played = played
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple:
+        details = {"ended_after": self.ended_after, "played": self.played}
+        return (_made_again, (type(self), str(self), details))
+
+
+def _made_again(kind: type[ServiceError], message: str, details: dict) -> ServiceError:
     """An error with keyword-only details, made again from a pickle."""
     return kind(message, **details)

@@ -134,18 +134,29 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
 
 
 PLAY_ROUNDS = 100
-"""The latest rounds the Play page shows of a game (the History page shows them all)."""
+"""The latest rounds the Play page shows of a game."""
+HISTORY_ROUNDS = 100
+"""The rounds the History page shows of a game at a time (older ones a page further)."""
 
 
 def get_game(
-    session: Session, user_id: int, game_id: int, last_rounds: int | None = None
+    session: Session,
+    user_id: int,
+    game_id: int,
+    last_rounds: int | None = None,
+    through: int | None = None,
 ) -> GameView:
     """A game with its players, rounds, standings and winners; with ``last_rounds``, only
     that many of its latest rounds (the totals and standings are the whole game's), so
-    that reading a game in progress costs the same in round 10 and round 20,000."""
+    that reading a game in progress costs the same in round 10 and round 20,000. With
+    ``through`` as well, the window ends at that round instead of the game's last."""
     if last_rounds is not None:
         last_rounds = check_id("last_rounds", last_rounds)
-    return game_view(session, game_for(session, user_id, game_id), last_rounds)
+    if through is not None:
+        if last_rounds is None:
+            raise ValidationError("through", "through needs last_rounds.")
+        through = check_id("through", through)
+    return game_view(session, game_for(session, user_id, game_id), last_rounds, through)
 
 
 def get_seating(session: Session, user_id: int, game_id: int) -> Seating:

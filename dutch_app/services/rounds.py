@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
@@ -48,12 +49,19 @@ from dutch_app.services._stored_games import (
     stored_input,
     table_of,
 )
-from dutch_app.services.errors import Conflict, GameEnded, StaleRound, ValidationError
+from dutch_app.services.errors import (
+    Conflict,
+    EndCrossed,
+    GameEnded,
+    StaleRound,
+    ValidationError,
+)
 from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import RoundView
 from dutch_app.storage.models import Game, Round, RoundHand, User, utcnow
 from dutch_core import (
     CallType,
+    EndCondition,
     GameError,
     RoundInput,
     end_reached,
@@ -61,6 +69,7 @@ from dutch_core import (
     score_round,
     totals_after,
 )
+from dutch_core import Game as CoreGame
 from dutch_core.game import GameStatus
 
 
@@ -254,6 +263,45 @@ def _locked_round(session: Session, user_id: int, round_id: object, expected_ver
     return game, stored
 
 
+class PastTheEnd(StrEnum):
+    """What a correction does when the game would have ended before its last round with it."""
+
+    END_THERE = "end_there"
+    """End the game after the round in which its end rule now holds; the later rounds are
+    deleted (they would not have been played)."""
+    PLAY_ON = "play_on"
+    """Keep every round and play on as an open game: the game's end rule becomes "ended by
+    hand"."""
+
+
+def _ends_early(before: CoreGame, after: CoreGame) -> int | None:
+    """The round after which ``after`` now ends when that is before its last round and the
+    correction moved it there (a game already past its end is left as it was)."""
+    ended = after.ended_after
+    if ended is None or ended >= after.rounds_played or ended == before.ended_after:
+        return None
+    return ended
+
+
+def _crossing(after: CoreGame, ended: int) -> EndCrossed:
+    """The question asked before a correction that ends the game early is saved."""
+    totals = after.running_totals()[ended - 1]
+    top = max(totals.values())
+    names = _(" and ").join(name for name, total in totals.items() if total == top)
+    played = after.rounds_played
+    if played == ended + 1:
+        later = _("round {first}").format(first=played)
+    else:
+        later = _("rounds {first} to {last}").format(first=ended + 1, last=played)
+    message = _(
+        "With this correction {names} reaches {total} points in round {number}, the game's "
+        "limit of {limit}: the game would have ended there, but {later} came after it. "
+        "Nothing was saved yet. End the game after round {number} (deleting {later}), or "
+        "keep playing it as an open game (no limit; every round stays)."
+    ).format(names=names, total=top, number=ended, limit=after.rules.end.limit, later=later)
+    return EndCrossed(message, ended_after=ended, played=played)
+
+
 @writes
 def edit_round(
     session: Session,
@@ -264,13 +312,44 @@ def edit_round(
     caller_id: int | None,
     call_type: CallType | str | None,
     penalty_text: str | None = None,
+    *,
+    past_the_end: PastTheEnd | str | None = None,
 ) -> RoundView:
-    """Correct a round; refused (Conflict) if it changed since ``expected_version``."""
+    """Correct a round; refused (Conflict) if it changed since ``expected_version``.
+
+    A correction after which the game would have ended before its last round (a player
+    now past the score limit in the middle of the game) is refused with
+    :class:`EndCrossed`, which says so, unless ``past_the_end`` says what to do then.
+    """
+    if past_the_end is not None:
+        try:
+            past_the_end = PastTheEnd(past_the_end)
+        except ValueError:
+            choices = ", ".join(choice.value for choice in PastTheEnd)
+            message = f"past_the_end must be one of {choices}, not {past_the_end!r}."
+            raise ValidationError("past_the_end", message) from None
     game, stored = _locked_round(session, user_id, round_id, expected_version)
     table = table_of(session, game.id)
     round_input = requested_input(table, hands, caller_id, call_type, penalty_text)
     stored_rounds = rounds_of(session, game.id)
-    after = core_game(game, table, stored_rounds).replace_round(stored.number, round_input)
+    before = core_game(game, table, stored_rounds)
+    after = before.replace_round(stored.number, round_input)
+    first_total = stored.number + 1  # the rounds whose stored totals may change
+    ended = _ends_early(before, after)
+    if ended is not None and past_the_end is None:
+        raise _crossing(after, ended)
+    if ended is not None and past_the_end is PastTheEnd.END_THERE:
+        session.execute(delete(Round).where(Round.game_id == game.id, Round.number > ended))
+        for later, _hands in stored_rounds[ended:]:
+            session.expunge(later)
+        stored_rounds = stored_rounds[:ended]
+        after = dataclasses.replace(after, rounds=after.rounds[:ended])
+    elif ended is not None:  # play on as an open game
+        rules = dataclasses.replace(rules_of(game), end=EndCondition.open())
+        game.rules = rules.to_dict()
+        game.status, game.ended_at = GameStatus.ACTIVE, None
+        after = dataclasses.replace(after, rules=rules)
+        first_total = 1  # a limit that halved a total no longer does
     result = after.rounds[stored.number - 1]
     for key, value in round_values(table, result).items():
         setattr(stored, key, value)
@@ -282,7 +361,7 @@ def edit_round(
     for hand in hands_stored:
         for key, value in by_player[hand.player_id].items():
             setattr(hand, key, value)
-    store_totals(table, stored_rounds, after, first=stored.number + 1)
+    store_totals(table, stored_rounds, after, first=first_total)
     _finish(session, game, after.is_over)
     return round_view(table, stored, hands_stored)
 

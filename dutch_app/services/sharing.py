@@ -7,6 +7,14 @@ link sees the game's player names, totals and round scores, and nothing else of 
 new one ends the old, and any member can end it. An unknown token, a mistyped one and one
 whose link was ended get the same answer, and every try is counted per network like wrong
 invite codes, so tokens cannot be guessed at speed.
+
+Opening a link costs the same for a game of 10 rounds and one of 20,000: the link is looked
+up (one row), and the view holds the standings and only the latest :data:`SHARED_ROUNDS`
+rounds. Looking up is apart from reading (:func:`open_share_link`, then
+:func:`read_shared_game`), so that a page can keep the view per game version and read it
+once for any number of visits; visits of working links are counted per network too, with a
+larger allowance than failed tries, so a link posted somewhere busy cannot keep a server
+reading.
 """
 
 from __future__ import annotations
@@ -37,6 +45,13 @@ LINK_TRIES_FROM = Rule(
     "share_client", 30, timedelta(seconds=1), timedelta(minutes=15), timedelta(days=1)
 )
 """Tries of unknown links from one network: 30 free, then waits doubling up to 15 minutes."""
+LINK_VISITS_FROM = Rule(
+    "share_visit", 300, timedelta(seconds=1), timedelta(minutes=1), timedelta(minutes=10)
+)
+"""Visits of working links from one network: 300 with no ten quiet minutes between them,
+then waits doubling up to a minute (a group chat opening a link is far below that)."""
+SHARED_ROUNDS = 10
+"""The latest rounds a shared view shows (the standings are the whole game's)."""
 
 
 LINK_INVALID = N_(
@@ -71,6 +86,18 @@ class SharedGameView:
     finished: bool
     winners: tuple[str, ...]
     ended_at: datetime | None
+    rounds_played: int
+    """How many rounds the game has; ``rounds`` holds the latest of them."""
+
+
+@dataclass(frozen=True)
+class SharedLink:
+    """A working link as looked up: its token's hash, its game and the game's version
+    (what a shared view can be kept under until the game changes)."""
+
+    digest: str
+    game_id: int
+    version: int
 
 
 @dataclass(frozen=True)
@@ -87,10 +114,8 @@ class ShareLinkState:
 
 
 def shared_view(game: GameView) -> SharedGameView:
-    """The part of a game that a shared result shows (names, totals, round scores).
-
-    ``game`` must hold all its rounds (``get_game`` without a window).
-    """
+    """The part of a game that a shared result shows (names, totals, round scores) of the
+    rounds ``game`` holds (all of them, or a window of the latest)."""
     names = tuple(player.name for player in game.players)
     rounds = []
     for stored in game.rounds:
@@ -109,6 +134,7 @@ def shared_view(game: GameView) -> SharedGameView:
         finished=game.status is GameStatus.ENDED or game.is_over,
         winners=game.winners,
         ended_at=game.ended_at,
+        rounds_played=game.rounds_played,
     )
 
 
@@ -147,31 +173,50 @@ def end_share_link(session: Session, user_id: int, game_id: int) -> None:
 
 @in_steps
 def open_shared_game(session: Session, token: object, *, client: str | None) -> SharedGameView:
-    """The game a read-only link shows, for anyone holding it (no account needed).
+    """The game a read-only link shows, for anyone holding it (no account needed):
+    :func:`open_share_link`, then :func:`read_shared_game`."""
+    link = open_share_link(session, token, client=client)
+    return read(session, read_shared_game, link)
 
-    Every try is counted per ``client`` network before the token is looked up, and taken
-    back when it was good; an unknown, mistyped or ended token raises the same
+
+@in_steps
+def open_share_link(session: Session, token: object, *, client: str | None) -> SharedLink:
+    """The working link of ``token``: its game and the game's version (no rounds read).
+
+    Every try is counted per ``client`` network before the token is looked up: a failed
+    one against :data:`LINK_TRIES_FROM`, a good one against :data:`LINK_VISITS_FROM`. An
+    unknown, mistyped or ended token raises the same :class:`ShareLinkInvalid`.
+    """
+    network = client or "unknown"
+    tries, visits = Key(LINK_TRIES_FROM, network), Key(LINK_VISITS_FROM, network)
+    write(session, _count_try, [tries, visits])
+    link = read(session, _look_up, token)
+    write(session, _forgive, [tries])
+    return link
+
+
+def read_shared_game(session: Session, link: SharedLink) -> SharedGameView:
+    """What the link shows: the standings and the latest :data:`SHARED_ROUNDS` rounds.
+
+    ``link`` comes from :func:`open_share_link`; a link ended since raises
     :class:`ShareLinkInvalid`.
     """
-    keys = [Key(LINK_TRIES_FROM, client or "unknown")]
-    write(session, _count_try, keys)
-    view = read(session, _look_up, token)
-    write(session, _forgive, keys)
-    return view
+    game = _linked_game(session, link.digest if isinstance(link, SharedLink) else "")
+    return shared_view(game_view(session, game, SHARED_ROUNDS))
 
 
 def _count_try(session: Session, keys: list[Key]) -> None:
     refusal = throttle.admit(session, keys, utcnow())
-    if refusal is not None:
-        raise LimitReached(
-            _("Too many tries of links to games from your network. Try again in {wait}.").format(
-                wait=throttle.spell_wait(refusal.seconds)
-            )
-        )
+    if refusal is None:
+        return
+    if refusal.scope == LINK_VISITS_FROM.scope:
+        message = _("Too many visits of games from your network. Try again in {wait}.")
+    else:
+        message = _("Too many tries of links to games from your network. Try again in {wait}.")
+    raise LimitReached(message.format(wait=throttle.spell_wait(refusal.seconds)))
 
 
-def _look_up(session: Session, token: object) -> SharedGameView:
-    digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
+def _linked_game(session: Session, digest: str) -> Game:
     game = session.scalars(
         select(Game)
         .join(SharedGame, SharedGame.game_id == Game.id)
@@ -179,7 +224,13 @@ def _look_up(session: Session, token: object) -> SharedGameView:
     ).one_or_none()
     if game is None:
         raise ShareLinkInvalid()
-    return shared_view(game_view(session, game))
+    return game
+
+
+def _look_up(session: Session, token: object) -> SharedLink:
+    digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
+    game = _linked_game(session, digest)
+    return SharedLink(digest, game.id, game.version)
 
 
 def _forgive(session: Session, keys: list[Key]) -> None:

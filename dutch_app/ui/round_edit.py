@@ -18,6 +18,7 @@ from dutch_app.ui.round_form import fill_round_form
 
 TARGET_KEY = "history_target"
 CONFLICT_KEY = "history_conflict"
+PAST_END_KEY = "history_past_end"
 
 
 @dataclass(frozen=True)
@@ -63,3 +64,34 @@ def note_conflict(message: str) -> None:
 def conflict() -> str | None:
     """The message of a correction refused because the round changed meanwhile."""
     return st.session_state.get(CONFLICT_KEY)
+
+
+@dataclass(frozen=True)
+class PastTheEndQuestion:
+    """A correction held back because the game would have ended before its last round with
+    it: what was entered, and the question to put (see ``rounds.PastTheEnd``)."""
+
+    round_id: int
+    version: int
+    correction: tuple
+    """The correction as ``rounds.edit_round`` takes it, after the round's id and version."""
+    ended_after: int
+    message: str
+
+
+def ask_past_the_end(question: PastTheEndQuestion) -> None:
+    """Keep the question until it is answered or another correction is entered."""
+    st.session_state[PAST_END_KEY] = question
+
+
+def past_the_end(round_id: int) -> PastTheEndQuestion | None:
+    """The question held for the round on show, if any."""
+    question = st.session_state.get(PAST_END_KEY)
+    if isinstance(question, PastTheEndQuestion) and question.round_id == round_id:
+        return question
+    return None
+
+
+def forget_past_the_end() -> None:
+    """Drop the question (answered, or a new correction entered)."""
+    st.session_state.pop(PAST_END_KEY, None)

@@ -32,7 +32,7 @@ def shared_link(token: str, address: str) -> str:
 
 
 def _picture(user_id: int, game_id: int, colours: Mapping[str, str]) -> bytes:
-    game = run_service(games.get_game, user_id, game_id)
+    game = run_service(games.get_game, user_id, game_id, sharing.SHARED_ROUNDS)
     return result_png(sharing.shared_view(game), colours, game.ended_at or game.started_at)
 
 
@@ -96,13 +96,22 @@ def read_only_link(game: GameView) -> None:
         st.rerun()
 
 
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+def _shared_game(digest: str, game_id: int, version: int) -> SharedGameView:
+    # The version is part of the cache key: a change to the game is read afresh.
+    return run_service(sharing.read_shared_game, sharing.SharedLink(digest, game_id, version))
+
+
 def open_shared(token: object) -> SharedGameView:
-    """The game a read-only link shows (no account needed; tries counted per network)."""
-    return run_service(sharing.open_shared_game, token, client=client_address())
+    """The game a read-only link shows (no account needed; visits and tries counted per
+    network). The link is looked up on every visit, so an ended one stops at once; what
+    it shows is read once per version of the game, whoever visits."""
+    link = run_service(sharing.open_share_link, token, client=client_address())
+    return _shared_game(link.digest, link.game_id, link.version)
 
 
 def chart_frame(view: SharedGameView) -> pd.DataFrame:
-    """The totals chart's data: game total and round score after each round."""
+    """The totals chart's data: game total and round score after each round shown."""
     frame = totals_frame(view)
     scores = {(0, name): 0 for name in view.players}
     for played in view.rounds:

@@ -4,11 +4,12 @@ result (the picture and the read-only link), driven with AppTest."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from PIL import Image
 
-from dutch_app.services import games, groups, preferences, sharing
+from dutch_app.services import games, groups, preferences, rounds, sharing
 from dutch_app.services.preferences import Preferences
 from dutch_app.services.unit_of_work import perform
 from dutch_core import EndCondition, HouseRules
@@ -137,6 +138,65 @@ def test_a_read_only_link_is_made_shown_once_and_ended(table):
     viewer.run()
     assert any("does not work" in e.value for e in viewer.error)
     assert not table.call(sharing.share_link_state, game.id).exists
+
+
+def _shared_page(token: str):
+    viewer = open_app()  # nobody signed in
+    viewer.query_params["game"] = token
+    viewer.switch_page("pages/shared.py").run()
+    assert not viewer.exception
+    return viewer
+
+
+def test_a_shared_game_is_read_once_per_version_whoever_visits(table, monkeypatch, rounds_read):
+    game, _at = _ended_game(table)
+    token = table.call(sharing.make_share_link, game.id)
+    reads: list[int] = []
+    real = sharing.read_shared_game
+
+    def counted(session, link):
+        reads.append(link.game_id)
+        return real(session, link)
+
+    monkeypatch.setattr(sharing, "read_shared_game", counted)
+    rounds_read.clear()
+    for _visit in range(3):
+        viewer = _shared_page(token)
+        assert any("Ann" in shown(s.value) and "won" in shown(s.value) for s in viewer.success)
+    assert len(reads) == 1 and rounds_read == [1]
+    table.call(games.reopen_game, game.id)  # a change to the game is read at the next visit
+    viewer = _shared_page(token)
+    assert len(reads) == 2 and viewer.success
+    table.call(sharing.end_share_link, game.id)  # an ended link shows nothing, kept or not
+    viewer = _shared_page(token)
+    assert any("does not work" in e.value for e in viewer.error) and len(reads) == 2
+
+
+def test_a_long_shared_game_shows_its_latest_rounds_and_says_so(table, monkeypatch, rounds_read):
+    monkeypatch.setattr(sharing, "SHARED_ROUNDS", 2)
+    ids = [table.player_ids["Ann"], table.player_ids["Ben"]]
+    game = table.call(games.start_game, table.group_id, ids, HouseRules())
+    for _round in range(3):
+        table.call(
+            rounds.add_round, game.id, dict(zip(ids, ("3", "9"), strict=True)), ids[0], "dutch"
+        )
+    token = table.call(sharing.make_share_link, game.id)
+    rounds_read.clear()
+    viewer = _shared_page(token)
+    assert rounds_read == [2]
+    assert viewer.dataframe[-1].value["Round"].tolist() == [2, 3]
+    assert "The latest 2 of the game's 3 rounds." in [c.value for c in viewer.caption]
+    assert viewer.dataframe[0].value["Total"].tolist() == [9, 27]  # the whole game's
+
+
+def test_visits_of_a_shared_game_from_one_network_are_slowed(table, monkeypatch):
+    monkeypatch.setattr(sharing, "LINK_VISITS_FROM", replace(sharing.LINK_VISITS_FROM, free=2))
+    game, _at = _ended_game(table)
+    token = table.call(sharing.make_share_link, game.id)
+    for _visit in range(2):
+        assert not _shared_page(token).error
+    refused = _shared_page(token)
+    assert any("Too many visits" in e.value for e in refused.error)
 
 
 @pytest.mark.parametrize("odd", ["", "x" * 5000, "\U0001f0cf\u202e\u0000", "K7QX M2PD' OR 1=1"])

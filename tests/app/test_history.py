@@ -439,3 +439,82 @@ def test_the_upload_box_states_and_enforces_the_imports_own_limit(table, monkeyp
     at = open_app(table.account, PAGE)
     assert at.file_uploader(key="history_import_file").proto.max_upload_size_mb == 3
     assert any("Files up to 3 MB" in c.value for c in at.caption)
+
+
+def test_a_long_game_shows_a_page_of_rounds_and_every_round_stays_reachable(
+    table, monkeypatch, rounds_read
+):
+    monkeypatch.setattr(games, "HISTORY_ROUNDS", 2)
+    hands = [((str(n), "10"), "Ann", None) for n in range(1, 6)]
+    game_id = play(table, ["Ann", "Ben"], hands)
+    at = open_app(table.account, PAGE)
+    rounds_read.clear()
+    at.run()
+    assert rounds_read == [2]  # the latest page of rounds, not the whole game
+    assert [row["Round"] for row in round_table(at)] == [4, 5]
+    assert options(at, "history_round") == ["Round 4", "Round 5"]
+    assert options(at, "history_rounds_page") == ["Rounds 1 to 1", "Rounds 2 to 3", "Rounds 4 to 5"]
+    at.selectbox(key="history_rounds_page").set_value(1).run()
+    assert not at.exception
+    assert [row["Round"] for row in round_table(at)] == [1]
+    assert at.text_input(key=entry_key(at, f"{EDIT}_hand_0")).value == "1"
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_0")).input("2")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
+    assert not at.exception
+    assert "Round 1 corrected: Ann 1 → 2." in messages(at)
+    game = table.call(games.get_game, game_id)
+    assert game.totals == {"Ann": 16, "Ben": 50}
+    standings = next(frame.value for frame in at.dataframe if "Rank" in frame.value.columns)
+    assert standings["Total"].tolist() == [16, 50]  # the whole game's, from an older page
+
+
+def classic_to_100(table) -> int:
+    """A classic game (to 100) of Ann and Ben, ten rounds of Ann 3 (calling) and Ben 9."""
+    ids = [table.player_ids["Ann"], table.player_ids["Ben"]]
+    game = table.call(games.start_game, table.group_id, ids, PRESETS["classic"])
+    for _round in range(10):
+        hands = dict(zip(ids, ("3", "9"), strict=True))
+        table.call(rounds.add_round, game.id, hands, ids[0], "dutch")
+    return game.id
+
+
+def correct_round_8_past_the_limit(at) -> None:
+    at.selectbox(key="history_round").set_value(8).run()
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("42")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
+    assert not at.exception
+
+
+@pytest.mark.parametrize("choice", ["history_end_there", "history_play_on"])
+def test_a_correction_past_the_limit_mid_game_asks_before_anything_changes(table, choice):
+    game_id = classic_to_100(table)
+    at = open_app(table.account, PAGE)
+    correct_round_8_past_the_limit(at)
+    warned = " ".join(w.value for w in at.warning)
+    assert "Ben reaches 105 points in round 8" in warned and "rounds 9 to 10" in warned
+    stored = table.call(games.get_game, game_id)
+    assert stored.rounds_played == 10 and stored.totals["Ben"] == 90  # nothing changed yet
+    assert at.button(key="history_end_there").label == "End the game after round 8"
+
+    at.button(key=choice).click().run()
+    assert not at.exception
+    assert not at.warning
+    game = table.call(games.get_game, game_id)
+    if choice == "history_end_there":
+        assert any("ended after round 8" in text for text in messages(at))
+        assert [row["Round"] for row in round_table(at)][-1] == 8
+        assert (game.rounds_played, game.totals["Ben"], game.status.value) == (8, 105, "ended")
+    else:
+        assert any("open game" in text for text in messages(at))
+        assert (game.rounds_played, game.totals["Ben"], game.status.value) == (10, 123, "active")
+
+
+def test_a_new_correction_replaces_the_question(table):
+    game_id = classic_to_100(table)
+    at = open_app(table.account, PAGE)
+    correct_round_8_past_the_limit(at)
+    assert at.warning
+    at.text_input(key=entry_key(at, f"{EDIT}_hand_1")).input("10")
+    at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
+    assert not at.exception and not at.warning
+    assert table.call(games.get_game, game_id).totals["Ben"] == 91

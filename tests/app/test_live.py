@@ -256,3 +256,15 @@ def test_the_table_view_without_a_game_points_to_play(app_resources):
     someone = make_table(app_resources, "zed@example.com", "Zed")
     at = open_app(someone.account, TABLE)
     assert any("No game is in progress" in m for m in messages(at))
+
+
+def test_the_table_view_reads_the_latest_round_only(table, game, rounds_read):
+    for number in (1, 2, 3):
+        saved_by(table, table.account, game, number)
+    at = open_app(table.account, TABLE)
+    rounds_read.clear()
+    at.run()
+    assert not at.exception
+    assert rounds_read == [1]
+    shown = "".join(element.proto.body for element in at.get("html"))
+    assert "Round 4" in shown and "Last round (3)" in shown

@@ -11,10 +11,19 @@ import pytest
 from sqlalchemy import event, text
 
 from dutch_app.services import rounds
-from dutch_app.services.errors import Conflict, NotFound, ValidationError
+from dutch_app.services.errors import Conflict, EndCrossed, NotFound, ValidationError
 from dutch_app.services.games import get_game, start_game
 from dutch_app.services.unit_of_work import perform
-from dutch_core import PRESETS, CardError, DeckError, HandError, PenaltyError, RoundError
+from dutch_core import (
+    PRESETS,
+    CardError,
+    DeckError,
+    EndCondition,
+    HandError,
+    PenaltyError,
+    RoundError,
+)
+from dutch_core.game import GameStatus
 
 
 @pytest.fixture
@@ -265,3 +274,73 @@ def test_adding_a_round_and_loading_a_game_read_only_that_game(
     with engine.connect() as connection:
         scans = {s: full_scans(connection, s, p) for s, p in statements}
     assert {statement: found for statement, found in scans.items() if found} == {}
+
+
+@pytest.fixture
+def ten_rounds(session, owner, game, seated):
+    """Ten rounds of the classic game (to 100): Ann calls with 3, the others hold 9 each;
+    Bo stands at 72 after round 8 and at 90 after round 10."""
+    return [enter(session, owner, game, seated) for _ in range(10)]
+
+
+def correct_bo(session, owner, seated, stored, bo, **choice):
+    hands = by_name(seated, Ann="3", Bo=bo, Cy="9", Dee="9")
+    caller = seated[0].id
+    return perform(
+        session,
+        rounds.edit_round,
+        owner,
+        stored.id,
+        stored.version,
+        hands,
+        caller,
+        "dutch",
+        **choice,
+    )
+
+
+def test_a_correction_past_the_limit_mid_game_says_so_and_saves_nothing(
+    session, owner, game, seated, ten_rounds
+):
+    before = perform(session, get_game, owner, game.id)
+    with pytest.raises(EndCrossed) as asked:
+        correct_bo(session, owner, seated, ten_rounds[7], "42")
+    assert (asked.value.ended_after, asked.value.played) == (8, 10)
+    message = str(asked.value)
+    for said in ("Bo reaches 105 points in round 8", "limit of 100", "rounds 9 to 10"):
+        assert said in message
+    assert perform(session, get_game, owner, game.id) == before
+
+
+def test_a_correction_past_the_limit_can_end_the_game_after_that_round(
+    session, owner, game, seated, ten_rounds
+):
+    end_there = rounds.PastTheEnd.END_THERE
+    saved = correct_bo(session, owner, seated, ten_rounds[7], "42", past_the_end=end_there)
+    assert saved.number == 8
+    after = perform(session, get_game, owner, game.id)
+    assert after.rounds_played == 8 and after.status is GameStatus.ENDED
+    assert after.totals == {"Ann": 24, "Bo": 105, "Cy": 72, "Dee": 72}
+    assert after.winners == ("Ann",)
+
+
+def test_a_correction_past_the_limit_can_keep_the_game_going_as_an_open_game(
+    session, owner, game, seated, ten_rounds
+):
+    play_on = rounds.PastTheEnd.PLAY_ON
+    correct_bo(session, owner, seated, ten_rounds[7], "42", past_the_end=play_on)
+    after = perform(session, get_game, owner, game.id)
+    assert after.rounds_played == 10 and after.status is GameStatus.ACTIVE
+    assert after.rules.end == EndCondition.open() and not after.is_over
+    assert after.totals["Bo"] == 123
+    enter(session, owner, game, seated)  # and the game takes another round
+    assert perform(session, get_game, owner, game.id).rounds_played == 11
+
+
+def test_a_correction_that_reaches_the_limit_in_the_last_round_just_ends_the_game(
+    session, owner, game, seated, ten_rounds
+):
+    correct_bo(session, owner, seated, ten_rounds[9], "19")
+    after = perform(session, get_game, owner, game.id)
+    assert after.rounds_played == 10 and after.status is GameStatus.ENDED
+    assert after.totals["Bo"] == 100

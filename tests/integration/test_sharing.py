@@ -3,7 +3,7 @@ token gets exactly the answer an ended one gets; on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pytest
 from sqlalchemy import select
@@ -12,6 +12,7 @@ from dutch_app.services import games, groups, rounds, sharing
 from dutch_app.services.errors import LimitReached, NotFound
 from dutch_app.services.sharing import (
     LINK_TRIES_FROM,
+    LINK_VISITS_FROM,
     SharedGameView,
     ShareLinkInvalid,
     open_shared_game,
@@ -64,7 +65,7 @@ def test_the_link_shows_the_games_names_totals_and_rounds_only(session, owner, g
     assert shown.finished and shown.winners == game.winners
     # Nothing else of the group travels: no ids, group name, notes, cards, members or rules.
     assert {f.name for f in fields(SharedGameView)} == {
-        "players", "standings", "rounds", "finished", "winners", "ended_at",
+        "players", "standings", "rounds", "finished", "winners", "ended_at", "rounds_played",
     }  # fmt: skip
     text = repr(shown)
     for private in ("Friday club", "Secret notes", "QC", "Olga", "classic"):
@@ -123,9 +124,9 @@ def test_only_members_see_make_or_end_a_games_link(session, owner, game, make_us
     assert "does not work" in refusal(session, token)
 
 
-def test_guessing_from_one_network_is_slowed_and_a_good_link_is_not_counted(session, owner, game):
+def test_guessing_from_one_network_is_slowed_and_a_good_link_is_not_a_guess(session, owner, game):
     token = perform(session, sharing.make_share_link, owner, game.id)
-    for _ in range(LINK_TRIES_FROM.free * 2):  # good links do not count against the network
+    for _ in range(LINK_TRIES_FROM.free * 2):  # good links do not count as guesses
         perform(session, open_shared_game, token, client=CLIENT)
     for attempt in range(LINK_TRIES_FROM.free):
         refusal(session, f"guess-{attempt}")
@@ -134,3 +135,41 @@ def test_guessing_from_one_network_is_slowed_and_a_good_link_is_not_counted(sess
     assert "Try again in" in str(slowed.value)
     # Another network is not slowed by this one's guesses.
     assert perform(session, open_shared_game, token, client="198.51.100.1").players[0] == "Ann"
+
+
+def test_visits_of_a_working_link_are_slowed_per_network_too(session, owner, game, monkeypatch):
+    monkeypatch.setattr(sharing, "LINK_VISITS_FROM", replace(LINK_VISITS_FROM, free=3))
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    for _ in range(3):
+        perform(session, open_shared_game, token, client=CLIENT)
+    with pytest.raises(LimitReached) as slowed:
+        perform(session, open_shared_game, token, client=CLIENT)
+    assert "Too many visits" in str(slowed.value)
+    assert perform(session, open_shared_game, token, client="198.51.100.1").players[0] == "Ann"
+
+
+def test_a_link_shows_the_standings_and_only_the_latest_rounds(
+    session, owner, game, monkeypatch, rounds_read
+):
+    monkeypatch.setattr(sharing, "SHARED_ROUNDS", 1)
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    link = perform(session, sharing.open_share_link, token, client=CLIENT)
+    assert (link.game_id, link.version) == (game.id, game.version)
+    assert rounds_read == []  # looking the link up reads no round
+    shown = perform(session, sharing.read_shared_game, link)
+    assert rounds_read == [1]
+    assert [r.number for r in shown.rounds] == [2] and shown.rounds_played == 2
+    assert [(s.player, s.game_total) for s in shown.standings] == [
+        (s.player, s.game_total) for s in game.standings
+    ]
+
+
+def test_a_link_looked_up_after_a_change_carries_the_new_version(session, owner, game):
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    before = perform(session, sharing.open_share_link, token, client=CLIENT)
+    perform(session, games.reopen_game, owner, game.id)
+    after = perform(session, sharing.open_share_link, token, client=CLIENT)
+    assert after.version > before.version and after.digest == before.digest
+    perform(session, sharing.end_share_link, owner, game.id)
+    with pytest.raises(ShareLinkInvalid):  # a link ended since it was looked up shows nothing
+        perform(session, sharing.read_shared_game, after)

@@ -19,7 +19,7 @@ ANN, BEN = "Ann", "Ben <b>&"
 def a_game(finished: bool = True) -> SharedGameView:
     rounds = (SharedRound(1, (3, 9), (3, 9)), SharedRound(2, (25, 0), (28, 9)))
     standings = (Standing(BEN, 9, 1, 1), Standing(ANN, 28, 2, 0))
-    return SharedGameView((ANN, BEN), standings, rounds, finished, (BEN,), None)
+    return SharedGameView((ANN, BEN), standings, rounds, finished, (BEN,), None, 2)
 
 
 def test_the_picture_is_a_png_of_the_standings_and_the_chart():
