@@ -6,6 +6,8 @@ process of its own, started with a soft limit of 64 open files, and 150 connecti
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import resource
 import socket
 import subprocess
@@ -97,3 +99,25 @@ def test_the_soft_open_file_limit_is_raised_to_the_hard_one():
     )
     expected = LOW if hard == resource.RLIM_INFINITY else hard
     assert shown.stdout.split() == [str(expected), str(expected)]
+
+
+def test_the_servers_lifespan_raises_the_limit_and_quiets_accept_errors_while_it_serves(
+    monkeypatch,
+):
+    lifespan_module = importlib.import_module("dutch_app.web.lifespan")
+    steps: list[str] = []
+    monkeypatch.setattr(lifespan_module, "warm_up", lambda: None)
+    monkeypatch.setattr(lifespan_module, "raise_open_file_limit", lambda: steps.append("raised"))
+
+    class Live:
+        def stop(self) -> None:
+            pass
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        async with lifespan_module.lifespan(Live())(None):  # type: ignore[arg-type]
+            steps.append("quiet" if loop.get_exception_handler() is not None else "loud")
+        steps.append("loud" if loop.get_exception_handler() is None else "still quiet")
+
+    asyncio.run(serve())
+    assert steps == ["raised", "quiet", "loud"]
