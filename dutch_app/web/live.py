@@ -65,6 +65,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from dutch_app.accounts.tokens import parse_token
 from dutch_app.config import Limits, limits
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Key, Watched, member_version, versions
@@ -364,6 +365,12 @@ class LiveRoute:
         token = request.cookies.get(SESSION_COOKIE, "")
         if not token:
             return _refusal(401)
+        # A flood from one person is refused before it costs any query: by the id the
+        # cookie names, unchecked (a forged one can only refuse its own sender), and again
+        # by the checked one below.
+        claimed = parse_token(token)
+        if claimed is not None and self._full(self._holders(request, claimed[0].user_id)):
+            return _refusal(429)
         try:
             user_id, version = await run_in_threadpool(self._checked_version, token, asked)
         except PermissionError:
@@ -379,15 +386,7 @@ class LiveRoute:
         if self.watcher.waiting >= MAX_WAITING or self.watcher.stopping:
             return _refusal(503)
         holders = self._holders(request, user_id)
-        full = [holder for holder, cap in holders if self._holding[holder] >= cap]
-        if full:
-            if (left_out := self._refusals.due()) is not None:
-                log.warning(
-                    "live route: %s holds as many waiting requests as it may; refused "
-                    "with 429 (%s more like it left out of this log)",
-                    full[0],
-                    left_out,
-                )
+        if self._full(holders):
             return _refusal(429)
         self._holding.update(holder for holder, _cap in holders)
         try:
@@ -397,6 +396,19 @@ class LiveRoute:
             for holder, _cap in holders:
                 if self._holding[holder] <= 0:
                     del self._holding[holder]
+
+    def _full(self, holders: list[tuple[str, int]]) -> bool:
+        """Whether any of ``holders`` holds as many waiting requests as it may (logged at
+        most once a minute)."""
+        full = [holder for holder, cap in holders if self._holding[holder] >= cap]
+        if full and (left_out := self._refusals.due()) is not None:
+            log.warning(
+                "live route: %s holds as many waiting requests as it may; refused with 429 "
+                "(%s more like it left out of this log)",
+                full[0],
+                left_out,
+            )
+        return bool(full)
 
     async def _answer_when_moved(
         self, request: Request, key: Key, version: int, tab: str | None = None
