@@ -127,6 +127,16 @@ class Limits:
     """History frames and statistics one server process computes at the same time; more
     wait for a free slot, so groups opening their statistics together (after a restart)
     do not all hold a load's peak memory at once."""
+    firebase_check_seconds: int = 180
+    """With Firebase accounts: how long what Firebase said about a person (enabled, not
+    deleted, no revocation) is trusted before it is asked again; an account disabled in
+    Firebase loses its open sessions within this time."""
+    live_waits_per_person: int = 8
+    """Requests one person may hold waiting on the live route of one server process (one
+    per open Play page or table view); more are refused with 429."""
+    live_waits_per_network: int = 100
+    """Requests one network address (see ``trusted_proxies``) may hold waiting on the live
+    route of one server process; more are refused with 429."""
 
 
 @dataclass(frozen=True)

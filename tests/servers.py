@@ -8,8 +8,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -200,3 +201,24 @@ def start_balancer(backends: list[str], workdir: Path) -> Balancer:
     if process.poll() is not None:
         raise RuntimeError(f"nginx stopped:\n{log_tail(workdir / 'nginx.out')}")
     return Balancer(url, process, workdir)
+
+
+@contextlib.contextmanager
+def serving_in_thread(app) -> Iterator[str]:
+    """ASGI ``app`` served by uvicorn (the server Streamlit's runs on) on a free port of
+    this machine, in a thread of this process; yields its base URL."""
+    import uvicorn
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        if not wait_until(lambda: server.started, 10, 0.01):
+            raise RuntimeError("uvicorn did not start")
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        listener.close()

@@ -64,6 +64,7 @@ def make_backend(
             secret_key=secret_key,
             session_days=session_days,
             clock=clock,
+            check_every=settings.limits.firebase_check_seconds,
         )
     from dutch_app.accounts.local import LocalBackend
     from dutch_app.accounts.passwords import PasswordHashes

@@ -187,10 +187,12 @@ class AccountBackend(ABC):
 
     @abstractmethod
     def check_session(self, token: str, now: datetime | None = None) -> Account | None:
-        """Like `resume`, from the project's database alone: one query by primary key.
+        """Like `resume`, from the project's database: one query by primary key.
 
         Every open tab asks this on each rerun, so that signing out, changing the
-        password or deleting the account elsewhere ends the tab's session at once.
+        password or deleting the account elsewhere ends the tab's session at once. An
+        outside account store (Firebase) is asked at most once per person every few
+        minutes, so an account disabled or revoked there ends within that time.
         """
 
     @abstractmethod

@@ -21,6 +21,7 @@ from dutch_app.accounts.base import (
 from dutch_app.accounts.ratelimit import admit_sign_up, take_back_sign_up
 from dutch_app.accounts.tokens import (
     TokenClaims,
+    account_of,
     end_sessions,
     issue_session_token,
     resume_claims,
@@ -112,22 +113,26 @@ class DatabaseBackend(AccountBackend):
         """A backend's extra say on a token that is authentic, unexpired and not signed out."""
         return True
 
+    def _still_allowed(self, subject: str, claims: TokenClaims) -> bool:
+        """A backend's quick say on every check of a session that the database accepts."""
+        return True
+
     def check_session(self, token: str, now: datetime | None = None) -> Account | None:
         with self._sessions() as session:
             resumed = resume_claims(session, token, now or self._clock(), key=self._secret_key)
-            if resumed is None or resumed[0].provider != self.provider:
+            if resumed is None or resumed[0].auth_provider != self.provider:
                 return None
-            return resumed[0]
+            user, claims = resumed
+            account, subject = account_of(user), user.auth_subject
+        return account if self._still_allowed(subject, claims) else None
 
     def resume(self, token: str, now: datetime | None = None) -> Account | None:
         with self._sessions() as session:
             resumed = resume_claims(session, token, now or self._clock(), key=self._secret_key)
-            if resumed is None or resumed[0].provider != self.provider:
+            if resumed is None or resumed[0].auth_provider != self.provider:
                 return None
-            account, claims = resumed
-            # Already loaded by resume_claims: no second query.
-            user = session.get(User, account.user_id)
-            return account if user is not None and self._still_valid(user, claims) else None
+            user, claims = resumed
+            return account_of(user) if self._still_valid(user, claims) else None
 
     def register(
         self, email: str, password: str, display_name: str, *, client: str | None = None

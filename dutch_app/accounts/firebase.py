@@ -4,6 +4,11 @@ The password checks go through the Identity Toolkit REST API (what a browser wou
 with the web API key); the server side uses firebase-admin to verify the ID token
 (revocation included), rename, revoke and delete users. The local row holds only the
 email address and the display name, with ``auth_subject`` = the Firebase uid.
+
+Each check of a session also asks whether Firebase still lets the person in (not
+disabled, not deleted, no revocation since the session began), at most once per person
+every ``check_every`` seconds (:mod:`dutch_app.accounts.standing`). When Firebase says
+no for the account as a whole, the app's own sessions of the person end as well.
 """
 
 from __future__ import annotations
@@ -41,12 +46,16 @@ from dutch_app.accounts.firebase_app import check_settings, firebase_app
 from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit, SignedIn
 from dutch_app.accounts.ratelimit import admit_sign_in, settle
 from dutch_app.accounts.removal import remove_user
-from dutch_app.accounts.tokens import TokenClaims, account_of
+from dutch_app.accounts.standing import Standing, Standings
+from dutch_app.accounts.tokens import TokenClaims, account_of, end_sessions
 from dutch_app.config import FirebaseSettings
 from dutch_app.i18n import _
 from dutch_app.storage.models import User
 
 log = logging.getLogger(__name__)
+
+CHECK_EVERY = 180
+"""Seconds an answer of Firebase about a person is trusted (``limits.firebase_check_seconds``)."""
 
 WRONG_CREDENTIALS = frozenset(
     {"EMAIL_NOT_FOUND", "INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS", "USER_DISABLED"}
@@ -68,10 +77,14 @@ class FirebaseBackend(DatabaseBackend):
         session_days: int = 30,
         clock: Clock = utc_now,
         rest: IdentityToolkit | None = None,
+        check_every: float = CHECK_EVERY,
     ) -> None:
         super().__init__(sessions, secret_key=secret_key, session_days=session_days, clock=clock)
         check_settings(settings)
         self._app = firebase_app(settings)
+        self._standings = Standings(
+            self._standing_in_firebase, check_every, lambda: self._clock().timestamp()
+        )
         # The emulator wants some API key, but any will do.
         api_key = settings.api_key or ("emulator-api-key" if settings.auth_emulator_host else "")
         self._rest = rest or IdentityToolkit(api_key, settings.auth_emulator_host or None)
@@ -192,6 +205,7 @@ class FirebaseBackend(DatabaseBackend):
             record = auth.get_user(uid, app=self._app)
         except FirebaseError as error:
             raise ServiceUnavailable() from error
+        self._standings.note(uid, standing_of(record))
         address = validation.normalize_email(record.email or address)
         with writing(self._sessions) as session:
             return account_of(self._keep_user(session, uid, address, record.display_name or ""))
@@ -212,17 +226,44 @@ class FirebaseBackend(DatabaseBackend):
         log.info("Firebase password of %s replaced to meet the rules", uid)
         return self.sign_in(address, new_password, client=client)
 
-    def _still_valid(self, user: User, claims: TokenClaims) -> bool:
-        """Firebase must still know the user, enabled, with no revocation since the token."""
+    @property
+    def firebase_look_ups(self) -> int:
+        """How many times this backend asked Firebase about a person's standing."""
+        return self._standings.asked
+
+    def _standing_in_firebase(self, uid: str) -> Standing | None:
+        """What Firebase says about ``uid`` now; None when it could not be asked."""
         try:
-            record = auth.get_user(user.auth_subject, app=self._app)
+            record = auth.get_user(uid, app=self._app)
         except auth.UserNotFoundError:
-            return False
+            return Standing(allowed=False)
         except FirebaseError as error:
             log.warning("Firebase user look-up failed: %s", error.code)
-            return False
-        valid_after_ms = record.tokens_valid_after_timestamp or 0
-        return not record.disabled and valid_after_ms // 1000 <= claims.issued_at
+            return None
+        return standing_of(record)
+
+    def _still_valid(self, user: User, claims: TokenClaims) -> bool:
+        """Firebase must still know the user, enabled, with no revocation since the token
+        (asked now: a page load; refused when Firebase cannot be asked)."""
+        standing = self._standings.refresh(user.auth_subject)
+        return standing is not None and standing.admits(claims.issued_at)
+
+    def _still_allowed(self, subject: str, claims: TokenClaims) -> bool:
+        if self._standings.admits(subject, claims.issued_at):
+            return True
+        if not self._standings.admits(subject, MAX_TIME):  # disabled or deleted in Firebase
+            self._end_app_sessions(subject)
+        return False
+
+    def _end_app_sessions(self, uid: str) -> None:
+        """End the person's sessions in the app too, so every server refuses them at once."""
+        with writing(self._sessions) as session:
+            user_id = session.scalar(
+                select(User.id).where(User.auth_provider == self.provider, User.auth_subject == uid)
+            )
+            if user_id is not None:
+                end_sessions(session, user_id)
+                log.info("Firebase refused account %s: its sessions ended", user_id)
 
     def _on_sign_out(self, user: User) -> None:
         try:
@@ -276,6 +317,16 @@ class FirebaseBackend(DatabaseBackend):
 
 # Accounts can be made straight through Firebase's public sign-up endpoint with the web
 # API key, skipping this app's rules; the app applies them when such an account signs in.
+
+
+MAX_TIME = 2**63 - 1
+"""A session start later than any revocation: what a standing says about the account itself."""
+
+
+def standing_of(record: auth.UserRecord) -> Standing:
+    """The `Standing` a Firebase user record gives (its revocation time in whole seconds)."""
+    valid_after_ms = record.tokens_valid_after_timestamp or 0
+    return Standing(not record.disabled, valid_after_ms // 1000)
 
 
 def require_app_password_rules(password: str, address: str) -> None:

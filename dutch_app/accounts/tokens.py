@@ -156,8 +156,8 @@ def account_of(user: User) -> Account:
 
 def resume_claims(
     session: Session, token: object, now: datetime | None = None, *, key: bytes | None = None
-) -> tuple[Account, TokenClaims] | None:
-    """Like `resume_session`, also returning the token's claims.
+) -> tuple[User, TokenClaims] | None:
+    """Like `resume_session`, returning the person's row and the token's claims.
 
     Costs at most one query, by primary key, and none for text that is not a token.
     """
@@ -169,7 +169,7 @@ def resume_claims(
     if user is None:
         return None
     claims = read_token(token, key, user.session_secret, _now(now))
-    return None if claims is None else (account_of(user), claims)
+    return None if claims is None else (user, claims)
 
 
 def resume_session(
@@ -177,7 +177,7 @@ def resume_session(
 ) -> Account | None:
     """The account a token stands for, or None if it is forged, expired or ended."""
     resumed = resume_claims(session, token, now, key=key)
-    return None if resumed is None else resumed[0]
+    return None if resumed is None else account_of(resumed[0])
 
 
 def end_sessions(session: Session, user_id: int) -> None:

@@ -9,9 +9,10 @@ without an account (a shared link) uses :func:`run_service`.
 
 A tab keeps its session token next to the account. At the start of every full
 rerun the router checks that token again (:func:`resume_from_cookie`: one query by
-primary key), so signing out, changing the password or deleting the account in
-another tab or on another device ends this tab's session before its page runs: it
-shows the sign-in page with a plain message and can change nothing. A service
+primary key, and with Firebase accounts a word from Firebase at most every few
+minutes), so signing out, changing the password or deleting the account in another
+tab or on another device, or disabling it in Firebase, ends this tab's session before
+its page runs: it shows the sign-in page with a plain message and can change nothing. A service
 called outside a checked run (a widget callback, a fragment) checks first too.
 """
 
@@ -46,8 +47,9 @@ GROUP_KEY = "active_group_id"
 CHECKED_KEY = "session_checked_this_run"
 NOTICE_KEY = "signed_out_notice"
 ENDED_ELSEWHERE = N_(
-    "You were signed out, because this account signed out, changed its password or was "
-    "deleted somewhere else. Nothing more was changed from this tab. Sign in again to go on."
+    "You were signed out, because this account signed out, changed its password, or was "
+    "deleted or disabled somewhere else. Nothing more was changed from this tab. Sign in again "
+    "to go on."
 )
 
 

@@ -65,7 +65,9 @@ async function follow(state) {
     }
     const status = answer === null ? 0 : answer.status;
     failures += 1;
-    if (status === 401 || status === 403 || status === 404 || status === 400) {
+    // 429: this person or network already holds as many waiting requests as a server
+    // allows (more open tabs than a person needs); this tab asks by itself instead.
+    if (status === 401 || status === 403 || status === 404 || status === 400 || status === 429) {
       failures = FAILURES_BEFORE_OFFLINE;
     }
     if (failures >= FAILURES_BEFORE_OFFLINE) {

@@ -7,7 +7,9 @@ takes those signals for itself while it serves; the handler here runs first and 
 hands the signal on to uvicorn's, which stops the server as before.
 
 Before it serves, the process is warmed up (:mod:`dutch_app.web.warm`): what the pages
-import and load is loaded once and left out of the collector's walks.
+import and load is loaded once and left out of the collector's walks; its open-file limit
+is raised as far as the system allows, and running out of open files anyway is logged
+sparsely (:mod:`dutch_app.web.open_files`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from types import FrameType
 from typing import Any
 
 from dutch_app.web.live import LiveRoute
+from dutch_app.web.open_files import quiet_accept_errors, raise_open_file_limit
 from dutch_app.web.warm import warm_up
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -63,7 +66,9 @@ def lifespan(live: LiveRoute) -> Callable[[Any], AbstractAsyncContextManager[Non
     @contextlib.asynccontextmanager
     async def run(_app: Any) -> AsyncIterator[None]:
         warm_up()
+        raise_open_file_limit()
         loop = asyncio.get_running_loop()
+        loud = quiet_accept_errors(loop)
 
         def stop_waits() -> None:  # the signal handler runs between two steps of the loop
             loop.call_soon_threadsafe(live.stop)
@@ -73,6 +78,7 @@ def lifespan(live: LiveRoute) -> Callable[[Any], AbstractAsyncContextManager[Non
             yield None
         finally:
             undo()
+            loud()
             live.stop()
 
     return run

@@ -36,6 +36,14 @@ other change still answers it at once, and a request whose time runs out is answ
 as before, so a tab whose run never came still catches up. The note lives in the
 server process, which the balancer keeps each tab on; a request that reaches another
 server is answered as if there were no note.
+
+Every waiting request holds an open connection, and a process has only so many open
+files: one person holding a thousand would shut everyone else out. So each server
+process lets one person hold at most ``live_waits_per_person`` waiting requests, and one
+network address (behind ``trusted_proxies`` proxies, the address they saw) at most
+``live_waits_per_network`` (:class:`WaitCaps`, read from the ``[limits]``); a request
+beyond either is answered 429 at once, and that page asks by itself instead (as when
+the route cannot be reached). A phone needs one per open tab.
 """
 
 from __future__ import annotations
@@ -46,7 +54,7 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -57,10 +65,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from dutch_app.accounts.tokens import parse_token
+from dutch_app.config import Limits, limits
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Key, Watched, member_version, versions
 from dutch_app.services.unit_of_work import perform
+from dutch_app.ui.client import client_key
 from dutch_app.web.cookie import SESSION_COOKIE
+from dutch_app.web.open_files import Sparse
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +112,23 @@ class OwnChanges:
 
 own_changes = OwnChanges()
 """The server process's notes of the changes tabs made themselves."""
+
+
+@dataclass(frozen=True)
+class WaitCaps:
+    """How many requests may wait at once in one server process, per person and per
+    network address, and how many proxies' ``X-Forwarded-For`` entries to trust."""
+
+    per_person: int = Limits.live_waits_per_person
+    per_network: int = Limits.live_waits_per_network
+    trusted_proxies: int = Limits.trusted_proxies
+
+    @classmethod
+    def of(cls, limits: Limits) -> WaitCaps:
+        """The caps the ``[limits]`` settings give."""
+        return cls(
+            limits.live_waits_per_person, limits.live_waits_per_network, limits.trusted_proxies
+        )
 
 
 class _Account(Protocol):
@@ -267,11 +296,26 @@ class LiveRoute:
         wait_seconds: float = WAIT_SECONDS,
         watch_every: float = WATCH_EVERY,
         own: OwnChanges | None = None,
+        caps: WaitCaps | None = None,
     ) -> None:
         self._resources = resources
         self.wait_seconds = wait_seconds
         self.watcher = VersionWatcher(self._read_versions, watch_every)
         self.own = own_changes if own is None else own
+        self._caps = caps
+        self._holding: Counter[str] = Counter()  # waiting requests per person and network
+        self._refusals = Sparse()
+
+    @property
+    def caps(self) -> WaitCaps:
+        """The caps in force (the ``[limits]`` settings unless given)."""
+        if self._caps is None:
+            self._caps = WaitCaps.of(limits())
+        return self._caps
+
+    @caps.setter
+    def caps(self, caps: WaitCaps) -> None:
+        self._caps = caps
 
     def routes(self, base_url_path: str = "") -> list[Route]:
         """The route itself, under Streamlit's ``server.baseUrlPath``."""
@@ -285,18 +329,31 @@ class LiveRoute:
         with self._resources().sessions() as session:
             return perform(session, versions, keys)
 
-    def _checked_version(self, token: str, asked: _Asked) -> int | None:
-        """The version for the cookie's person, None when they may not see it; raises
-        PermissionError for a session that is not (or no longer) valid."""
+    def _checked_version(self, token: str, asked: _Asked) -> tuple[int, int | None]:
+        """The cookie's person and the version for them, None when they may not see it;
+        raises PermissionError for a session that is not (or no longer) valid."""
         resources = self._resources()
         account = resources.accounts.check_session(token)
         if account is None:
             raise PermissionError("no valid session")
         try:
             with resources.sessions() as session:
-                return perform(session, member_version, account.user_id, asked.kind, asked.ident)
+                version = perform(session, member_version, account.user_id, asked.kind, asked.ident)
         except ServiceError:
-            return None
+            version = None
+        return account.user_id, version
+
+    def _holders(self, request: Request, user_id: int) -> list[tuple[str, int]]:
+        """Whom a waiting request counts against, each with their cap."""
+        caps = self.caps
+        holders = [(f"person {user_id}", caps.per_person)]
+        forwarded = request.headers.get("x-forwarded-for") if caps.trusted_proxies else None
+        network = client_key(
+            request.client.host if request.client else None, forwarded, caps.trusted_proxies
+        )
+        if network is not None:
+            holders.append((f"network {network}", caps.per_network))
+        return holders
 
     async def respond(self, request: Request) -> Response:
         """Answer one open page (see the module's text)."""
@@ -308,8 +365,14 @@ class LiveRoute:
         token = request.cookies.get(SESSION_COOKIE, "")
         if not token:
             return _refusal(401)
+        # A flood from one person is refused before it costs any query: by the id the
+        # cookie names, unchecked (a forged one can only refuse its own sender), and again
+        # by the checked one below.
+        claimed = parse_token(token)
+        if claimed is not None and self._full(self._holders(request, claimed[0].user_id)):
+            return _refusal(429)
         try:
-            version = await run_in_threadpool(self._checked_version, token, asked)
+            user_id, version = await run_in_threadpool(self._checked_version, token, asked)
         except PermissionError:
             return _refusal(401)
         except Exception:  # the database is away: the page tries again, then asks by itself
@@ -322,7 +385,30 @@ class LiveRoute:
             return _answer(version)
         if self.watcher.waiting >= MAX_WAITING or self.watcher.stopping:
             return _refusal(503)
-        return await self._answer_when_moved(request, key, version, asked.tab)
+        holders = self._holders(request, user_id)
+        if self._full(holders):
+            return _refusal(429)
+        self._holding.update(holder for holder, _cap in holders)
+        try:
+            return await self._answer_when_moved(request, key, version, asked.tab)
+        finally:
+            self._holding.subtract(holder for holder, _cap in holders)
+            for holder, _cap in holders:
+                if self._holding[holder] <= 0:
+                    del self._holding[holder]
+
+    def _full(self, holders: list[tuple[str, int]]) -> bool:
+        """Whether any of ``holders`` holds as many waiting requests as it may (logged at
+        most once a minute)."""
+        full = [holder for holder, cap in holders if self._holding[holder] >= cap]
+        if full and (left_out := self._refusals.due()) is not None:
+            log.warning(
+                "live route: %s holds as many waiting requests as it may; refused with 429 "
+                "(%s more like it left out of this log)",
+                full[0],
+                left_out,
+            )
+        return bool(full)
 
     async def _answer_when_moved(
         self, request: Request, key: Key, version: int, tab: str | None = None

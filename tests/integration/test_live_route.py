@@ -28,10 +28,12 @@ from dutch_app.web.live import (
     LiveRoute,
     OwnChanges,
     VersionWatcher,
+    WaitCaps,
     live_route_path,
     new_tab_name,
 )
 from dutch_core import PRESETS
+from tests.servers import serving_in_thread
 from tests.views import get_group
 
 KEY = b"a-test-key-for-the-live-route-0123456789"
@@ -106,7 +108,13 @@ def people_at_a_table(sessions: sessionmaker[Session], key: bytes = KEY) -> Peop
 def table(sessions) -> Table:
     """Ann's group with a game of three; Finn, a member; Sam, signed in but in no group."""
     at = people_at_a_table(sessions)
-    live = LiveRoute(lambda: at.resources, wait_seconds=WAIT, watch_every=EVERY, own=OwnChanges())
+    live = LiveRoute(
+        lambda: at.resources,
+        wait_seconds=WAIT,
+        watch_every=EVERY,
+        own=OwnChanges(),
+        caps=WaitCaps(),
+    )
     app = Starlette(routes=web.routes("", live), middleware=web.middleware())
     return Table(
         sessions, at.accounts, app, live, at.owner, at.group_id, at.game_id, at.seats, at.tokens
@@ -132,10 +140,13 @@ async def until_waiting(table: Table, count: int, within: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
-def client(table: Table, who: str | None = None) -> httpx.AsyncClient:
+def client(
+    table: Table, who: str | None = None, address: str = "127.0.0.1", **options
+) -> httpx.AsyncClient:
+    """A browser of ``who`` (None: signed out) connecting from ``address``."""
     cookies = {} if who is None else {"dutch_session": table.tokens[who]}
-    transport = httpx.ASGITransport(app=table.app)
-    return httpx.AsyncClient(transport=transport, base_url="http://app", cookies=cookies)
+    transport = httpx.ASGITransport(app=table.app, client=(address, 50000))
+    return httpx.AsyncClient(transport=transport, base_url="http://app", cookies=cookies, **options)
 
 
 def ask(table: Table, who: str | None, **params) -> httpx.Response:
@@ -414,6 +425,8 @@ def test_many_waiting_pages_cost_one_query_per_kind_per_read(table, sessions):
         "group": {table.group_id: table.call(groups.data_version, table.group_id)},
     }
 
+    table.live.caps = WaitCaps(per_person=30)  # thirty open pages of one person, on purpose
+
     async def thirty() -> list[httpx.Response]:
         async with client(table, "ann") as http:
             requests = [
@@ -491,3 +504,99 @@ def test_the_watcher_reads_only_while_someone_waits():
     assert results == [1] * 10 and left == 0
     assert len(reads) == 1  # one read answered all ten, and then the watcher stopped
     assert reads[0] == [(Watched.GAME, 5)]
+
+
+# --- How many requests may wait ---------------------------------------------------------------
+
+
+def test_one_person_holds_only_so_many_waiting_requests(table):
+    """A phone holds one request per open tab; a script holding a thousand would hold a
+    thousand of the server's open files. Beyond the cap the route answers 429 at once;
+    others wait as ever, and a place given back is free again."""
+    table.live.caps = WaitCaps(per_person=3)
+    shown = table.version()
+    params = {"game": table.game_id, "since": shown}
+
+    async def five_of_finn_and_one_of_ann():
+        async with client(table, "finn") as finn, client(table, "ann") as ann:
+            waiting = [asyncio.create_task(finn.get(ROUTE, params=params)) for _ in range(3)]
+            await until_waiting(table, 3)
+            started = time.monotonic()
+            refused = await asyncio.gather(*(finn.get(ROUTE, params=params) for _ in range(2)))
+            refused_within = time.monotonic() - started
+            anns = asyncio.create_task(ann.get(ROUTE, params=params))
+            await until_waiting(table, 4)
+            await asyncio.to_thread(table.save_round, 1)
+            answered = await asyncio.gather(*waiting, anns)
+            moved = {"game": table.game_id, "since": table.version()}
+            again = [asyncio.create_task(finn.get(ROUTE, params=moved)) for _ in range(3)]
+            await until_waiting(table, 3)
+            await asyncio.to_thread(table.save_round, 2)
+            return refused, refused_within, answered, await asyncio.gather(*again)
+
+    refused, refused_within, answered, again = run(five_of_finn_and_one_of_ann())
+    assert [answer.status_code for answer in refused] == [429, 429]
+    assert all(answer.content == b"" for answer in refused)
+    assert refused_within < WAIT
+    assert [answer.json() for answer in answered] == [{"version": shown + 1}] * 4
+    assert [answer.status_code for answer in again] == [200] * 3
+    assert table.live.watcher.waiting == 0
+
+
+def test_one_network_holds_only_so_many_and_its_address_is_read_behind_the_proxy(table):
+    """Ann and Finn at one table share a network; behind the one trusted proxy each
+    network is the address that proxy saw, not the proxy's own."""
+    table.live.caps = WaitCaps(per_person=10, per_network=2, trusted_proxies=1)
+    params = {"game": table.game_id, "since": table.version()}
+    home = {"X-Forwarded-For": "198.51.100.7"}
+    elsewhere = {"X-Forwarded-For": "203.0.113.9"}
+
+    async def three_at_home_one_elsewhere():
+        async with (
+            client(table, "ann", headers=home) as ann,
+            client(table, "finn", headers=home) as finn,
+            client(table, "finn", headers=elsewhere) as finn_away,
+        ):
+            waiting = [
+                asyncio.create_task(ann.get(ROUTE, params=params)),
+                asyncio.create_task(finn.get(ROUTE, params=params)),
+            ]
+            await until_waiting(table, 2)
+            refused = await finn.get(ROUTE, params=params)
+            away = asyncio.create_task(finn_away.get(ROUTE, params=params))
+            await until_waiting(table, 3)
+            await asyncio.to_thread(table.save_round, 1)
+            return refused, await asyncio.gather(*waiting, away)
+
+    refused, answered = run(three_at_home_one_elsewhere())
+    assert refused.status_code == 429
+    assert [answer.status_code for answer in answered] == [200, 200, 200]
+
+
+def test_over_real_connections_one_person_gets_eight_waits_and_then_429(table):
+    """Twelve connections of one person to a real server: eight wait (the default cap),
+    four are answered 429 at once and closed, so they hold none of its open files."""
+    table.live.caps = WaitCaps()
+    params = {"game": table.game_id, "since": table.version()}
+    cookies = {"dutch_session": table.tokens["finn"]}
+    limits = httpx.Limits(max_connections=20)
+
+    async def twelve(url: str):
+        async with httpx.AsyncClient(base_url=url, cookies=cookies, limits=limits) as http:
+            asked = [asyncio.create_task(http.get(ROUTE, params=params)) for _ in range(12)]
+            await until_waiting(table, 8)
+            refused = [task for task in asked if task.done()]
+            deadline = time.monotonic() + 10
+            while len(refused) < 4:
+                assert time.monotonic() < deadline, f"{len(refused)} of 4 refused"
+                await asyncio.sleep(0.01)
+                refused = [task for task in asked if task.done()]
+            statuses = sorted(task.result().status_code for task in refused)
+            await asyncio.to_thread(table.save_round, 1)
+            answered = [(await task).status_code for task in asked if task not in refused]
+            return statuses, answered
+
+    with serving_in_thread(table.app) as url:
+        statuses, answered = run(twelve(url))
+    assert statuses == [429] * 4
+    assert answered == [200] * 8

@@ -1,0 +1,63 @@
+"""deploy/nginx.conf lets one address hold only so many requests on the live route.
+
+Real sockets: nginx runs the kept configuration in front of a small server whose live
+route holds every request for a few seconds, as the app's does while a game stands still.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from tests.servers import NGINX, serving_in_thread, start_balancer, stop_process_group
+
+PER_ADDRESS = 100  # deploy/nginx.conf: limit_conn dutch_live 100
+HOLD = 2.0  # seconds the stand-in server holds a live request
+
+
+async def hold(request: Request) -> Response:
+    await asyncio.sleep(HOLD)
+    return PlainTextResponse('{"version": 1}')
+
+
+async def health(request: Request) -> Response:
+    return PlainTextResponse("ok")
+
+
+STAND_IN = Starlette(
+    routes=[Route("/_dutch/live", hold), Route("/_stcore/health", health)],
+)
+
+
+def test_one_address_holds_at_most_the_limit_of_live_requests(tmp_path, service_unavailable):
+    if not Path(NGINX).exists():
+        service_unavailable(f"nginx is not installed at {NGINX} (scripts/system-deps.sh)")
+    with serving_in_thread(STAND_IN) as backend:
+        balancer = start_balancer([backend], tmp_path / "nginx")
+        try:
+
+            async def many() -> tuple[list[int], float]:
+                limits = httpx.Limits(max_connections=PER_ADDRESS + 20)
+                async with httpx.AsyncClient(base_url=balancer.url, limits=limits) as http:
+                    started = time.monotonic()
+
+                    async def one() -> tuple[int, float]:
+                        answer = await http.get("/_dutch/live", params={"game": 1, "since": 1})
+                        return answer.status_code, time.monotonic() - started
+
+                    answers = await asyncio.gather(*(one() for _ in range(PER_ADDRESS + 20)))
+                refused = [after for status, after in answers if status == 429]
+                return sorted(status for status, _ in answers), max(refused, default=HOLD)
+
+            statuses, refused_after = asyncio.run(many())
+        finally:
+            stop_process_group(balancer.process)
+    assert statuses == [200] * PER_ADDRESS + [429] * 20
+    assert refused_after < HOLD  # refused at once, not after waiting
