@@ -127,9 +127,27 @@ def test_games_file_has_one_row_per_player_per_game_with_rank_and_win():
     ]
 
 
-def test_a_header_only_file_is_an_empty_import():
-    plan = parse_rounds_csv((",".join(ROUND_COLUMNS) + "\n").encode("utf-8"))
-    assert plan.games == () and plan_history(plan).empty
+def test_a_file_without_games_says_so_instead_of_importing_nothing():
+    """A header alone, or with blank rows after it, would "import 0 games" without a word."""
+    header = ",".join(ROUND_COLUMNS) + "\n"
+    blank = "," * (len(ROUND_COLUMNS) - 1) + "\n"
+    for data in (header, header + blank * 3, "\n" + header + "\n \n" + blank):
+        assert problems_of(data.encode("utf-8")) == ["the file has no games"]
+    empty_history = export_rounds_csv(plan_history(ImportPlan(())), {})
+    assert problems_of(empty_history) == ["the file has no games"]
+
+
+def test_blank_rows_count_against_the_row_limit():
+    """Each blank row costs a read, so a file of only blank rows is refused by the limit."""
+    blank = "," * (len(ROUND_COLUMNS) - 1) + "\n"
+    header = ",".join(ROUND_COLUMNS) + "\n"
+    (message,) = problems_of((header + blank * 11).encode("utf-8"), max_rows=10)
+    assert message == "line 12: the file has more than 10 rows; export a shorter date range"
+    (message,) = problems_of((blank * 11 + header).encode("utf-8"), max_rows=10)
+    assert message == "line 12: the file has more than 10 rows; export a shorter date range"
+    padded = VALID.replace("\n", "\n" + blank, 1)  # header, a blank row, then 10 rows
+    (message,) = problems_of(padded.encode("utf-8"), max_rows=10)
+    assert message == "line 12: the file has more than 10 rows; export a shorter date range"
 
 
 def test_columns_may_come_in_any_order_and_a_byte_order_mark_is_accepted():
@@ -407,7 +425,7 @@ def plan_of(games: list[tuple[HouseRules, str, list[RoundInput]]]) -> ImportPlan
 @st.composite
 def histories(draw) -> ImportPlan:
     games = []
-    for _ in range(draw(st.integers(0, 3))):
+    for _ in range(draw(st.integers(1, 3))):  # a file of no games is refused (see above)
         rules = draw(st.sampled_from(RULES))
         players = draw(
             st.lists(st.sampled_from(NAMES), min_size=2, max_size=5, unique_by=str.casefold)
