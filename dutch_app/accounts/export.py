@@ -50,8 +50,9 @@ rounds.csv         every round: who called, how it ended, the penalty cards
 round_hands.csv    every hand: the cards as entered (or the total, when only that was
                    written down), the total and the score
 
-In the CSV files, a text that starts with = + - @ (or a tab, or a quote) has one
-extra single quote in front, so that a spreadsheet shows it instead of running it.
+In the CSV files, a text that starts with = + - @ (or their full-width or small forms,
+a minus sign, a tab, or a quote) has one extra single quote in front, so that a
+spreadsheet shows it instead of running it.
 """
 
 

@@ -30,7 +30,18 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, or_, select, update
+from sqlalchemy import (
+    CursorResult,
+    DateTime,
+    Select,
+    String,
+    delete,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from dutch_app import throttle
@@ -116,24 +127,35 @@ def throttle_reset_requests(session: Session, address: str, now: datetime) -> No
         raise ResetRequestsLimited(-(-refusal.seconds // 60))
 
 
-def create_reset(session: Session, user_id: int, now: datetime) -> str:
-    """A new token for ``user_id``; earlier links of the account and stale rows are dropped."""
+def create_reset(session: Session, address: str, now: datetime) -> str | None:
+    """A new token for the local account of ``address`` (None when no account uses it);
+    earlier links of the account and stale rows are dropped.
+
+    The same statements run whether or not the address has an account, so the time a
+    request takes does not tell which addresses have one.
+    """
     now = as_utc(now)
+    account = _local_account(address)
     session.execute(
         delete(PasswordReset).where(
-            or_(PasswordReset.user_id == user_id, PasswordReset.expires_at < now)
+            or_(PasswordReset.user_id.in_(account), PasswordReset.expires_at < now)
         )
     )
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    session.add(
-        PasswordReset(
-            user_id=user_id,
-            token_hash=token_hash(token),
-            created_at=now,
-            expires_at=now + timedelta(minutes=RESET_MINUTES),
+    expires = now + timedelta(minutes=RESET_MINUTES)
+    made = session.scalar(
+        insert(PasswordReset)
+        .from_select(
+            ["user_id", "token_hash", "created_at", "expires_at"],
+            account.add_columns(
+                literal(token_hash(token), String),
+                literal(now, DateTime(timezone=True)),
+                literal(expires, DateTime(timezone=True)),
+            ),
         )
+        .returning(PasswordReset.id)
     )
-    return token
+    return None if made is None else token
 
 
 def _usable(token: object, now: datetime):
@@ -154,8 +176,9 @@ def _usable(token: object, now: datetime):
     )
 
 
-def _local_user_id(session: Session, address: str) -> int | None:
-    return session.scalar(
+def _local_account(address: str) -> Select[int]:
+    """The id of the local account that signs in with ``address`` (no row when none does)."""
+    return (
         select(User.id)
         .join(LocalCredential, LocalCredential.user_id == User.id)
         .where(User.email == address, User.auth_provider == "local")
@@ -191,10 +214,8 @@ class ResetLinks:
         """A fresh link for the local account of ``email`` (None when there is none)."""
         address = check_email(email)
         with writing(self._sessions) as session:
-            user_id = _local_user_id(session, address)
-            if user_id is None:
-                return None
-            return reset_link(self._base_url, create_reset(session, user_id, self._clock()))
+            token = create_reset(session, address, self._clock())
+        return None if token is None else reset_link(self._base_url, token)
 
     def request(self, email: str) -> None:
         """Email a link to ``email`` if a local account uses it; silent either way."""
@@ -202,8 +223,7 @@ class ResetLinks:
         now = self._clock()
         with writing(self._sessions) as session:
             throttle_reset_requests(session, address, now)
-            user_id = _local_user_id(session, address)
-            token = None if user_id is None else create_reset(session, user_id, now)
+            token = create_reset(session, address, now)
         if token is not None and self.by_email:
             link = reset_link(self._base_url, token)
             self._in_background(reset_message(self._smtp, address, link, RESET_MINUTES))

@@ -61,10 +61,15 @@ TEXT_COLUMNS = frozenset(
 )
 """Columns holding text, the only ones neutralised against formulas."""
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+FORMULA_STARTS = (
+    *("=", "+", "-", "@", "\t", "\r"),
+    *("\uff1d", "\uff0b", "\uff0d", "\uff20"),  # full-width = + - @
+    *("\ufe66", "\ufe62", "\ufe63", "\ufe6b"),  # small = + - @
+    "\u2212",  # the minus sign
+)
 """What a cell a spreadsheet would run starts with: the formula signs, a tab or a carriage
-return, and the full-width forms of the four signs, which some spreadsheets read as the
-plain ones."""
+return, the full-width and small forms of the four signs and the minus sign, which some
+spreadsheets read as the plain ones (East Asian input methods type them)."""
 QUOTE = "'"
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 

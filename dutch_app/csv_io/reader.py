@@ -277,19 +277,22 @@ def _text(data: bytes, max_bytes: int) -> str:
 
 
 def _records(text: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, cells) of every non-blank record."""
+    """(first line, cells) of every record, blank ones included."""
     reader = csv.reader(io.StringIO(text, newline=""))
     line = 1
     try:
         for cells in reader:
-            if any(cell.strip() for cell in cells):
-                yield line, cells
+            yield line, cells
             line = reader.line_num + 1
     except csv.Error as error:
         problem = CsvProblem(
             reader.line_num, None, _("unreadable CSV: {error}").format(error=error)
         )
         raise CsvImportError([problem]) from None
+
+
+def _blank(cells: list[str]) -> bool:
+    return not any(cell.strip() for cell in cells)
 
 
 def _check_header(cells: list[str]) -> list[str]:
@@ -360,23 +363,26 @@ def read_round_rows(
     and the games those rows belong to.
 
     Raises CsvImportError at once for an empty, too large or non-UTF-8 file,
-    a bad header, more than ``max_rows`` rows, or text that is not CSV.
+    a bad header, no rows after the header, more than ``max_rows`` rows (blank ones
+    count: each costs a read) or text that is not CSV.
     """
-    records = _records(_text(data, max_bytes))
-    first = next(records, None)
-    if first is None:
-        raise CsvImportError([CsvProblem(None, None, _("the file is empty"))])
-    header = _check_header(first[1])
     readers = (_converters(check_name), _hand_readers())
+    header: list[str] | None = None
     rows: list[RoundRow] = []
     problems = Problems()
     bad_rounds: set[tuple[int, int | None]] = set()
-    for count, (line, cells) in enumerate(records, start=1):
+    # Every record counts against the limit, blank ones too: each costs a read.
+    for count, (line, cells) in enumerate(_records(_text(data, max_bytes))):
         if count > max_rows:
             message = _(
                 "the file has more than {max_rows} rows; export a shorter date range"
             ).format(max_rows=format_number(max_rows))
             raise CsvImportError([CsvProblem(line, None, message)])
+        if _blank(cells):
+            continue
+        if header is None:
+            header = _check_header(cells)
+            continue
         if len(cells) != len(header):
             message = _("{cells} cells, but the header names {columns} columns").format(
                 cells=len(cells), columns=len(header)
@@ -389,4 +395,8 @@ def read_round_rows(
             _note_place(bad_rounds, cells, header)
         else:
             rows.append(row)
+    if header is None:
+        raise CsvImportError([CsvProblem(None, None, _("the file is empty"))])
+    if not rows and not problems:
+        raise CsvImportError([CsvProblem(None, None, _("the file has no games"))])
     return ReadRows(rows, problems, bad_rounds)

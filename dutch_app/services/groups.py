@@ -27,6 +27,7 @@ from dutch_app.services._members import seat_member
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services.errors import Conflict, LimitReached, NotFound
 from dutch_app.services.leaving import end_membership
+from dutch_app.services.sharing import end_links_made_by
 from dutch_app.services.unit_of_work import in_steps, write, writes
 from dutch_app.services.views import GroupView, Role, stamp
 from dutch_app.storage.models import Group, Membership, utcnow
@@ -165,8 +166,9 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     The member loses access at once: every service checks membership on each call.
     Their players stay in the group's history, unlinked from their account, exactly
     as when they leave. The invite code is replaced, since the member knows the old
-    one. An owner cannot remove themselves while no other owner would be left: they
-    leave instead, which passes ownership on.
+    one, and the links to games they made stop working. An owner cannot remove
+    themselves while no other owner would be left: they leave instead, which passes
+    ownership on.
     """
     mine = owner_membership(session, user_id, group_id)
     theirs = session.get(Membership, (mine.group_id, check_id("member_id", member_id)))
@@ -179,6 +181,7 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
                 "instead, which passes ownership to the longest-standing member."
             )
         )
+    end_links_made_by(session, mine.group_id, theirs.user_id)
     end_membership(session, theirs)
     group = session.get_one(Group, mine.group_id)
     group.invite_code = new_invite_code()

@@ -4,9 +4,10 @@ A member makes a link for a game of their group; it carries a random token of wh
 SHA-256 hash is stored, so reading the database gives nobody a working link. Anyone with the
 link sees the game's player names, totals and round scores, and nothing else of the group
 (no group name, notes, cards, members or other games). A game has at most one link: making a
-new one ends the old, and any member can end it. An unknown token, a mistyped one and one
-whose link was ended get the same answer, and every try is counted per network like wrong
-invite codes, so tokens cannot be guessed at speed.
+new one ends the old, and any member can end it. Removing a member ends the links they
+made, so someone the group took out cannot keep reading its games. An unknown token, a
+mistyped one and one whose link was ended get the same answer, and every try is counted per
+network like wrong invite codes, so tokens cannot be guessed at speed.
 
 Opening a link costs the same for a game of 10 rounds and one of 20,000: the link is looked
 up (one row), and the view holds the standings and only the latest :data:`SHARED_ROUNDS`
@@ -169,6 +170,16 @@ def end_share_link(session: Session, user_id: int, game_id: int) -> None:
     """End the game's read-only link (nothing happens when it has none)."""
     game = game_for(session, user_id, game_id, lock=True)
     session.execute(delete(SharedGame).where(SharedGame.game_id == game.id))
+
+
+def end_links_made_by(session: Session, group_id: int, user_id: int) -> None:
+    """End every link ``user_id`` made for a game of the group (a step of removing them)."""
+    session.execute(
+        delete(SharedGame).where(
+            SharedGame.created_by == user_id,
+            SharedGame.game_id.in_(select(Game.id).where(Game.group_id == group_id)),
+        )
+    )
 
 
 @in_steps

@@ -84,7 +84,8 @@ def remove_note(group: GroupView, name: str) -> str:
         "{name} will no longer see {group} or its games, from their very next "
         "click. The games they played stay in the group's history, their "
         "player stays and is no longer linked to their account. The invite "
-        "code is replaced, so the one they know stops working."
+        "code is replaced, so the one they know stops working, and the links "
+        "to games they made stop working too."
     ).format(name=md(name), group=md(group.name))
 
 

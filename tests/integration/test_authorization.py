@@ -302,6 +302,8 @@ NOT_SERVICES = {
     "sharing.token_hash": "hashes a token; reads and writes nothing",
     "leaving.end_membership": "a step of leaving, removing a member and deleting an account, "
     "given the membership those services checked",
+    "sharing.end_links_made_by": "a step of removing a member, given the owner's membership "
+    "that service checked",
 }
 
 

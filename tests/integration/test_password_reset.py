@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
+from dutch_app import throttle
 from dutch_app.accounts import AuthFailed, WeakPassword, make_backend
 from dutch_app.accounts.local import LocalBackend
 from dutch_app.accounts.passwords import PasswordHashes
@@ -206,6 +207,41 @@ def test_an_unknown_address_gets_the_same_silence_and_no_email(
     assert [m["To"] for m in messages] == ["ann@example.com"]
     with sessions() as session:
         assert session.scalar(select(func.count()).select_from(PasswordReset)) == 1
+
+
+def statements_of(sessions, work, *args) -> list[str]:
+    """The SQL statements ``work(*args)`` sends through the engine of ``sessions``, in order."""
+    engine = sessions.kw["bind"]
+    sent: list[str] = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        sent.append(" ".join(statement.split()))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        work(*args)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    return sent
+
+
+def test_a_request_does_the_same_database_work_with_or_without_an_account(
+    backend,
+    sessions,
+    monkeypatch,
+    smtp_server,  # noqa: F811
+):
+    """Work done only for addresses with an account makes their answer slower, so the
+    time of a request would tell whether an address has an account."""
+    monkeypatch.setattr(throttle, "CLEAN_UP_CHANCE", 0)  # no housekeeping by chance
+    backend.sign_up("bo@example.com", PASSWORD, "Bo")
+    for known, unknown in (("ann@example.com", "nobody@example.com"),) * 2 + (
+        ("BO@example.com", "nobody-else@example.com"),
+    ):
+        with_account = statements_of(sessions, backend.send_password_reset, known)
+        without = statements_of(sessions, backend.send_password_reset, unknown)
+        assert with_account == without
+        assert len(with_account) >= 3  # not nothing: the counter, the lookup, the link
 
 
 def test_reset_requests_are_limited_per_address_the_same_way_with_or_without_an_account(

@@ -173,3 +173,32 @@ def test_a_link_looked_up_after_a_change_carries_the_new_version(session, owner,
     perform(session, sharing.end_share_link, owner, game.id)
     with pytest.raises(ShareLinkInvalid):  # a link ended since it was looked up shows nothing
         perform(session, sharing.read_shared_game, after)
+
+
+def test_removing_a_member_ends_the_links_they_made_and_keeps_the_others(
+    session, owner, game, seated, make_user
+):
+    """A removed member's links stop showing the game: they could otherwise keep reading
+    the new rounds of a group that took them out."""
+    ben = make_user("Ben")
+    code = perform(session, get_group, owner, game.group_id).invite_code
+    perform(session, groups.join_group, ben, code)
+    second = perform(
+        session, games.start_game, owner, game.group_id, [p.id for p in seated], PRESETS["classic"]
+    )
+    bens = perform(session, sharing.make_share_link, ben, game.id)
+    owners = perform(session, sharing.make_share_link, owner, second.id)
+    perform(session, groups.remove_member, owner, game.group_id, ben)
+    assert "does not work" in refusal(session, bens)
+    assert not perform(session, sharing.share_link_state, owner, game.id).exists
+    assert perform(session, open_shared_game, owners, client=CLIENT).players[0] == "Ann"
+
+
+def test_leaving_keeps_the_links_one_made(session, owner, game, make_user):
+    """Leaving is not being sent away: the links a member made for the group keep working."""
+    ben = make_user("Ben")
+    code = perform(session, get_group, owner, game.group_id).invite_code
+    perform(session, groups.join_group, ben, code)
+    token = perform(session, sharing.make_share_link, ben, game.id)
+    perform(session, groups.leave_group, ben, game.group_id)
+    assert perform(session, open_shared_game, token, client=CLIENT).players[0] == "Ann"
