@@ -11,6 +11,7 @@ import streamlit as st
 from dutch_app.i18n import _
 from dutch_app.services import games
 from dutch_app.services.views import GroupView
+from dutch_app.ui.connection_badge import connection_badge
 from dutch_app.ui.context import active_group, call, my_groups
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.live import follow_game, follow_group
@@ -78,6 +79,7 @@ def show(group: GroupView, game_id: int) -> None:
 
 
 st.title(_("Table view"))
+connection_badge()
 group = active_group(my_groups())
 if group is None:
     st.info(_("You are not in a group yet: set one up on the Group page."))

@@ -170,3 +170,18 @@ def test_a_round_kept_for_one_account_is_never_sent_by_another(table_of_two, app
     )
     (stored,) = stored_rounds(ann, game_id)
     assert stored.entered_by == ann.account.user_id
+
+
+def test_the_table_view_says_when_it_is_offline(table_of_two):
+    """The table view lies in the middle of the table: without a network it says so, so
+    nobody takes a still screen for the latest standings."""
+    _, _, _, phone_b, _ = table_of_two
+    press(phone_b.get_by_test_id("stMain").get_by_role("link", name="Table view"))
+    expect(phone_b.get_by_role("heading", name="Table view")).to_be_visible()
+    badge = phone_b.locator(".dutch-offline-badge")
+    expect(badge).to_be_hidden()
+    phone_b.context.set_offline(True)
+    expect(badge).to_have_text("Offline")
+    expect(badge).to_be_visible()
+    phone_b.context.set_offline(False)
+    expect(badge).to_be_hidden()
