@@ -502,10 +502,11 @@ class Entry {
     this.outboxBox.dataset.waiting = String(count);
     const moved = held && held.answer && held.answer.outcome === "moved_on";
     const ended = held && held.answer && held.answer.outcome === "ended";
-    this.heldAgain.hidden = !(moved || (ended && held.answer.reopen !== false));
-    this.heldAgain.textContent = moved
-      ? fillIn(texts.saveAs, { number: held.answer.next })
-      : texts.reopenAndSave;
+    const editable = held && this.editable(held);
+    this.heldAgain.hidden = !(moved || editable || (ended && held.answer.reopen !== false));
+    if (moved) this.heldAgain.textContent = fillIn(texts.saveAs, { number: held.answer.next });
+    else if (editable) this.heldAgain.textContent = texts.edit;
+    else this.heldAgain.textContent = texts.reopenAndSave;
     this.heldDiscard.hidden = !held;
   }
 
@@ -524,12 +525,36 @@ class Entry {
     return `${kept} ${held.status === 401 ? texts.signedOut : texts.notSaved}`;
   }
 
+  // A kept round with a problem goes back into the form to be fixed, when it is the last
+  // one kept and the form is empty (so nothing typed is lost, and the order stays).
+  editable(held) {
+    const answer = held.answer;
+    const fixable = answer && (answer.outcome === "invalid" || answer.outcome === "refused");
+    return Boolean(fixable) && !this.outbox.length && !this.typed();
+  }
+
   // The person's choice for an entry from the outbox the route did not store.
   heldChosen(keep) {
     const held = this.held;
     if (!held) return;
     this.held = null;
     const answer = held.answer;
+    if (keep && this.editable(held)) {
+      this.showNotice(null);
+      this.start(held.entry.round, held.entry);
+      this.number = held.entry.round;
+      this.showRound(this.number, this.dealerOf(this.number));
+      if (answer.outcome === "invalid") {
+        this.refused = true;
+        this.showProblems(answer);
+        bringIntoView(answer.first, this.form, answer.first !== "save");
+      } else {
+        this.showNotice({ kind: "failed", text: answer.message });
+      }
+      this.showOutbox();
+      this.changed(0); // the page keeps it as the entry on the form
+      return;
+    }
     if (keep) {
       const entry = { ...held.entry };
       if (answer && answer.outcome === "moved_on") entry.round = answer.next;

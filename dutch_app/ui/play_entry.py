@@ -264,6 +264,7 @@ def _texts() -> dict[str, str]:
         "sending": _("Sending the rounds kept on this phone…"),
         "sent": _("Round {number} sent."),
         "keptRound": _("Round {number}, kept on this phone, was not saved:"),
+        "edit": _("Fix it"),
         "signedOut": _("You are signed out: sign in again to save this round."),
         "notSaved": _("This round could not be saved. Reload the page and try again."),
     }

@@ -19,6 +19,7 @@ from tests.e2e.streamlit_ui import (
     UNEXPECTED_ERROR,
     expect_clean_page,
     field,
+    fill,
     fill_round,
     press,
     save_button,
@@ -185,3 +186,29 @@ def test_the_table_view_says_when_it_is_offline(table_of_two):
     expect(badge).to_be_visible()
     phone_b.context.set_offline(False)
     expect(badge).to_be_hidden()
+
+
+def test_a_kept_round_with_a_problem_comes_back_to_its_field_to_be_fixed(table_of_two):
+    """A round kept offline is checked like any other when it is sent: a problem is shown
+    against its field, and the round waits until it is fixed."""
+    ann, game_id, phone_a, _, _ = table_of_two
+    phone_a.context.set_offline(True)
+    save_offline(phone_a, 1, ["3", "K", "7"])  # a King without its colour
+    press(phone_a.get_by_role("button", name="Enter round 2"))
+    phone_a.context.set_offline(False)
+    outbox = widget(phone_a, "play_round_outbox")
+    expect(outbox).to_contain_text(
+        "Round 1, kept on this phone, was not saved: Ben: 'K' needs a colour",
+        timeout=SENT_WITHIN_MS,
+    )
+    assert stored_rounds(ann, game_id) == ()
+    press(outbox.get_by_role("button", name="Fix it"))
+    expect(phone_a.get_by_role("heading", name="Round 1", exact=True)).to_be_visible()
+    error = widget(phone_a, "play_round_hand_1").locator(".dutch-entry-error")
+    expect(error).to_contain_text("'K' needs a colour")
+    expect(field(phone_a, "play_round_hand_1")).to_have_value("K")
+    fill(phone_a, "play_round_hand_1", "KS")
+    press(save_button(phone_a))
+    expect(notice(phone_a)).to_contain_text("Round 1 saved.")
+    assert [[h.hand_total for h in r.hands] for r in stored_rounds(ann, game_id)] == [[3, 13, 7]]
+    expect_no_error(phone_a)
