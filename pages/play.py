@@ -212,7 +212,8 @@ def show_game(game_id: int, group: GroupView) -> None:
             ended_elsewhere(game)
     entry, standings = st.columns([3, 2])  # on a phone the entry form comes first
     with entry:
-        undo_last_round(game, group)
+        with st.container():  # always here, so the entry below keeps its place (and its text)
+            undo_last_round(game, group)
         play_entry(game, group, undone_here=undone_here(game.id) is not None)
     with standings:
         st.subheader(_("Standings"))
