@@ -8,11 +8,9 @@ person sees on each phone, and what the database holds.
 
 from __future__ import annotations
 
-import contextlib
 import re
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.e2e.streamlit_ui import (
@@ -117,28 +115,51 @@ def test_a_round_saved_offline_that_another_phone_saved_too_is_offered_as_the_ne
     expect_no_error(phone_a, phone_b)
 
 
-def test_a_round_kept_on_the_phone_survives_a_reload_and_is_sent_once(table_of_two):
+def test_a_round_kept_on_the_phone_survives_a_closed_tab_and_is_sent_once(table_of_two):
     ann, game_id, phone_a, phone_b, _ = table_of_two
-    url = phone_a.url
-    phone_a.context.set_offline(True)
+    url, context = phone_a.url, phone_a.context
+    context.set_offline(True)
     save_offline(phone_a, 1, ["3", "9", "7"])
-    with contextlib.suppress(PlaywrightError):  # no network: the browser's own error page
-        phone_a.reload(timeout=5_000)
+    phone_a.close()  # the tab is closed with the round still on the phone
     assert stored_rounds(ann, game_id) == ()
-    phone_a.context.set_offline(False)
-    phone_a.goto(url)
-    expect(widget(phone_a, "play_round_outbox")).to_contain_text(
+    context.set_offline(False)
+    again = context.new_page()
+    again.goto(url)
+    expect(widget(again, "play_round_outbox")).to_contain_text(
         "Round 1 sent.", timeout=SENT_WITHIN_MS
     )
-    expect(phone_a.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    expect(again.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
     expect(phone_b.get_by_role("heading", name="Round 2", exact=True)).to_be_visible(
         timeout=LIVE_PROMISE_MS
     )
-    phone_a.reload()  # sent once: nothing is kept any more, nothing goes again
-    expect(phone_a.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
-    expect_clean_page(phone_a)
+    again.reload()  # sent once: nothing is kept any more, nothing goes again
+    expect(again.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    expect_clean_page(again)
     assert len(stored_rounds(ann, game_id)) == 1
-    expect_no_error(phone_a, phone_b)
+    expect_no_error(again, phone_b)
+
+
+def test_a_round_kept_on_the_phone_survives_a_reload_and_is_sent_once(table_of_two):
+    """The server cannot be reached for saving (here the phone's requests to the round
+    route fail), the page is reloaded, and the round is sent once the route answers."""
+    ann, game_id, phone_a, _, _ = table_of_two
+    route = "**/_dutch/round"
+    phone_a.route(route, lambda request: request.abort())
+    fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
+    save_button(phone_a).tap()
+    expect(notice(phone_a)).to_contain_text(
+        "No connection: round 1 is kept on this phone", timeout=KEPT_WITHIN_MS
+    )
+    phone_a.reload()
+    expect(widget(phone_a, "play_round_outbox")).to_contain_text("1 round is kept on this phone")
+    assert stored_rounds(ann, game_id) == ()
+    phone_a.unroute(route)
+    expect(widget(phone_a, "play_round_outbox")).to_contain_text(
+        "Round 1 sent.",
+        timeout=40_000,  # the next try, at most 30 s after the last
+    )
+    assert len(stored_rounds(ann, game_id)) == 1
+    expect_no_error(phone_a)
 
 
 def test_a_round_kept_for_one_account_is_never_sent_by_another(table_of_two, app_server):
