@@ -667,8 +667,11 @@ class Entry {
     if (data.version >= this.version) {
       this.version = data.version;
       this.number = data.number;
-      // Rounds waiting in the outbox come first: the form is for the one after them.
-      const waiting = [...this.outbox, ...(this.held ? [this.held.entry] : [])];
+      // Rounds waiting in the outbox come first: the form is for the one after them (the
+      // form's own entry, kept when it could not be sent, is not one of them).
+      const waiting = [...this.outbox, ...(this.held ? [this.held.entry] : [])].filter(
+        (entry) => entry.id !== this.id,
+      );
       const after = Math.max(0, ...waiting.map((entry) => entry.round));
       if (after >= this.number) this.number = after + 1;
       const dealer = this.number === data.number ? data.dealer : this.dealerOf(this.number);

@@ -129,6 +129,11 @@ def test_without_a_connection_the_round_is_kept_and_sent_once_it_is_back(at_tabl
     expect(notice).to_be_in_viewport()
     expect(field(page, "play_round_hand_1")).to_have_value("9")
     assert refused[:1] == ["POST"] and stored(table, game_id) == ()
+    # The page runs again (a switch beside the standings): the form still says the same.
+    widget(page, "play_keep_awake").get_by_text("Keep the screen on").click()
+    wait_until_idle(page)
+    expect(notice).to_have_text(re.compile(r"^No connection: round 1 is kept on this phone"))
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
     page.unroute(ROUTE)  # the connection is back: the phone sends the round by itself
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=40_000)
     expect_standings(page, [(1, "Ann", 3), (2, "Cleo", 7), (3, "Ben", 9)])
