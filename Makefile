@@ -52,7 +52,7 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# make bench   measure the performance ratios of the README's Performance section (not a test;
+# make bench   measure the performance ratios of docs/performance.md (not a test;
 #              the 1,000,000-row histories take minutes to build the first time, then are kept
 #              in benchmarks/.cache/ and on the PostgreSQL server). Narrow it with BENCH_ARGS:
 #              make bench BENCH_ARGS="--sizes 10000 --databases sqlite"

@@ -1,4 +1,4 @@
-"""The ratios as a table (plain text for the terminal, Markdown for the README) and as JSON."""
+"""The ratios as a table (plain text for the terminal, Markdown for docs/performance.md) and as JSON."""
 
 from __future__ import annotations
 

@@ -126,7 +126,7 @@ def test_a_hand_in_any_file_reads_as_the_history_csv_writes_it():
 
 def test_the_upload_limit_is_stated_from_the_one_setting_everywhere():
     limit = csv_io.MAX_UPLOAD_MB
-    assert f"**{limit} MB and" in (ROOT / "README.md").read_text()
+    assert f"**{limit} MB and" in (ROOT / "docs/csv.md").read_text()
     assert f"files up to {limit} MB" in (ROOT / "docs/hosting.md").read_text()
     config = tomllib.loads((ROOT / ".streamlit/config.toml").read_text())
     assert config["server"]["maxUploadSize"] >= limit
