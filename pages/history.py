@@ -153,13 +153,26 @@ def answer_past_the_end(stored: RoundView, question: PastTheEndQuestion) -> None
     if choice is None:
         return
     forget_past_the_end()
+    saved = save_correction(
+        question.round_id, question.version, question.correction, past_the_end=choice
+    )
+    if saved is not None:
+        if choice is rounds.PastTheEnd.END_THERE:
+            then = _("The game ended after round {number}; the rounds after it were deleted.")
+        else:
+            then = _("The game goes on as an open game, with every round.")
+        summary = md(correction_summary(stored, saved))
+        flash(f"{summary} {then.format(number=question.ended_after)}", "history_round")
+
+
+def save_correction(round_id: int, version: int, correction, **choice):
+    """Store a correction of round ``round_id``: the round as saved, or None when it was refused
+    (said where the person looks; a correction that crosses the game's end is asked about)."""
     try:
-        saved = call(
-            rounds.edit_round,
-            question.round_id,
-            question.version,
-            *question.correction,
-            past_the_end=choice,
+        saved = call(rounds.edit_round, round_id, version, *correction, **choice)
+    except EndCrossed as error:
+        ask_past_the_end(
+            PastTheEndQuestion(round_id, version, correction, error.ended_after, error_text(error))
         )
     except Conflict as error:
         note_conflict(error_text(error))
@@ -168,12 +181,8 @@ def answer_past_the_end(stored: RoundView, question: PastTheEndQuestion) -> None
         set_round_errors(EDIT_FORM, {"round": error_text(error)})
     else:
         keep_saved(saved)
-        if choice is rounds.PastTheEnd.END_THERE:
-            then = _("The game ended after round {number}; the rounds after it were deleted.")
-        else:
-            then = _("The game goes on as an open game, with every round.")
-        summary = md(correction_summary(stored, saved))
-        flash(f"{summary} {then.format(number=question.ended_after)}", "history_round")
+        return saved
+    return None
 
 
 def correct_round(game) -> None:
@@ -207,21 +216,8 @@ def correct_round(game) -> None:
         fields, _check = submitted
         forget_past_the_end()
         correction = service_input(game, fields)
-        try:
-            saved = call(rounds.edit_round, stored.id, target.version, *correction)
-        except EndCrossed as error:
-            ask_past_the_end(
-                PastTheEndQuestion(
-                    stored.id, target.version, correction, error.ended_after, error_text(error)
-                )
-            )
-        except Conflict as error:
-            note_conflict(error_text(error))
-            st.rerun()
-        except (ServiceError, DutchError) as error:
-            set_round_errors(EDIT_FORM, {"round": error_text(error)})
-        else:
-            keep_saved(saved)
+        saved = save_correction(stored.id, target.version, correction)
+        if saved is not None:
             flash(md(correction_summary(stored, saved)), "history_round")
     if asked := past_the_end(stored.id):
         answer_past_the_end(stored, asked)
