@@ -170,11 +170,6 @@ def _checked(kept: Kept | None, game, players: list[str]) -> dict[str, Any] | No
     }
 
 
-def current_account_id() -> int:
-    """Whose entries the element keeps on the phone (the outbox is kept per account)."""
-    return require_account().user_id
-
-
 def play_entry(game, group, undone_here: bool = False) -> None:
     """Draw the entry of ``game`` (a game view) in ``group``, for the game's next round
     (``undone_here``: this tab just took a round back, and a typed entry follows)."""
@@ -184,7 +179,7 @@ def play_entry(game, group, undone_here: bool = False) -> None:
     language = active_language()
     data: dict[str, Any] = {
         "form": FORM,
-        "account": current_account_id(),
+        "account": require_account().user_id,  # the phone's outbox is kept per account
         "game": game.id,
         "version": game.version,
         "number": game.rounds_played + 1,
