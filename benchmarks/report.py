@@ -1,4 +1,4 @@
-"""The ratios as a table (plain text for the terminal, Markdown for docs/performance.md) and as JSON."""
+"""The ratios as a table (plain text for the terminal, Markdown for the docs) and as JSON."""
 
 from __future__ import annotations
 
