@@ -18,8 +18,11 @@ ever shown). An import holds its group's import lock all the while
 (:mod:`~dutch_app.services._import_lock`), which dies with its process: a holding group
 whose lock is free was left by a process that died half-way, and is cleaned up the same
 way by the next import (before it looks for the games the group has), or when the app
-starts. A file's game is skipped only when the group shows it already, never for a game
-another import holds: that one may yet be deleted.
+starts; the person who started it is then told at their next page view
+(:class:`~dutch_app.storage.models.StoppedImport`). A file's game is skipped only when the
+group shows it already, never for a game another import holds: that one may yet be deleted.
+An import told to stop (:data:`STOP`: its server is gone) stops before its next batch and
+is discarded the same way.
 
 These transactions are the import's own: each step runs in a write unit of work
 (:func:`~dutch_app.services.unit_of_work.write`: committed, rolled back, or run again
@@ -47,7 +50,7 @@ from dutch_app.services._bulk import PreparedGames, insert_games, insert_with_id
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._import_lock import import_lock
 from dutch_app.services._in_lists import in_lists
-from dutch_app.services.unit_of_work import read, write
+from dutch_app.services.unit_of_work import read, write, writes
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -55,6 +58,7 @@ from dutch_app.storage.models import (
     Player,
     Round,
     RoundHand,
+    StoppedImport,
     game_is_shown,
 )
 
@@ -77,6 +81,26 @@ LEAST_PAUSE_S = 0.002
 
 DELETE_BATCH = 50
 """Games deleted per short transaction when an import is undone."""
+
+STOP = threading.Event()
+"""Set in an import process whose server is gone: the import at work stops before its
+next batch (:class:`ImportStopped`) and is discarded."""
+
+
+class ImportStopped(Exception):
+    """The import was told to stop (:data:`STOP`); what it wrote was discarded."""
+
+
+def _go_on() -> None:
+    if STOP.is_set():
+        raise ImportStopped
+
+
+@writes
+def note_stopped(session: Session, user_id: int, group_id: int) -> None:
+    """Note for the person that their import into the group stopped before it ended,
+    to be told at their next page view."""
+    session.add(StoppedImport(user_id=user_id, group_id=group_id))
 
 
 class Stored(NamedTuple):
@@ -344,17 +368,18 @@ def _reveal(session: Session, user_id: int, group_id: int, holding: int) -> None
     bump_group(session, group_id)
 
 
-def discard(session: Session, holding: int, group_id: int) -> None:
+def discard(session: Session, holding: int, group_id: int, tell: int | None = None) -> None:
     """Undo an import: delete its games a batch per transaction, then its new players and
-    its holding group (last, so that none of its games is ever shown)."""
+    its holding group (last, so that none of its games is ever shown). ``tell``: the person
+    to tell at their next page view, in the same transaction as the last."""
     session.rollback()
-    while write(session, _discard_some, holding, group_id):
+    while write(session, _discard_some, holding, group_id, tell):
         _pause(LEAST_PAUSE_S)
 
 
-def _discard_some(session: Session, holding: int, group_id: int) -> bool:
+def _discard_some(session: Session, holding: int, group_id: int, tell: int | None) -> bool:
     """Delete a batch of the import's games; when none is left, its new players and its
-    holding group. Whether there may be more to delete."""
+    holding group (and note for ``tell`` that it stopped). Whether there may be more."""
     ids = list(
         session.scalars(
             select(Game.id)
@@ -365,36 +390,57 @@ def _discard_some(session: Session, holding: int, group_id: int) -> bool:
     if not ids:
         session.execute(delete(Player).where(Player.group_id == holding))
         session.execute(delete(Group).where(Group.id == holding))
+        if tell is not None:
+            session.add(StoppedImport(user_id=tell, group_id=group_id))
         return False
     session.execute(delete(Game).where(Game.id.in_(ids)))
     return True
 
 
-def _holding_groups(session: Session, group_id: int | None = None) -> list[tuple[int, int]]:
-    """The holding groups (of ``group_id``, or of every group), with their groups."""
-    query = select(Group.id, Group.import_into_id).where(Group.import_into_id.is_not(None))
+class _Holding(NamedTuple):
+    id: int
+    into: int
+    by: int | None  # the person who started the import
+
+
+def _holding_groups(session: Session, group_id: int | None = None) -> list[_Holding]:
+    """The holding groups (of ``group_id``, or of every group)."""
+    query = select(Group.id, Group.import_into_id, Group.created_by).where(
+        Group.import_into_id.is_not(None)
+    )
     if group_id is not None:
         query = query.where(Group.import_into_id == group_id)
-    return [(holding, into) for holding, into in session.execute(query) if into is not None]
+    return [_Holding(holding, into, by) for holding, into, by in session.execute(query) if into]
 
 
-def _discard_dead(session: Session, group_id: int) -> int:
-    """Undo the imports into the group that died half-way; how many. Only with the group's
-    import lock held: then no import into it is at work."""
+def _discard_dead(session: Session, group_id: int, tell: bool = True) -> int:
+    """Undo the imports into the group that died half-way, and (with ``tell``) note it for
+    the people who started them; how many. Only with the group's import lock held: then no
+    import into it is at work."""
     dead = read(session, _holding_groups, group_id)
-    for holding, _group in dead:
-        discard(session, holding, group_id)
+    for holding in dead:
+        discard(session, holding.id, group_id, holding.by if tell else None)
     return len(dead)
 
 
-def discard_abandoned(engine: Engine) -> int:
-    """Undo the imports that died half-way (their groups' import locks are free); how many."""
+def discard_abandoned(
+    engine: Engine, group_id: int | None = None, *, tell: bool = True, patience: float = 0.0
+) -> int:
+    """Undo the imports (into ``group_id``, or any group) that died half-way (their groups'
+    import locks are free); how many. ``tell``: note it for the people who started them.
+    ``patience``: how long to wait for a lock that a process which just died still holds."""
     with engine.connect() as connection, Session(connection, expire_on_commit=False) as own:
         count = 0
-        for group_id in sorted({into for _holding, into in read(own, _holding_groups)}):
-            with import_lock(own, group_id, wait=False) as taken:
-                if taken:
-                    count += _discard_dead(own, group_id)
+        groups = sorted({holding.into for holding in read(own, _holding_groups, group_id)})
+        for into in groups:
+            deadline = time.monotonic() + patience
+            while True:
+                with import_lock(own, into, wait=False) as taken:
+                    if taken:
+                        count += _discard_dead(own, into, tell)
+                if taken or time.monotonic() >= deadline:
+                    break
+                time.sleep(0.05)
         return count
 
 
@@ -411,6 +457,7 @@ def store(
     the seated players' ids in ``prepared`` are those keys. A game the group got from
     another import meanwhile (the same import key) is left out.
     """
+    _go_on()
     engine = session.get_bind().engine
     discard_abandoned(engine)
     with _own_connection(engine) as connection:
@@ -439,6 +486,7 @@ def _store(
         stored: list[tuple[int, int]] = []
         size = batch_hands(connection.dialect.name)
         for number, indexes in enumerate(rows.batches(size), start=1):
+            _go_on()
             began = time.perf_counter()
             with _no_collection():
                 batch = write(own, _write_batch, group_id, holding, rows, indexes, player_ids)

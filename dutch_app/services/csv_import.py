@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import NamedTuple, cast
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_csv
@@ -32,8 +32,18 @@ from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._stored_games import Table, core_game
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.players import PLAYER_NAME_LENGTH
-from dutch_app.services.unit_of_work import in_steps, read
-from dutch_app.storage.models import Game, GamePlayer, Player, Round, RoundHand, game_is_shown
+from dutch_app.services.unit_of_work import in_steps, read, write
+from dutch_app.storage.models import (
+    Game,
+    GamePlayer,
+    Group,
+    Membership,
+    Player,
+    Round,
+    RoundHand,
+    StoppedImport,
+    game_is_shown,
+)
 from dutch_core.game import GameStatus
 
 
@@ -203,3 +213,37 @@ def discard_abandoned_imports(session: Session) -> int:
     their group's import lock); how many there were. Run when the app starts, and by every
     import."""
     return discard_abandoned(session.get_bind().engine)
+
+
+@in_steps
+def stopped_imports(session: Session, user_id: int) -> list[str]:
+    """The names of the groups (the person's still) into which an import of theirs stopped
+    before it ended with nobody left to say so; each is told once, then forgotten.
+
+    Read on every page run: one indexed query when there is nothing to tell.
+    """
+    rows = read(session, _stopped, user_id)
+    if rows:
+        write(session, _forget_stopped, [row_id for row_id, _name in rows])
+    return list(dict.fromkeys(name for _row_id, name in rows if name is not None))
+
+
+def _stopped(session: Session, user_id: int) -> list[tuple[int, str | None]]:
+    return [
+        (row_id, name)
+        for row_id, name in session.execute(
+            select(StoppedImport.id, Group.name)
+            .outerjoin(
+                Membership,
+                (Membership.group_id == StoppedImport.group_id)
+                & (Membership.user_id == StoppedImport.user_id),
+            )
+            .outerjoin(Group, (Group.id == Membership.group_id))
+            .where(StoppedImport.user_id == user_id)
+            .order_by(StoppedImport.id)
+        )
+    ]
+
+
+def _forget_stopped(session: Session, ids: list[int]) -> None:
+    session.execute(delete(StoppedImport).where(StoppedImport.id.in_(ids)))

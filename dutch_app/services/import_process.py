@@ -22,10 +22,11 @@ problems), or one of the services' errors. Anything else that fails there is wri
 the import process's log (the server's standard error) and reaches the page as an
 unexpected error, with an id of its own in the server's log. An import process that dies
 half-way (stopped, out of memory) fails the import with :class:`ImportFailed` and leaves a
-holding group, which the next import into the group or the next start deletes, as it
-does for any dead import; the next import starts a new process. An import process whose
-server died ends within :data:`PARENT_CHECK_S`, in the middle of an import too: nobody is
-left to tell what it did, so it leaves its import to be deleted at the server's next start.
+holding group, which the server deletes at once (the page says what happened); the next
+import starts a new process. An import process whose server died stops its import before
+the next batch (within :data:`PARENT_CHECK_S` and a batch), discards what it wrote, notes
+it for the person (:class:`~dutch_app.storage.models.StoppedImport`: their next page view
+says so, :func:`~dutch_app.services.csv_import.stopped_imports`) and ends.
 
 An in-memory SQLite database cannot be reached from another process: there the import
 runs in the caller's process, as it always did.
@@ -52,6 +53,12 @@ from sqlalchemy.orm import Session
 from dutch_app.csv_io import CsvImportError, CsvProblem
 from dutch_app.i18n import _, active_language, active_locale, use_language
 from dutch_app.services._access import membership
+from dutch_app.services._import_writes import (
+    STOP,
+    ImportStopped,
+    discard_abandoned,
+    note_stopped,
+)
 from dutch_app.services.csv_import import ImportReport, import_rounds_csv
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.unit_of_work import in_steps, perform, read
@@ -74,6 +81,17 @@ an import process waiting for a processor there would keep every writer waiting 
 
 PARENT_CHECK_S = 0.2
 """How often the import process checks that the server that started it still runs."""
+
+STOPPED_LOCK_S = 5.0
+"""How long the server waits for a dead import process's lock to be freed (on PostgreSQL,
+once the database has seen its connection close) before it leaves the clean-up for later."""
+
+STOP_GRACE_S = 60.0
+"""How long an import process whose server is gone gives its import to stop and discard
+what it wrote before it ends anyway (what is left is cleaned up at the next start)."""
+
+_IMPORTING = threading.Lock()
+"""Held by the import process while it runs an import."""
 
 
 class ImportFailed(ServiceError):
@@ -111,7 +129,12 @@ def import_rounds_csv_apart(
     if in_memory(engine.url):
         return import_rounds_csv(session, user_id, group_id, data)
     url = engine.url.render_as_string(hide_password=False)
-    answer = _WORKER.run(url, (active_language(), active_locale()), user_id, group_id, data)
+    try:
+        answer = _WORKER.run(url, (active_language(), active_locale()), user_id, group_id, data)
+    except ImportFailed:
+        # The page says so now: delete what the dead process wrote without a note for later.
+        discard_abandoned(engine, group_id, tell=False, patience=STOPPED_LOCK_S)
+        raise
     if isinstance(answer, ImportReport):
         return answer
     if isinstance(answer, _Refused):
@@ -272,7 +295,8 @@ def _prepare(server: int, lower: bool) -> None:
 
 
 def _end_without(server: int) -> None:
-    """End this process once the server process that started it is gone.
+    """End this process once the server process that started it is gone, after stopping
+    the import at work (:data:`STOP`).
 
     Not Linux's parent-death signal (``prctl(PR_SET_PDEATHSIG)``): it comes when the
     *thread* that started the process ends, and the import process is started by the thread
@@ -280,6 +304,8 @@ def _end_without(server: int) -> None:
     """
     while os.getppid() == server:
         time.sleep(PARENT_CHECK_S)
+    STOP.set()
+    _IMPORTING.acquire(timeout=STOP_GRACE_S)
     _log.error("The server that started this import process is gone: it ends.")
     os._exit(1)
 
@@ -300,8 +326,12 @@ def _import(
     ``language``: the language and the locale of the page that asked."""
     use_language(language[0], browser=language[1])
     try:
-        with Session(_engine(url), expire_on_commit=False) as session:
-            return perform(session, import_rounds_csv, user_id, group_id, data)
+        with _IMPORTING, Session(_engine(url), expire_on_commit=False) as session:
+            try:
+                return perform(session, import_rounds_csv, user_id, group_id, data)
+            except ImportStopped:
+                perform(session, note_stopped, user_id, group_id)
+                return _Failed("ImportStopped, its server is gone")
     except CsvImportError as error:
         return _Refused(error.problems, error.count)
     except ServiceError as error:

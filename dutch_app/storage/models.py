@@ -335,6 +335,20 @@ class UserPreferences(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class StoppedImport(Base):
+    """An import that stopped before it ended with nobody left to say so: its server went
+    away, and what it had written was discarded. The person who started it is told at
+    their next page view, and the row is then deleted."""
+
+    __tablename__ = "stopped_imports"
+    __table_args__ = NEVER_REUSED
+
+    id: Mapped[int] = surrogate_key()
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    stopped_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class SharedGame(Base):
     """A read-only link to one game that works without an account.
 

@@ -332,3 +332,17 @@ def show_lost_group() -> None:
             message,
             icon=":material/group_off:",
         )
+
+
+def show_stopped_imports() -> None:
+    """Say once that an import of the person's stopped while nobody could tell them (the
+    server went away during it), and that nothing of it was kept."""
+    for name in call(csv_import.stopped_imports):
+        st.warning(
+            _(
+                "Your import of a rounds file into the group {name} stopped before it ended, "
+                "because the server restarted. Nothing of that file was kept: import it again "
+                "on the History page."
+            ).format(name=md(name)),
+            icon=":material/sync_problem:",
+        )

@@ -16,6 +16,7 @@ import pytest
 
 import dutch_app.services
 from dutch_app.services import (
+    _import_writes,
     csv_export,
     csv_import,
     demo,
@@ -256,6 +257,15 @@ def _last_group(session, stranger, world):
     assert perform(session, preferences.last_group, world.owner) == world.group
 
 
+def _stopped_imports(session, stranger, world):
+    """A person is told only of their own stopped imports; asking takes nothing of others'."""
+    perform(session, _import_writes.note_stopped, world.owner, world.group)
+    assert perform(session, csv_import.stopped_imports, stranger) == []
+    name = get_group(session, world.owner, world.group).name
+    assert perform(session, csv_import.stopped_imports, world.owner) == [name]
+    assert perform(session, csv_import.stopped_imports, world.owner) == []  # told once
+
+
 def _open_shared_game(session, stranger, world):
     """Without the token, a guessed one opens nothing (the owner's game included)."""
     perform(session, sharing.make_share_link, world.owner, world.game)
@@ -284,6 +294,7 @@ UNSCOPED: dict[str, Callable] = {
     "preferences.save_preferences": _own_preferences,
     "preferences.remember_rules": _own_preferences,
     "preferences.last_group": _last_group,
+    "csv_import.stopped_imports": _stopped_imports,
     "sharing.open_shared_game": _open_shared_game,
     "sharing.open_share_link": _open_shared_game,
     "sharing.read_shared_game": _open_shared_game,

@@ -282,5 +282,9 @@ def test_the_app_start_cleans_up_an_import_stopped_half_way(
     assert count_rows()["games"] > before["games"]
     with _at_work(engine, target.id):
         assert perform(session, csv_import.discard_abandoned_imports) == 0
+    assert perform(session, csv_import.stopped_imports, owner) == []
     assert perform(session, csv_import.discard_abandoned_imports) == 1
+    # Nobody told the person: their next page view does, once.
+    assert perform(session, csv_import.stopped_imports, owner) == ["Target"]
+    assert perform(session, csv_import.stopped_imports, owner) == []
     assert count_rows() == before

@@ -39,6 +39,7 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import in_memory
 from dutch_app.storage.models import Game, Group, utcnow
 from tests.servers import mapped_libraries, wait_until
+from tests.views import get_group
 
 BAD_FILE = b"game,started_at\n1,yesterday\n"
 HEAVY = {"alembic", "altair", "numpy", "openskill", "pandas", "pyarrow", "streamlit"}
@@ -204,6 +205,10 @@ def test_a_retry_after_the_import_process_died_imports_every_game_and_the_clean_
     outcome = _import_and_kill(engine, owner, group.id, rounds_file, at=written * games)
     assert isinstance(outcome.get("error"), import_process.ImportFailed)
     assert perform(session, list_games, owner, group.id) == []
+    # The server deleted what the dead process held at once; the page said what happened,
+    # so nothing is left to tell at the next page view.
+    assert session.scalars(_holding()).all() == []
+    assert perform(session, csv_import.stopped_imports, owner) == []
 
     report = perform(session, import_process.import_rounds_csv_apart, owner, group.id, rounds_file)
     after_retry = len(perform(session, list_games, owner, group.id))
@@ -229,11 +234,11 @@ worker.run(url, ("en", "en"), owner, group_id, open(path, "rb").read())
 """
 
 
-def test_the_import_process_ends_with_its_server_and_the_next_start_undoes_its_import(
+def test_the_import_process_ends_with_its_server_discarding_its_import_and_says_so_later(
     engine, session, owner, group, rounds_file, tmp_path
 ):
     """The server is killed (kill -9) while its import process writes: the import process
-    ends too, shows nothing, and the server's next start deletes what it held."""
+    stops, deletes what it held, notes it for the person's next page view, and ends."""
     path = tmp_path / "rounds.csv"
     path.write_bytes(rounds_file)
     url = engine.url.render_as_string(hide_password=False)
@@ -250,10 +255,13 @@ def test_the_import_process_ends_with_its_server_and_the_next_start_undoes_its_i
         server.kill()
         server.wait(timeout=30)
 
-    assert wait_until(lambda: not _running(child), timeout=5, interval=0.05)
+    assert wait_until(lambda: not _running(child), timeout=30, interval=0.05)
+    session.rollback()
     assert perform(session, list_games, owner, group.id) == []
-    assert perform(session, csv_import.discard_abandoned_imports) == 1
+    assert session.scalars(_holding()).all() == []  # nothing left for the next start
     assert session.scalar(select(func.count()).select_from(Game)) == _source_games(session)
+    name = get_group(session, owner, group.id).name
+    assert perform(session, csv_import.stopped_imports, owner) == [name]
 
 
 def test_an_import_process_that_died_between_imports_is_replaced(
