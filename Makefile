@@ -47,6 +47,13 @@ translations: $(DEV_STAMP)
 	$(VENV)/bin/python -m dutch_app.catalogues update
 	$(VENV)/bin/python -m dutch_app.catalogues check || true
 
+# make screenshots   take the pictures in docs/screenshots again from the app as it is now
+#                    (the browser tests that take them, with the pictures kept)
+.PHONY: screenshots
+screenshots: $(DEV_STAMP) $(NODE_STAMP)
+	scripts/system-deps.sh
+	DUTCH_UPDATE_SCREENSHOTS=1 $(VENV)/bin/pytest tests/e2e -m screenshot
+
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -86,6 +86,7 @@ _FIXTURE_MARKERS = {
     "browser_page": "e2e",
     "phone_page": "e2e",
     "page_factory": "e2e",
+    "screenshot": "screenshot",
 }
 _REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 

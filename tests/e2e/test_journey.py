@@ -38,6 +38,9 @@ from tests.e2e.streamlit_ui import (
     widget,
 )
 
+# The journey's pictures need the steps before them: `make screenshots` runs it whole.
+pytestmark = pytest.mark.screenshot
+
 EMAIL = "ann@example.com"
 SEATS = ["Ann", "Ben", XSS_NAME, "Cleo"]
 
