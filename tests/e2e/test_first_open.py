@@ -1,8 +1,9 @@
 """The first open on a phone: what a real ``streamlit run serve.py`` sends, and how it is kept.
 
 The page and Streamlit's scripts come back gzipped to a browser that asks for it, the
-content-hashed files are kept for a year and the page is asked for again each time, and the
-live route still answers a waiting page the moment its game moves.
+content-hashed files are kept for a year and the page is asked for again each time, the
+live route still answers a waiting page the moment its game moves, and the browser's bar
+takes the colour of the app's theme.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import time
 
 import pytest
 import requests
+from playwright.sync_api import Page, expect
+from streamlit import config
 
 from dutch_app.services import games, rounds
 from dutch_core import PRESETS
-from tests.e2e.streamlit_ui import SESSION_COOKIE
+from tests.e2e.streamlit_ui import SESSION_COOKIE, expect_title
 
 GZIP = {"Accept-Encoding": "gzip"}
 IDENTITY = {"Accept-Encoding": "identity"}
@@ -75,13 +78,25 @@ def test_fonts_and_pictures_are_sent_as_they_are(app_server):
 
 
 def test_hashed_files_are_kept_a_year_and_the_page_is_asked_for_each_time(app_server):
-    """Streamlit's content-hashed scripts are cached for a year as immutable; the page is
-    revalidated."""
+    """Streamlit's content-hashed scripts and the app's own head script (its address carries
+    a digest of its text) are cached for a year as immutable; the page is revalidated."""
     script = requests.get(largest_script(app_server.url), headers=GZIP, timeout=30)
     assert _cache_control(script) == {"public", "immutable", f"max-age={A_YEAR}"}
     for path in ("/", "/play"):
         page = requests.get(app_server.url + path, headers=GZIP, timeout=30)
         assert _cache_control(page) == {"no-cache"}
+
+
+def test_the_head_script_is_asked_for_by_its_digest_and_kept_a_year(app_server, phone_page):
+    """The page loads the app's head script at an address with a digest of its text, and
+    that answer may be kept for a year."""
+    page = phone_page
+    with page.expect_response(re.compile(r"/_dutch/app-head\.js\?v=[0-9a-f]{12}$")) as loaded:
+        page.goto(app_server.url)
+    expect_title(page, "Dutch Scorer")
+    response = loaded.value
+    assert response.status == 200
+    assert _cache_control(response) == {"public", "immutable", f"max-age={A_YEAR}"}
 
 
 def _cache_control(response) -> set[str]:
@@ -121,3 +136,15 @@ def test_a_waiting_page_hears_of_a_round_at_once_through_the_compression(app_ser
     assert response.status_code == 200
     assert response.json() == {"version": ann.call(games.game_version, game.id)}
     assert at - saved_at < 3.0  # one watcher beat (1 s) and the trip, not the 40 s wait
+
+
+def test_the_browser_bar_takes_the_colour_of_each_theme(app_server, phone_page: Page):
+    """The sign-in page names a bar colour for a light and for a dark device: the themes'
+    own colours from ``.streamlit/config.toml``."""
+    page = phone_page
+    page.goto(app_server.url)
+    expect_title(page, "Dutch Scorer")
+    light = page.locator('meta[name="theme-color"][media="(prefers-color-scheme: light)"]')
+    dark = page.locator('meta[name="theme-color"][media="(prefers-color-scheme: dark)"]')
+    expect(light).to_have_attribute("content", config.get_option("theme.light.primaryColor"))
+    expect(dark).to_have_attribute("content", config.get_option("theme.dark.backgroundColor"))
