@@ -20,27 +20,10 @@ from streamlit import config
 from dutch_app.services import games, rounds
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import SESSION_COOKIE, expect_title
+from tests.servers import IDENTITY, largest_script, sent_bytes
 
 GZIP = {"Accept-Encoding": "gzip"}
-IDENTITY = {"Accept-Encoding": "identity"}
 A_YEAR = 365 * 24 * 3600
-SCRIPT = re.compile(r'(?:src|href)="\./(static/js/[^"]+\.js)"')
-
-
-def sent_bytes(url: str, headers: dict[str, str]) -> tuple[requests.Response, int]:
-    """The answer to a GET of ``url``, and how many bytes of body came over the wire."""
-    response = requests.get(url, headers=headers, stream=True, timeout=30)
-    size = len(response.raw.read(decode_content=False))
-    return response, size
-
-
-def largest_script(url: str) -> str:
-    """The address of the largest script the page loads before it shows anything."""
-    page = requests.get(f"{url}/", timeout=30).text
-    scripts = SCRIPT.findall(page)
-    assert scripts, "the page names no scripts"
-    sizes = {path: sent_bytes(f"{url}/{path}", IDENTITY)[1] for path in scripts}
-    return f"{url}/{max(sizes, key=sizes.__getitem__)}"
 
 
 @pytest.fixture(scope="module")
