@@ -87,6 +87,7 @@ def _cache_control(response) -> set[str]:
     return {part.strip() for part in headers["cache-control"].split(",")}
 
 
+@pytest.mark.deadline  # a 3 s promise: measured on a machine no other browser test loads
 def test_a_waiting_page_hears_of_a_round_at_once_through_the_compression(app_server, ann):
     """A request held on the live route with ``Accept-Encoding: gzip`` is answered within
     the watcher's beat of a round being saved, as it was before the compression: nothing
