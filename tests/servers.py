@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -169,8 +170,6 @@ class Balancer:
 def balancer_config(backends: list[str], port: int) -> str:
     """``deploy/nginx.conf`` with its upstream servers and listening port pointed at the
     test's own (the lines a host changes); everything else exactly as kept in the repo."""
-    import re
-
     text = NGINX_CONF.read_text(encoding="utf-8")
     servers = "\n".join(
         f"        server {url.removeprefix('http://')} max_fails=3 fail_timeout=10s;"
@@ -222,3 +221,23 @@ def serving_in_thread(app) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=10)
         listener.close()
+
+
+IDENTITY = {"Accept-Encoding": "identity"}
+_SCRIPT = re.compile(r'(?:src|href)="\./(static/js/[^"]+\.js)"')
+
+
+def sent_bytes(url: str, headers: dict[str, str]) -> tuple[requests.Response, int]:
+    """The answer to a GET of ``url``, and how many bytes of body came over the wire."""
+    response = requests.get(url, headers=headers, stream=True, timeout=30)
+    size = len(response.raw.read(decode_content=False))
+    return response, size
+
+
+def largest_script(url: str) -> str:
+    """The address of the largest script the page loads before it shows anything."""
+    page = requests.get(f"{url}/", timeout=30).text
+    scripts = _SCRIPT.findall(page)
+    assert scripts, "the page names no scripts"
+    sizes = {path: sent_bytes(f"{url}/{path}", IDENTITY)[1] for path in scripts}
+    return f"{url}/{max(sizes, key=sizes.__getitem__)}"

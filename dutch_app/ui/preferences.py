@@ -12,7 +12,7 @@ from dutch_app.i18n import N_
 from dutch_app.services import preferences
 from dutch_app.services.preferences import DEFAULTS, Preferences
 from dutch_app.ui.context import call, current_account
-from dutch_app.web.assets import HEAD_SCRIPT, asset_path
+from dutch_app.web.assets import HEAD_SCRIPT, asset_path, bar_colours, head_script_src
 
 PREFERENCES_KEY = "my_preferences"
 THEME_LABELS = {"auto": N_("Like my device"), "light": N_("Light"), "dark": N_("Dark")}
@@ -62,11 +62,16 @@ def forget_remembered_rules() -> None:
 
 
 def page_head(theme: str | None) -> None:
-    """The app's own script: home-screen links in the page head, and ``theme`` when given."""
-    src = asset_path(HEAD_SCRIPT, st.get_option("server.baseUrlPath"))
-    base = src.removesuffix(f"/_dutch/{HEAD_SCRIPT}")
+    """The app's own script: home-screen links and the bar colours in the page head, and
+    ``theme`` when given."""
+    base_url_path = st.get_option("server.baseUrlPath")
+    src = head_script_src(base_url_path)
+    base = asset_path(HEAD_SCRIPT, base_url_path).removesuffix(f"/_dutch/{HEAD_SCRIPT}")
+    colours = bar_colours()
     chosen = f' data-theme="{STREAMLIT_THEME_NAMES[theme]}"' if theme else ""
     st.html(
-        f'<script src="{escape(src)}" data-base="{escape(base)}"{chosen}></script>',
+        f'<script src="{escape(src)}" data-base="{escape(base)}"'
+        f' data-light-colour="{escape(colours["light"])}"'
+        f' data-dark-colour="{escape(colours["dark"])}"{chosen}></script>',
         unsafe_allow_javascript=True,
     )

@@ -5,14 +5,16 @@ middleware without changing Streamlit. The app adds the route that sets the sess
 cookie (:mod:`dutch_app.web.cookie`), its own files (the page-head script, the web manifest
 and the icons, :mod:`dutch_app.web.assets`), the route open pages wait on for a change of
 their game (:mod:`dutch_app.web.live`), the route the Play page's entry stores a round
-through (:mod:`dutch_app.web.round_route`) and the security headers of every answer
-(:mod:`dutch_app.web.headers`); its lifespan (:mod:`dutch_app.web.lifespan`) ends the live
+through (:mod:`dutch_app.web.round_route`), the security headers of every answer
+(:mod:`dutch_app.web.headers`) and the compression of the answers Streamlit sends as they
+are (:func:`middleware`); its lifespan (:mod:`dutch_app.web.lifespan`) ends the live
 route's waits when the server stops.
 """
 
 from __future__ import annotations
 
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Route
 
 from dutch_app.web.assets import asset_routes
@@ -39,5 +41,19 @@ def routes(
 
 
 def middleware() -> list[Middleware]:
-    """The middleware the app puts in front of Streamlit's own."""
-    return [Middleware(SecurityHeaders)]
+    """The middleware the app puts in front of Streamlit's own: the security headers, and
+    gzip for the answers Streamlit leaves uncompressed.
+
+    Streamlit gzips its own routes but sends the page (``/``) and its scripts and styles
+    (``/static/…``, two thirds of a first visit's bytes) as they are, leaving compression
+    to a proxy; a phone reaching ``streamlit run serve.py`` directly would wait on 1.6 MB it
+    need not. Starlette's ``GZipMiddleware`` compresses them here: whatever is compressed
+    already (Streamlit's own routes, pictures, fonts) and small answers (the live route's
+    ``{"version": N}``, sent in one piece the moment it is known) pass through untouched,
+    and websockets are not HTTP answers at all. Level 6 gives nearly level 9's size for
+    two thirds of the time, and each 64 KiB piece of a file is compressed off the event loop.
+    """
+    return [
+        Middleware(SecurityHeaders),
+        Middleware(GZipMiddleware, compresslevel=6, thread_minimum_size=64 * 1024),
+    ]

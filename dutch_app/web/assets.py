@@ -2,12 +2,18 @@
 
 A phone that adds the app to its home screen reads the manifest (name, icon, colours) and
 the Apple touch icon. Streamlit's page has no place for them in its head, so a small script
-of the app's own origin (allowed by the content policy) adds the links once the page runs;
-the same script applies the theme the person saved with their account.
+of the app's own origin (allowed by the content policy) adds the links once the page runs,
+and the colour of the browser's bar in each theme (``theme-color``); the same script
+applies the theme the person saved with their account. Its address carries a digest of its
+text, so a browser keeps it for a year and fetches it again only when it changes; the
+icons and the manifest are kept for an hour.
+
+The colours are the themes' own, from ``.streamlit/config.toml``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import cache
 from pathlib import Path
@@ -15,6 +21,7 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from streamlit import config
 
 STATIC = Path(__file__).resolve().parent / "static"
 ROUTE_PREFIX = "_dutch"
@@ -26,7 +33,8 @@ FILES = {
 }
 MANIFEST = "manifest.webmanifest"
 APP_NAME = "Dutch Scorer"
-CLOTH_GREEN, CARD_WHITE = "#1B7A46", "#FBFAF6"
+A_YEAR = "public, max-age=31536000, immutable"
+AN_HOUR = "public, max-age=3600"
 
 
 def asset_path(name: str, base_url_path: str = "") -> str:
@@ -37,6 +45,25 @@ def asset_path(name: str, base_url_path: str = "") -> str:
     """
     base = base_url_path.strip("/")
     return f"/{base}/{ROUTE_PREFIX}/{name}" if base else f"/{ROUTE_PREFIX}/{name}"
+
+
+def head_script_src(base_url_path: str = "") -> str:
+    """The head script's address: its path, and a digest of its text that changes with it.
+
+    >>> head_script_src("/dutch").startswith("/dutch/_dutch/app-head.js?v=")
+    True
+    """
+    digest = hashlib.sha256(_file(HEAD_SCRIPT)).hexdigest()[:12]
+    return f"{asset_path(HEAD_SCRIPT, base_url_path)}?v={digest}"
+
+
+def bar_colours() -> dict[str, str]:
+    """The colour of the browser's bar in each theme: the cloth green of the light theme,
+    and the dark theme's background (a green bar would glare at a table at night)."""
+    return {
+        "light": config.get_option("theme.light.primaryColor"),
+        "dark": config.get_option("theme.dark.backgroundColor"),
+    }
 
 
 def manifest(base_url_path: str = "") -> dict:
@@ -54,8 +81,8 @@ def manifest(base_url_path: str = "") -> dict:
         "start_url": start,
         "scope": start,
         "display": "standalone",
-        "background_color": CARD_WHITE,
-        "theme_color": CLOTH_GREEN,
+        "background_color": config.get_option("theme.light.backgroundColor"),
+        "theme_color": bar_colours()["light"],
         "icons": [
             {"src": asset_path(f"icon-{size}.png", base_url_path), "sizes": f"{size}x{size}",
              "type": "image/png", "purpose": "any"}
@@ -71,11 +98,13 @@ def _file(name: str) -> bytes:
 
 def asset_routes(base_url_path: str = "") -> list[Route]:
     """The routes serving the head script, the icons and the manifest."""
-    cached = {"Cache-Control": "public, max-age=3600"}
+    cached = {"Cache-Control": AN_HOUR}
 
     def serve(name: str):
+        kept = {"Cache-Control": A_YEAR if name == HEAD_SCRIPT else AN_HOUR}
+
         async def answer(request: Request) -> Response:
-            return Response(_file(name), media_type=FILES[name], headers=cached)
+            return Response(_file(name), media_type=FILES[name], headers=kept)
 
         return answer
 

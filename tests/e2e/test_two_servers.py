@@ -47,6 +47,8 @@ from tests.e2e.streamlit_ui import (
 )
 from tests.servers import (
     Balancer,
+    largest_script,
+    sent_bytes,
     start_balancer,
     start_streamlit,
     stop_process_group,
@@ -370,6 +372,19 @@ def test_the_apps_security_headers_reach_the_browser_through_nginx_once_each(sha
         assert answer.headers["X-Frame-Options"] == "DENY"
         assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_nginx_sends_the_page_and_the_largest_script_gzipped_with_their_caching(shared):
+    """Through nginx, the page and Streamlit's largest script arrive gzipped (a third of
+    their size at most), the script kept a year as immutable and the page revalidated."""
+    script = largest_script(shared.balancer.url)
+    for url, kept in ((f"{shared.balancer.url}/", "no-cache"), (script, "immutable")):
+        plain, plain_size = sent_bytes(url, {"Accept-Encoding": "identity"})
+        zipped, zipped_size = sent_bytes(url, {"Accept-Encoding": "gzip"})
+        assert zipped.headers["Content-Encoding"] == "gzip", url
+        assert zipped_size * 3 < plain_size, (url, zipped_size, plain_size)
+        assert zipped.headers["Cache-Control"] == plain.headers["Cache-Control"]
+        assert kept in zipped.headers["Cache-Control"]
 
 
 def test_when_a_server_stops_its_browsers_carry_on_signed_in_on_the_other(

@@ -6,8 +6,9 @@ from __future__ import annotations
 import io
 
 from PIL import Image
+from streamlit import config
 
-from dutch_app.web.assets import asset_path, manifest
+from dutch_app.web.assets import asset_path, head_script_src, manifest
 from tests.unit.test_web_server import server  # noqa: F401 - the shared fixture
 
 
@@ -44,3 +45,18 @@ def test_the_files_live_under_the_servers_base_path():
     assert asset_path("icon-512.png", "/scores/") == "/scores/_dutch/icon-512.png"
     assert manifest("scores")["start_url"] == "/scores/"
     assert manifest("scores")["icons"][1]["src"] == "/scores/_dutch/icon-512.png"
+
+
+def test_the_manifest_takes_its_colours_from_the_light_theme(server):  # noqa: F811
+    served = server.get("/_dutch/manifest.webmanifest").json()
+    assert served["theme_color"] == config.get_option("theme.light.primaryColor")
+    assert served["background_color"] == config.get_option("theme.light.backgroundColor")
+
+
+def test_the_head_script_is_kept_a_year_at_an_address_that_changes_with_it(server):  # noqa: F811
+    src = head_script_src()
+    assert src.startswith("/_dutch/app-head.js?v=")
+    response = server.get(src)
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert "theme-color" in response.text and "prefers-color-scheme: dark" in response.text

@@ -7,13 +7,15 @@
   var base = me.getAttribute("data-base") || "";
 
   function ensure(tag, id, attributes) {
-    if (document.getElementById(id)) return;
-    var element = document.createElement(tag);
-    element.id = id;
+    var element = document.getElementById(id);
+    if (!element) {
+      element = document.createElement(tag);
+      element.id = id;
+      document.head.appendChild(element);
+    }
     Object.keys(attributes).forEach(function (name) {
       element.setAttribute(name, attributes[name]);
     });
-    document.head.appendChild(element);
   }
 
   ensure("link", "dutch-manifest", { rel: "manifest", href: base + "/_dutch/manifest.webmanifest" });
@@ -22,10 +24,21 @@
   ensure("meta", "dutch-app-name", { name: "application-name", content: "Dutch Scorer" });
   ensure("meta", "dutch-web-app", { name: "mobile-web-app-capable", content: "yes" });
 
+  // The colour of the browser's bar in each theme: the device's light or dark setting picks
+  // one, unless the person chose a theme with their account.
+  var wanted = me.getAttribute("data-theme");
+  var light = me.getAttribute("data-light-colour");
+  var dark = me.getAttribute("data-dark-colour");
+  if (wanted === "Light") dark = light;
+  if (wanted === "Dark") light = dark;
+  if (light && dark) {
+    ensure("meta", "dutch-bar-light", { name: "theme-color", media: "(prefers-color-scheme: light)", content: light });
+    ensure("meta", "dutch-bar-dark", { name: "theme-color", media: "(prefers-color-scheme: dark)", content: dark });
+  }
+
   // Streamlit keeps the theme picked in its menu under a key named after the address the
   // page was loaded from; the choice saved with the account is written there, and the page
   // reloads once to show it.
-  var wanted = me.getAttribute("data-theme");
   if (!wanted) return;
   try {
     var value = JSON.stringify(wanted);
