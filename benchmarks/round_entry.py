@@ -4,7 +4,7 @@
   is beaten (Ben 4, Cleo 12 tied, Dan 30), so she draws three penalty cards (Q 3 and a
   black King). Entered once on the card pad and once typed, counting every touch and key
   press the page receives. The browser test ``tests/e2e/test_round_entry.py`` asserts the
-  same counts, and the README states them.
+  same counts, and docs/guide.md states them.
 - **Save to the next round's form**: the time from tapping Save until the next round's
   heading is shown with an empty first field (checked in the page on every animation
   frame, so the wait adds no polling interval), median of ``rounds`` rounds, side by side

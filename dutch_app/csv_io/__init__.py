@@ -4,7 +4,7 @@ Two files go out: the rounds file (one row per player per round, the format
 that can be imported again) and the games file (one row per player per
 game), written by :mod:`dutch_app.csv_io.export`, the one part that works on pandas
 frames (importing this package does not load pandas). The columns are described in
-the README's "CSV format" section.
+docs/csv.md.
 
 Import is all or nothing: :func:`parse_rounds_csv` reads, checks and scores
 the whole file, and either returns an :class:`ImportPlan` or raises one

@@ -104,7 +104,7 @@ def export_rounds_csv(
 ) -> bytes:
     """The rounds file (UTF-8 CSV with a header): one row per player per round.
 
-    The columns are described in the README's "CSV format" section. Pass
+    The columns are described in docs/csv.md. Pass
     ``game_rules`` (game id -> house rules) so each game's rules travel
     with it; :func:`dutch_app.csv_io.parse_rounds_csv` reads the file back.
     """

@@ -1,4 +1,4 @@
-"""Exporting a group's history as CSV files (the formats are in the README)."""
+"""Exporting a group's history as CSV files (the formats are in docs/csv.md)."""
 
 from __future__ import annotations
 

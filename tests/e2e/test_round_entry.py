@@ -3,7 +3,7 @@
 The round is shown before it is saved, a tied or beaten call takes one Save, nothing is
 chosen for the person, the Enter key never saves, problems are listed where the eye is,
 the card pad enters a whole round, and a typical round takes the taps and keystrokes the
-README promises.
+guide (docs/guide.md) promises.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ pytestmark = pytest.mark.e2e
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
 TYPICAL_HANDS = ("Q", "4", "5 7", "KS 8 9")  # worked example 3: Ann beaten, 3 penalty cards
 TYPICAL_PENALTY = "Q 3 KC"
-PAD_TAPS = 17  # the promise of the README for the typical round on the card pad
+PAD_TAPS = 17  # the promise of docs/guide.md for the typical round on the card pad
 TYPED_TAPS, TYPED_KEYS = 8, 17  # … and typed on the phone's keyboard
 
 COUNTER = """
