@@ -14,7 +14,7 @@ the view's charts too, as specs ready to draw, so a rerun draws them without
 building or converting any chart.
 
 Bundles are kept as shared objects in the server's memory-bounded cache
-(:mod:`dutch_app.ui.memory_cache`), not copied out of it on every rerun: a warm
+(:class:`dutch_app.ui.cache.SharedMemory`), not copied out of it on every rerun: a warm
 rerun then costs no unpickling. Pages only
 read them; nothing may change a bundle's tables in place (pandas' copy-on-write
 keeps derived tables apart).
