@@ -29,7 +29,6 @@ import pyarrow as pa
 from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
 from dutch_app.i18n import N_, _, active_language
-from dutch_app.ui.text import PERCENT_FORMAT
 from dutch_core import stats
 
 OKABE_ITO = [
@@ -60,6 +59,9 @@ MAX_POINTS = 4000
 """The most points a trend chart draws (about; each player's latest is always kept)."""
 MARKED_POINTS = 200
 """Line charts mark each point with a dot up to this many points."""
+PERCENT_FORMAT = ".0%"
+"""A share as the app writes it, a whole percent ("83%"), in the d3 format of the axes and
+tooltips (the pages write it with :func:`dutch_app.ui.text.percent`)."""
 
 ChartSpec = dict[str, Any]
 """A chart as Vega-Lite, its data as Arrow bytes under ``datasets``: ready to draw."""

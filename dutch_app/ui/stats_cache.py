@@ -30,13 +30,8 @@ from dutch_app.charts import ChartSpec
 from dutch_app.i18n import active_language
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
-from dutch_app.stats_view import (
-    ROLLING_WINDOW,
-    StatsBundle,
-    StatsFilters,
-    TrendWindows,
-    compute_bundle,
-)
+from dutch_app.stats_sections import ROLLING_WINDOW, TrendWindows
+from dutch_app.stats_view import StatsBundle, StatsFilters, compute_bundle
 from dutch_app.ui.cache import history_frame, shared_memory
 from dutch_app.ui.context import require_account, run_service
 from dutch_core import stats

@@ -30,7 +30,8 @@ from dutch_app.csv_io import parse_rounds_csv
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.demo import generate_history
 from dutch_app.services.history import load_history
-from dutch_app.stats_view import ROLLING_WINDOW, StatsBundle, StatsFilters, Trend, compute_bundle
+from dutch_app.stats_sections import ROLLING_WINDOW
+from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, compute_bundle
 from dutch_app.ui.stats_cache import _bundle, games_csv, rounds_csv
 from dutch_core import EndCondition, HouseRules
 from tests.app.apptools import Table, literal, messages, open_app, shown
