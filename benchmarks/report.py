@@ -78,6 +78,11 @@ def _columns(runs: list[dict]) -> list[str]:
     return [f"{run['database']} {short_size(run['rows'])}" for run in runs]
 
 
+def _measured(runs: list[dict]) -> list[str]:
+    """The ratios measured in any of the runs (a narrowed run leaves the others out)."""
+    return [ratio_id for ratio_id in RATIOS if any(ratio_id in run["ratios"] for run in runs)]
+
+
 def _cell(run: dict, ratio_id: str) -> str:
     measured = run["ratios"].get(ratio_id)
     if measured is None:
@@ -115,7 +120,8 @@ def markdown_table(runs: list[dict]) -> str:
         "| " + " | ".join(header) + " |",
         "|" + "---|" * 2 + "---:|" * len(runs),
     ]
-    for ratio_id, (what, goal) in RATIOS.items():
+    for ratio_id in _measured(runs):
+        what, goal = RATIOS[ratio_id]
         cells = [_cell(run, ratio_id).replace("MISS", "**miss**") for run in runs]
         lines.append(f"| {ratio_id}. {what} | ≤ {goal} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -127,7 +133,7 @@ def times_table(runs: list[dict]) -> str:
         "| | " + " | ".join(_columns(runs)) + " |",
         "|---|" + "---:|" * len(runs),
     ]
-    for ratio_id in RATIOS:
+    for ratio_id in _measured(runs):
         cells = []
         for run in runs:
             measured = run["ratios"].get(ratio_id)
