@@ -115,11 +115,11 @@ def measure_size(kind: str, rows: int, args) -> dict:
             except Exception as error:  # one failed ratio must not lose the others
                 traceback.print_exc()
                 result = {"error": f"{type(error).__name__}: {error}"}
-            result["goal"] = report.goal(ratio_id, kind)
+            result["goal"] = report.goal(ratio_id, kind, rows)
             result["seconds_spent"] = round(time.perf_counter() - began, 1)
             run["ratios"][ratio_id] = result
             if "ratio" in result:
-                _log(f"  ratio {result['ratio']:.2f} (goal ≤ {result['goal']})")
+                _log(f"  ratio {result['ratio']:.2f} (goal ≤ {result['goal'] or '–'})")
     return run
 
 
