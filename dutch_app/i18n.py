@@ -127,15 +127,6 @@ def chosen_language() -> str | None:
     return choice if choice in LANGUAGES else None
 
 
-def choose_language(code: str | None) -> None:
-    """Keep ``code`` as this session's language (None: follow the browser again)."""
-    import streamlit as st
-
-    if code is not None and code not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}")
-    st.session_state[CHOICE_KEY] = code
-
-
 def use_language(code: str | None = None, *, browser: str | None = None) -> str:
     """Speak ``code`` for the rest of this run; None: the browser's language, else English.
     ``browser`` stands in for the browser's language tag where there is no browser (work

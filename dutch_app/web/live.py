@@ -448,14 +448,3 @@ def is_tab_name(text: object) -> bool:
 def new_tab_name() -> str:
     """A random name for a browser tab's requests (see the module's text)."""
     return secrets.token_urlsafe(12)
-
-
-def live_routes(
-    resources: Callable[[], LiveResources],
-    base_url_path: str = "",
-    *,
-    wait_seconds: float = WAIT_SECONDS,
-    watch_every: float = WATCH_EVERY,
-) -> list[Route]:
-    """The route open pages wait on for a change of their game (see the module's text)."""
-    return LiveRoute(resources, wait_seconds, watch_every).routes(base_url_path)
