@@ -2,7 +2,7 @@
 
 Text is translated with gettext catalogues kept in ``dutch_app/locale/<code>/LC_MESSAGES/``
 (``messages.po`` in the repository, ``messages.mo`` compiled from it by
-``python -m dutch_app.catalogues compile``). English is the source language: its
+Babel's ``pybabel compile``). English is the source language: its
 text is the message id itself.
 
 Each script run picks its language once, at its start, with :func:`use_language`:
@@ -193,7 +193,7 @@ def _catalogue_bytes(language: str) -> bytes | None:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    logger.info("compiling %s in memory (run python -m dutch_app.catalogues compile)", po)
+    logger.info("compiling %s in memory (run pybabel compile -d dutch_app/locale)", po)
     with po.open("rb") as file:
         catalogue = read_po(file, locale=language)
     buffer = io.BytesIO()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from html import escape
 
 from dutch_app.i18n import N_, _
+from dutch_app.labels import label
 from dutch_app.services.views import GameView
-from dutch_app.ui.labels import label
 
 OUTCOMES = {
     "lowest": N_("{caller} called {call} and was lowest"),

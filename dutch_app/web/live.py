@@ -70,7 +70,7 @@ from dutch_app.config import Limits, limits
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Key, Watched, member_version, versions
 from dutch_app.services.unit_of_work import perform
-from dutch_app.ui.client import client_key
+from dutch_app.throttle import client_key
 from dutch_app.web.cookie import SESSION_COOKIE
 from dutch_app.web.open_files import Sparse
 
