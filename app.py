@@ -22,6 +22,7 @@ from dutch_app.ui.context import (
     flush_cookie,
     hand_groups_to_page,
     require_account,
+    resources,
     resume_from_cookie,
     set_active_group,
     settings_problem,
@@ -198,6 +199,7 @@ def run() -> None:
     if problem is not None:
         st.error(problem)
         st.stop()
+    resources().clean_up.run_if_due()  # once a day: a comparison of two times otherwise
     with guarded():
         resume_from_cookie()
     with guarded():

@@ -15,6 +15,7 @@ from dutch_app.ui.account_tools import (
     rename_offer_text,
     renamed_text,
 )
+from dutch_app.ui.anonymous import keep_section
 from dutch_app.ui.context import (
     accounts,
     call,
@@ -37,8 +38,9 @@ def profile(account) -> None:
     """The email address, and a form changing the display name."""
     st.subheader(_("Profile"))
     show_flash("account_profile")
-    st.caption(_("Email address (you sign in with it)"))
-    st.text(account.email)
+    if not account.anonymous:
+        st.caption(_("Email address (you sign in with it)"))
+        st.text(account.email)
     with st.form("account_name_form"):
         name = st.text_input(
             _("Display name (the members of your groups see it)"),
@@ -108,12 +110,17 @@ def password(account) -> None:
 def your_data(account) -> None:
     """What is kept (the privacy page) and a download of all of it."""
     st.subheader(_("Your data"))
-    st.write(
-        _(
+    if account.anonymous:
+        kept = _(
+            "We keep a random id for this account, its display name, your preferences and the "
+            "games your groups enter; nothing is tracked, sold or shared."
+        )
+    else:
+        kept = _(
             "We keep your email address, your display name, your preferences and the games "
             "your groups enter; nothing is tracked, sold or shared."
         )
-    )
+    st.write(kept)
     st.page_link("pages/privacy.py", label=_("Read the privacy policy"), icon=":material/shield:")
     st.download_button(
         _("Download my data (ZIP)"),
@@ -132,6 +139,9 @@ def your_data(account) -> None:
 def delete_account(account) -> None:
     """Delete the account after typing the email address and the password."""
     st.subheader(_("Delete your account"))
+    if account.anonymous:
+        delete_anonymous(account)
+        return
     st.write(
         _(
             "Your account, your sign-in details and any group only you belong to are deleted "
@@ -158,11 +168,31 @@ def delete_account(account) -> None:
             flash(deleted_text(account.email), "signin_top")
 
 
+def delete_anonymous(account) -> None:
+    """Delete an account without an email or password: its session is all it takes."""
+    st.write(
+        _(
+            "This account and any group only you belong to, with its games, are deleted "
+            "for good. Without a visit, that happens by itself after 30 days."
+        )
+    )
+    if st.button(
+        _("Delete my account"), key="account_delete_anonymous", icon=":material/delete_forever:"
+    ):
+        with guarded():
+            accounts().delete_account(account.user_id, "")
+            end_session(everywhere=False)
+            flash(_("Your account and its games were deleted."), "signin_top")
+
+
 st.title(_("Account"))
 me = require_account()
+if me.anonymous:
+    keep_section(me)
 profile(me)
 preferences_section()
-password(me)
+if not me.anonymous:
+    password(me)
 your_data(me)
 delete_account(me)
 forget_flash()

@@ -6,10 +6,17 @@ from dutch_app.charts import CUMULATIVE_TOTALS
 from dutch_app.i18n import _, localized
 from dutch_app.services import demo, games, setup
 from dutch_app.services.views import GameSummary, GroupView
+from dutch_app.ui.anonymous import keep_banner
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart
-from dutch_app.ui.context import active_group, call, my_groups, set_active_group
+from dutch_app.ui.context import (
+    active_group,
+    call,
+    my_groups,
+    require_account,
+    set_active_group,
+)
 from dutch_app.ui.end_game import end_confirmed
 from dutch_app.ui.game_setup import game_setup_form
 from dutch_app.ui.game_tables import rounds_frame, running_totals_frame, standings_frame
@@ -129,6 +136,7 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
     if just_finished:
         st.balloons()
     show_standings(game)
+    keep_banner(require_account())
     share_result(game, COLOURS)
     again, reopen, new = st.columns(3)
     if again.button(_("Rematch: same players and rules"), key="play_rematch", type="primary"):

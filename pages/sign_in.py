@@ -3,9 +3,11 @@
 import streamlit as st
 
 from dutch_app.i18n import _
+from dutch_app.ui.anonymous import play_without_account_button
 from dutch_app.ui.context import start_session
 from dutch_app.ui.flash import show_flash
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.invite_link import invite_waiting
 from dutch_app.ui.password_reset import forgot_password
 from dutch_app.ui.password_rules import replacement_form, sign_in_or_ask
 from dutch_app.ui.routing import ensure_routed
@@ -17,11 +19,25 @@ st.title("Dutch Scorer")
 st.write(
     _(
         "Keep score for Dutch at the table, share the games with your group, and see who calls "
-        "Dutch too early. Sign in or create an account to start."
+        "Dutch too early. Start a game straight away, or sign in to find your groups."
     )
 )
 
 show_flash("signin_top")
+if invite_waiting():  # the invite link's group is where a guest plays
+    play_without_account_button(
+        "signin_join_as_guest", with_group=False, label=_("Join as a guest")
+    )
+else:
+    play_without_account_button(
+        "signin_play_now", with_group=True, label=_("Play without an account")
+    )
+st.caption(
+    _(
+        "No email needed: the games stay in this browser, and you can keep them later "
+        "with an email and password."
+    )
+)
 sign_in_tab, sign_up_tab = st.tabs([_("Sign in"), _("Create an account")])
 
 with sign_in_tab:

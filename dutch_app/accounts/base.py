@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from dutch_app.i18n import N_, _
 from dutch_app.throttle import spell_wait
@@ -18,18 +18,22 @@ from dutch_app.throttle import spell_wait
 class Account:
     """A signed-in person, as the app sees them. Holds no secret of any kind.
 
-    >>> Account(1, "ann@example.com", "Ann", "local")
-    Account(user_id=1, email='ann@example.com', display_name='Ann', provider='local')
+    >>> Account(1, "ann@example.com", "Ann", "local")  # doctest: +NORMALIZE_WHITESPACE
+    Account(user_id=1, email='ann@example.com', display_name='Ann', provider='local',
+            anonymous=False)
     """
 
     user_id: int
     """The id of the person's row in the ``users`` table."""
     email: str
-    """The address they sign in with, lower-cased."""
+    """The address they sign in with, lower-cased ("" for an anonymous account)."""
     display_name: str
     """The name shown to the other members of their groups."""
     provider: str
     """Where the password lives: ``"local"`` or ``"firebase"``."""
+    anonymous: bool = False
+    """Made with one tap, without an email or password: it lives in this browser's session
+    cookie until the person adds an email and password (`AccountBackend.keep_account`)."""
 
 
 class AccountError(Exception):
@@ -231,5 +235,27 @@ class AccountBackend(ABC):
     def delete_account(self, user_id: int, password: str) -> None:
         """Delete the person and what only they can see; shared game history stays.
 
-        The person confirms with their password; a wrong one deletes nothing.
+        The person confirms with their password; a wrong one deletes nothing. An anonymous
+        account has no password: its session is all it takes.
         """
+
+    @abstractmethod
+    def start_anonymous(self, display_name: str, *, client: str | None = None) -> Account:
+        """Make an anonymous account (no email, no password) and return it, signed in.
+
+        Counted per network (``client``): `RateLimited` when it has made too many lately.
+        """
+
+    @abstractmethod
+    def keep_account(self, user_id: int, email: str, password: str) -> Account:
+        """Turn an anonymous account into a normal one with this email and password, under
+        the same rules as sign-up; its groups and games stay. The tab stays signed in."""
+
+    @abstractmethod
+    def remove_unused_anonymous(self, now: datetime | None = None) -> int:
+        """Delete the anonymous accounts nobody used for `ANONYMOUS_KEPT_FOR`, with the
+        groups only they were in; return how many went."""
+
+
+ANONYMOUS_KEPT_FOR = timedelta(days=30)
+"""How long an anonymous account is kept after its person last opened the app."""

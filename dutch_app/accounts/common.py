@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.base import (
+    ANONYMOUS_KEPT_FOR,
     Account,
     AccountBackend,
     AccountError,
     AuthFailed,
     EmailTaken,
+    NotSupported,
 )
-from dutch_app.accounts.ratelimit import admit_sign_up, take_back_sign_up
+from dutch_app.accounts.ratelimit import ANONYMOUS, admit_sign_up, take_back_sign_up
+from dutch_app.accounts.removal import remove_user
 from dutch_app.accounts.tokens import (
     TokenClaims,
     account_of,
@@ -26,13 +31,18 @@ from dutch_app.accounts.tokens import (
     issue_session_token,
     resume_claims,
 )
+from dutch_app.accounts.validation import check_display_name
 from dutch_app.i18n import _
 from dutch_app.services import unit_of_work
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import User
+from dutch_app.throttle import as_utc
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+SEEN_EVERY = timedelta(days=1)
+"""How often an anonymous account's ``last_seen_at`` is written: at most once a day."""
 
 SessionFactory = Callable[[], Session]
 Clock = Callable[[], datetime]
@@ -123,8 +133,11 @@ class DatabaseBackend(AccountBackend):
             if resumed is None or resumed[0].auth_provider != self.provider:
                 return None
             user, claims = resumed
-            account, subject = account_of(user), user.auth_subject
-        return account if self._still_allowed(subject, claims) else None
+            account, subject, seen = account_of(user), user.auth_subject, user.last_seen_at
+        if not self._still_allowed(subject, claims):
+            return None
+        self._note_seen(account, seen, now)
+        return account
 
     def resume(self, token: str, now: datetime | None = None) -> Account | None:
         with self._sessions() as session:
@@ -132,7 +145,19 @@ class DatabaseBackend(AccountBackend):
             if resumed is None or resumed[0].auth_provider != self.provider:
                 return None
             user, claims = resumed
-            return account_of(user) if self._still_valid(user, claims) else None
+            if not self._still_valid(user, claims):
+                return None
+            account, seen = account_of(user), user.last_seen_at
+        self._note_seen(account, seen, now)
+        return account
+
+    def _note_seen(self, account: Account, seen: datetime | None, now: datetime | None) -> None:
+        """Keep an anonymous account's last use, to the day (a write at most once a day)."""
+        now = now or self._clock()
+        if not account.anonymous or (seen is not None and now - as_utc(seen) < SEEN_EVERY):
+            return
+        with writing(self._sessions) as session:
+            session.execute(update(User).where(User.id == account.user_id).values(last_seen_at=now))
 
     def register(
         self, email: str, password: str, display_name: str, *, client: str | None = None
@@ -150,6 +175,74 @@ class DatabaseBackend(AccountBackend):
             with writing(self._sessions) as session:
                 take_back_sign_up(session, counted)
             raise
+
+    # Anonymous accounts: made with one tap, kept with an email and password, removed unused.
+
+    def _new_anonymous_subject(self) -> str:
+        """The ``auth_subject`` of a new anonymous account: a random id (Firebase: its uid)."""
+        return f"anonymous:{secrets.token_hex(16)}"
+
+    def _forget_anonymous_subject(self, subject: str) -> None:
+        """Undo `_new_anonymous_subject` outside the database (Firebase: delete its user)."""
+
+    def start_anonymous(self, display_name: str, *, client: str | None = None) -> Account:
+        name = check_display_name(display_name)
+        now = self._clock()
+        with writing(self._sessions) as session:
+            counted = admit_sign_up(session, client, now, ANONYMOUS)
+        try:
+            subject = self._new_anonymous_subject()
+        except AccountError:
+            with writing(self._sessions) as session:
+                take_back_sign_up(session, counted)
+            raise
+        with writing(self._sessions) as session:
+            user = User(
+                auth_provider=self.provider,
+                auth_subject=subject,
+                email=None,
+                display_name=name,
+                created_at=now,
+                last_seen_at=now,
+                is_anonymous=True,
+                session_epoch=0,
+            )
+            session.add(user)
+            session.flush()
+            account = account_of(user)
+        log.info("anonymous account %s created", account.user_id)
+        return account
+
+    def _anonymous_user(self, session: Session, user_id: int) -> User:
+        """This backend's anonymous user ``user_id``; `NotSupported` for a normal account."""
+        user = self._user(session, user_id)
+        if not user.is_anonymous:
+            raise NotSupported(_("This account already has an email address."), "email")
+        return user
+
+    def remove_unused_anonymous(self, now: datetime | None = None) -> int:
+        cutoff = (now or self._clock()) - ANONYMOUS_KEPT_FOR
+        unused = (
+            User.auth_provider == self.provider,
+            User.is_anonymous.is_(True),
+            func.coalesce(User.last_seen_at, User.created_at) < cutoff,
+        )
+        with self._sessions() as session:
+            found = session.execute(select(User.id, User.auth_subject).where(*unused)).all()
+
+        def remove(session: Session, user_id: int) -> None:
+            # Asked again in the deleting transaction: the person may have come back or
+            # kept the account since the look-up.
+            user = session.scalar(select(User).where(User.id == user_id, *unused))
+            if user is not None:
+                remove_user(session, user)
+
+        for user_id, subject in found:
+            write_retrying(self._sessions, partial(remove, user_id=user_id))
+            self._forget_anonymous_subject(subject)
+        if found:
+            log.info("%d unused anonymous accounts deleted", len(found))
+        return len(found)
 
     def _on_sign_out(self, user: User) -> None:
         """A backend's extra work when a person signs out everywhere."""

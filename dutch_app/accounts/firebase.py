@@ -291,10 +291,61 @@ class FirebaseBackend(DatabaseBackend):
                 log.warning("Firebase reset email failed with %s", error.code)
                 raise ServiceUnavailable() from None
 
+    # Anonymous accounts: Firebase's own anonymous users, linked to a password to keep them.
+
+    def _new_anonymous_subject(self) -> str:
+        try:
+            signed = self._rest.sign_up_anonymous()
+        except FirebaseRestError as error:
+            log.warning("Firebase anonymous sign-up failed with %s", error.code)
+            raise ServiceUnavailable() from None
+        return self._verified_uid(signed)
+
+    def _forget_anonymous_subject(self, subject: str) -> None:
+        try:
+            auth.delete_user(subject, app=self._app)
+        except auth.UserNotFoundError:
+            pass
+        except FirebaseError as error:
+            log.warning("Firebase kept an unused anonymous user: %s", error.code)
+
+    def keep_account(self, user_id: int, email: str, password: str) -> Account:
+        address = validation.check_email(email)
+        validation.check_password(password, address)
+        with writing(self._sessions) as session:
+            user = self._anonymous_user(session, user_id)
+            uid, name = user.auth_subject, user.display_name
+            check_address_free(session, address)
+        try:
+            # The server speaks for the anonymous user: a custom token of its uid buys an
+            # ID token, with which the email credential is linked to that same user.
+            custom = auth.create_custom_token(uid, app=self._app).decode()
+            id_token = self._rest.sign_in_with_custom_token(custom)
+            linked = self._rest.link_password(id_token, address, password, name)
+        except FirebaseRestError as error:
+            raise self._translate(error, address) from None
+        except FirebaseError as error:
+            raise ServiceUnavailable() from error
+        if self._verified_uid(linked) != uid:
+            raise ServiceUnavailable()
+        try:
+            with writing(self._sessions) as session:
+                user = self._anonymous_user(session, user_id)
+                check_address_free(session, address)
+                user.email = address
+                user.is_anonymous = False
+                session.flush()
+                account = account_of(user)
+        except IntegrityError:
+            raise email_taken(address) from None
+        log.info("anonymous Firebase account %s kept with an email address", user_id)
+        return account
+
     def delete_account(self, user_id: int, password: str) -> None:
         with self._sessions() as session:
-            address = self._user(session, user_id).email
-        if not password or self._password_check(address, password) is None:
+            user = self._user(session, user_id)
+            address, anonymous = user.email or "", user.is_anonymous
+        if not anonymous and (not password or self._password_check(address, password) is None):
             raise AuthFailed(_("Password: this is not your password."), "password")
 
         def remove(session: Session) -> None:

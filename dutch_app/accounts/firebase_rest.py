@@ -1,7 +1,8 @@
 """The client side of Firebase Authentication: the Identity Toolkit and Secure Token REST APIs.
 
-These calls are what a browser would make with the web API key: sign-up, sign-in
-with a password, refreshing an ID token and sending the password-reset email. With
+These calls are what a browser would make with the web API key: sign-up (with a password,
+or anonymous), sign-in with a password or a custom token, linking a password to an
+anonymous user, refreshing an ID token and sending the password-reset email. With
 an Auth emulator host they go to the emulator over plain HTTP.
 """
 
@@ -97,6 +98,31 @@ class IdentityToolkit:
             "returnSecureToken": True,
         }
         return self._signed_in(self._post(IDENTITY_TOOLKIT, "accounts:signUp", body))
+
+    def sign_up_anonymous(self) -> SignedIn:
+        """Create an anonymous user (``accounts:signUp`` with no email or password)."""
+        body = {"returnSecureToken": True}
+        return self._signed_in(self._post(IDENTITY_TOOLKIT, "accounts:signUp", body))
+
+    def sign_in_with_custom_token(self, token: str) -> str:
+        """Trade a custom token made by the server for an ID token of its user."""
+        body = {"token": token, "returnSecureToken": True}
+        answer = self._post(IDENTITY_TOOLKIT, "accounts:signInWithCustomToken", body)
+        return str(answer["idToken"])
+
+    def link_password(
+        self, id_token: str, email: str, password: str, display_name: str
+    ) -> SignedIn:
+        """Give the (anonymous) user of ``id_token`` an email and password
+        (``accounts:update``): the same user, now able to sign in with them."""
+        body = {
+            "idToken": id_token,
+            "email": email,
+            "password": password,
+            "displayName": display_name,
+            "returnSecureToken": True,
+        }
+        return self._signed_in(self._post(IDENTITY_TOOLKIT, "accounts:update", body))
 
     def sign_in(self, email: str, password: str) -> SignedIn:
         """Check a password (``accounts:signInWithPassword``)."""

@@ -152,7 +152,7 @@ class LocalBackend(DatabaseBackend):
 
     def change_password(self, user_id: int, current_password: str, new_password: str) -> Account:
         with self._sessions() as session:
-            address = self._user(session, user_id).email
+            address = self._user(session, user_id).email or ""
         check_password(new_password, address)
         ok, _account = self._checked_password(address, current_password, None)
         if not ok:
@@ -172,12 +172,37 @@ class LocalBackend(DatabaseBackend):
         log.info("password changed for user %s", user_id)
         return account
 
+    def keep_account(self, user_id: int, email: str, password: str) -> Account:
+        address = check_email(email)
+        check_password(password, address)
+        with writing(self._sessions) as session:
+            self._anonymous_user(session, user_id)
+        password_hash = self._hashes.hash(password)
+        now = self._clock()
+        try:
+            with writing(self._sessions) as session:
+                user = self._anonymous_user(session, user_id)
+                check_address_free(session, address)
+                user.email = user.auth_subject = address
+                user.is_anonymous = False
+                session.add(
+                    LocalCredential(user_id=user.id, password_hash=password_hash, updated_at=now)
+                )
+                session.flush()
+                account = account_of(user)
+        except IntegrityError:
+            raise email_taken(address) from None
+        log.info("anonymous account %s kept with an email address", user_id)
+        return account
+
     def delete_account(self, user_id: int, password: str) -> None:
         with self._sessions() as session:
-            address = self._user(session, user_id).email
-        ok, _account = self._checked_password(address, password or "", None)
-        if not ok:
-            raise AuthFailed(_("Password: this is not your password."), "password")
+            user = self._user(session, user_id)
+            address, anonymous = user.email, user.is_anonymous
+        if not anonymous:
+            ok, _account = self._checked_password(address or "", password or "", None)
+            if not ok:
+                raise AuthFailed(_("Password: this is not your password."), "password")
         write_retrying(
             self._sessions, lambda session: remove_user(session, self._user(session, user_id))
         )

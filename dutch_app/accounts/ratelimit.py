@@ -41,6 +41,7 @@ EVERYONE = Rule("signin_all", 1000, SECOND, MINUTE, timedelta(hours=1))
 KNOWN = Rule("signin_known", 0, SECOND, SECOND, DAY)  # a marker: only its expiry matters
 KNOWN_FOR = timedelta(days=30)
 SIGN_UPS = Rule("signup_client", 20, MINUTE, DAY, DAY)
+ANONYMOUS = Rule("anonymous_client", 30, MINUTE, DAY, DAY)
 
 NO_CLIENT = "-"
 REASONS = {
@@ -52,6 +53,7 @@ REASONS = {
     CLIENT.scope: N_("Too many failed sign-ins from your network. Try again in {wait}."),
     EVERYONE.scope: N_("Too many failed sign-ins right now. Try again in {wait}."),
     SIGN_UPS.scope: N_("Too many new accounts from your network. Try again in {wait}."),
+    ANONYMOUS.scope: N_("Too many new accounts from your network. Try again in {wait}."),
 }
 
 __all__ = [
@@ -118,14 +120,17 @@ def settle(session: Session, ticket: Ticket, now: datetime, succeeded: bool | No
         throttle.clear(session, ticket.pair)
 
 
-def admit_sign_up(session: Session, client: str | None, now: datetime) -> tuple[Key, ...]:
-    """Count an account made from ``client`` (20 a day, then slower); `RateLimited` to wait.
+def admit_sign_up(
+    session: Session, client: str | None, now: datetime, rule: Rule = SIGN_UPS
+) -> tuple[Key, ...]:
+    """Count an account made from ``client`` (20 a day, then slower; anonymous accounts
+    under ``rule`` `ANONYMOUS`: 30 a day); `RateLimited` to wait.
 
     Returns what was counted, for `take_back_sign_up` when no account was made after all.
     """
     if client is None:
         return ()
-    keys = (Key(SIGN_UPS, client),)
+    keys = (Key(rule, client),)
     refusal = throttle.admit(session, keys, now)
     if refusal is not None:
         raise _refused(refusal)

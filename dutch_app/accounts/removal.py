@@ -32,7 +32,8 @@ def remove_user(session: Session, user: User) -> None:
     """
     end_sessions(session, user.id)
     leave_all_groups(session, user.id)
-    forget_attempts(session, user.email)
+    if user.email is not None:
+        forget_attempts(session, user.email)
     session.execute(delete(LocalCredential).where(LocalCredential.user_id == user.id))
     session.execute(delete(UserPreferences).where(UserPreferences.user_id == user.id))
     session.delete(user)

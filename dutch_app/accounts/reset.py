@@ -263,7 +263,7 @@ class ResetLinks:
             ).first()
         if found is None:
             raise ResetLinkInvalid()
-        user_id, address = found
+        user_id, address = found[0], found[1] or ""  # an anonymous account has no link
         check_password(new_password, address)
         new_hash = self._hashes.hash(new_password)  # slow: before the write lock is taken
         with writing(self._sessions) as session:

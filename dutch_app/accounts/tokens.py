@@ -151,7 +151,9 @@ def issue_session_token(
 
 def account_of(user: User) -> Account:
     """The `Account` view of a ``users`` row."""
-    return Account(user.id, user.email, user.display_name, user.auth_provider)
+    return Account(
+        user.id, user.email or "", user.display_name, user.auth_provider, user.is_anonymous
+    )
 
 
 def resume_claims(

@@ -1,7 +1,8 @@
 """The tables, as SQLAlchemy 2 typed ORM models.
 
 Only an email address and a display name are kept about a person; a password
-hash exists only for the local account store.
+hash exists only for the local account store. An anonymous account (someone playing
+without signing up) has no email address and no password: only a random id.
 
 A group owns its players and games. A game keeps a snapshot of its house rules
 and its players in seat order; a round keeps the input as entered (hand text or
@@ -77,7 +78,8 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """A person who can sign in."""
+    """A person who can sign in, or an anonymous account (no email, no password) that
+    lives in one browser's session cookie until its person adds an email and password."""
 
     __tablename__ = "users"
     __table_args__ = (UniqueConstraint("auth_provider", "auth_subject"), NEVER_REUSED)
@@ -85,12 +87,16 @@ class User(Base):
     id: Mapped[int] = surrogate_key()
     auth_provider: Mapped[str] = mapped_column(String(16))
     auth_subject: Mapped[str] = mapped_column(String(128))
-    email: Mapped[str] = mapped_column(String(320), unique=True)
+    email: Mapped[str | None] = mapped_column(String(320), unique=True)
     display_name: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     session_epoch: Mapped[int] = mapped_column(Integer, default=0)
     # Bound into the signature of every session token; a new one ends every session.
     session_secret: Mapped[str] = mapped_column(String(64), default=random_token)
+    # Anonymous accounts unused for a while are deleted (dutch_app.accounts.anonymous);
+    # last_seen_at is when the person last opened the app, kept to the day.
+    is_anonymous: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class LocalCredential(Base):

@@ -28,6 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
+from dutch_app.accounts.housekeeping import Daily
 from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.i18n import N_, _
 from dutch_app.services import csv_import, groups, preferences, unit_of_work
@@ -60,17 +61,23 @@ class Resources:
     engine: Engine
     sessions: sessionmaker[Session]
     accounts: AccountBackend
+    clean_up: Daily
+    """Deletes anonymous accounts unused for 30 days: at start-up, then once a day."""
 
 
 @st.cache_resource(show_spinner=False)
 def resources() -> Resources:
-    """Read the settings, connect and migrate the database, and pick the account store."""
+    """Read the settings, connect and migrate the database, pick the account store, and
+    delete the anonymous accounts nobody used for 30 days."""
     settings = load_settings()
     engine = get_engine(settings.database_url)
     sessions = make_session_factory(engine)
     with sessions() as session:
         unit_of_work.perform(session, csv_import.discard_abandoned_imports)
-    return Resources(settings, engine, sessions, make_backend(sessions, settings))
+    backend = make_backend(sessions, settings)
+    clean_up = Daily(backend.remove_unused_anonymous)
+    clean_up.run_if_due()
+    return Resources(settings, engine, sessions, backend, clean_up)
 
 
 def settings_problem() -> str | None:
@@ -198,7 +205,10 @@ def resume_from_cookie() -> None:
     token = st.context.cookies.get(SESSION_COOKIE)
     if isinstance(token, str) and token:
         account = accounts().resume(token)
-        if account is not None:
+        if account is not None and account.anonymous:
+            # Its cookie is the only way back to an anonymous account: each visit renews it.
+            start_session(account)
+        elif account is not None:
             st.session_state[ACCOUNT_KEY] = account
             st.session_state[TOKEN_KEY] = token
             st.session_state[CHECKED_KEY] = True

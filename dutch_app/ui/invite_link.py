@@ -31,8 +31,8 @@ LINK_REFUSED = N_(
     "it was sent (or the link was cut short). Ask them for the new link or code."
 )
 WAITING = N_(
-    "You were invited to join a group. Sign in, or create an account and then sign in, "
-    "and you will join it straight away."
+    "You were invited to join a group. Join as a guest, or sign in (or create an account "
+    "and then sign in), and you will join it straight away."
 )
 
 

@@ -1,5 +1,8 @@
 """Every service, called by someone outside the group, finds nothing and changes nothing.
 
+The outsider is a signed-up person, and again an anonymous account (one tap, no email or
+password): the same checks hold for both.
+
 The services are enumerated from the package, so a new service without a case
 here makes ``test_every_public_service_is_covered`` fail.
 """
@@ -13,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from sqlalchemy import select
 
 import dutch_app.services
 from dutch_app.services import (
@@ -34,6 +38,7 @@ from dutch_app.services import (
 )
 from dutch_app.services.errors import NotFound
 from dutch_app.services.unit_of_work import perform
+from dutch_app.storage.models import User
 from dutch_core import PRESETS
 from tests.views import get_group
 
@@ -54,24 +59,41 @@ class World:
     stranger_group: int
 
 
+@pytest.fixture(params=["signed-up", "anonymous"])
+def outsider(request, session, make_user) -> Callable[[str], int]:
+    """``outsider(name) -> user id``: a signed-up person, or an anonymous account."""
+    if request.param == "signed-up":
+        return make_user
+
+    def anonymous(display_name: str) -> int:
+        user = User(
+            auth_provider="local",
+            auth_subject=f"anonymous:{display_name.lower()}",
+            email=None,
+            display_name=display_name,
+            is_anonymous=True,
+        )
+        session.add(user)
+        session.commit()
+        return user.id
+
+    return anonymous
+
+
 @pytest.fixture
-def world(session, owner, group, seated, make_user) -> World:
+def world(session, owner, group, seated, outsider) -> World:
     ann, bo = seated[:2]
     game = perform(session, games.start_game, owner, group.id, [ann.id, bo.id], PRESETS["classic"])
     made = perform(
         session, rounds.add_round, owner, game.id, {ann.id: "3", bo.id: "9"}, ann.id, "dutch"
     )
-    stranger = make_user("Stranger")
+    stranger = outsider("Stranger")
     theirs = perform(session, groups.create_group, stranger, "Stranger's club")
     return World(owner, group.id, ann.id, bo.id, game.id, made.id, made.version, theirs.id)
 
 
 @pytest.fixture
 def stranger(session, world) -> int:
-    from sqlalchemy import select
-
-    from dutch_app.storage.models import User
-
     return session.scalar(select(User.id).where(User.display_name == "Stranger"))
 
 
@@ -315,6 +337,8 @@ NOT_SERVICES = {
     "given the membership those services checked",
     "sharing.end_links_made_by": "a step of removing a member, given the owner's membership "
     "that service checked",
+    "moving.move_groups": "a step of signing in from an anonymous account, given the tab's "
+    "session and the sign-in the account store checked (tested in test_anonymous.py)",
 }
 
 
@@ -354,9 +378,9 @@ def test_a_stranger_finds_nothing_and_changes_nothing(
 
 
 @pytest.fixture
-def removed_member(session, world, make_user) -> int:
+def removed_member(session, world, outsider) -> int:
     """Someone who was a member of the owner's group until the owner removed them."""
-    former = make_user("Former")
+    former = outsider("Former")
     code = perform(session, get_group, world.owner, world.group).invite_code
     perform(session, groups.join_group, former, code)
     assert perform(session, history.load_history, former, world.group) is not None  # a member reads
