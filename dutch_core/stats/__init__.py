@@ -9,6 +9,9 @@ empty frame and then returns an empty table with the same columns.
 """
 
 from dutch_core.stats.calling import (
+    ADVICE_MIN_CALLS,
+    ADVICE_RATE,
+    call_advice,
     call_analysis,
     call_chances,
     call_curves,
@@ -48,10 +51,13 @@ from dutch_core.stats.trends import (
 )
 
 __all__ = [
+    "ADVICE_MIN_CALLS",
+    "ADVICE_RATE",
     "HISTORY_COLUMNS",
     "HISTORY_DTYPES",
     "PROVISIONAL_GAMES",
     "best_games",
+    "call_advice",
     "call_analysis",
     "call_chances",
     "call_curves",

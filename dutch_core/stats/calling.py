@@ -27,7 +27,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from dutch_core.stats._groups import group_codes, player_codes
-from dutch_core.stats._util import frame_of, is_value, rate, take
+from dutch_core.stats._util import frame_of, is_value, nullable, rate, take
 
 CARD_POINTS = 338 / 52
 """The average value of a card of the 52-card deck: what a penalty card costs on average."""
@@ -407,13 +407,67 @@ def _calls_by_player(calls: dict[str, np.ndarray]) -> pd.DataFrame:
     )
 
 
+ADVICE_RATE = 0.75
+"""The share of calls that must have been lowest for a hand total to be advised."""
+ADVICE_MIN_CALLS = 10
+"""The fewest calls a player must have made at a table size before their advice is given."""
+
+
+def call_advice(df: pd.DataFrame) -> pd.DataFrame:
+    """Each player's call advice per table size: call at this total or less.
+
+    One row per ``player`` and ``players`` (the whole round's number of players)
+    they called with: ``calls`` (their calls at that table size) and, once
+    ``calls`` reaches :data:`ADVICE_MIN_CALLS`, ``hand_total``: the highest hand
+    total they called with such that at least :data:`ADVICE_RATE` of their calls
+    with that total or a lower one were lowest, with ``calls_at_or_below`` and
+    ``lowest_at_or_below``, the counts it rests on. ``hand_total`` is missing
+    (and the counts 0) with fewer calls, or where no total reaches the rate.
+    """
+    return _call_advice(_calls(df))
+
+
+def _call_advice(calls: dict[str, np.ndarray]) -> pd.DataFrame:
+    codes, names = player_codes(calls["player"])
+    hand, players = calls["hand_total"], calls["players"]
+    order = np.lexsort((hand, players, codes))
+    codes, hand, players = codes[order], hand[order], players[order]
+    lowest = calls["lowest"][order]
+    groups, keys = pd.factorize(codes.astype("int64") * 1000 + players, sort=True)
+    size = len(keys)
+    count = np.bincount(groups, minlength=size)
+    starts = np.cumsum(count) - count
+    # Calls so far within the group, at the last call of each hand total (ties count together).
+    running_calls = np.arange(len(groups)) - starts[groups] + 1
+    running_lowest = np.cumsum(lowest) - (np.cumsum(lowest) - lowest)[starts][groups]
+    last_of_total = np.ones(len(groups), dtype=bool)
+    last_of_total[:-1] = (groups[1:] != groups[:-1]) | (hand[1:] != hand[:-1])
+    good = last_of_total & (running_lowest >= ADVICE_RATE * running_calls)
+    good &= count[groups] >= ADVICE_MIN_CALLS
+    best = np.full(size, -1, dtype="int64")
+    np.maximum.at(best, groups[good], np.flatnonzero(good))
+    found = best >= 0
+    at = np.maximum(best, 0)
+    return frame_of(
+        {
+            "player": names.take(keys // 1000),
+            "players": (keys % 1000).astype("int64"),
+            "calls": count,
+            "hand_total": nullable(hand[at], found),
+            "calls_at_or_below": np.where(found, running_calls[at], 0),
+            "lowest_at_or_below": np.where(found, running_lowest[at], 0),
+        }
+    )
+
+
 def call_analysis(
     df: pd.DataFrame, callers: Iterable[str] | None = None
 ) -> dict[str, pd.DataFrame]:
     """The whole should-I-call analysis of a frame, its calls picked out once.
 
     Keys: ``chances`` (:func:`call_chances`), ``curves`` (:func:`call_curves`),
-    ``profiles`` (:func:`caller_profiles`) and ``by_player`` (:func:`calls_by_player`).
+    ``profiles`` (:func:`caller_profiles`), ``by_player`` (:func:`calls_by_player`)
+    and ``advice`` (:func:`call_advice`).
     With ``callers``, only their calls count (each still with its whole round's
     number of players), as when the page is narrowed to some players.
     """
@@ -424,4 +478,5 @@ def call_analysis(
         "curves": _curves(chances, coefficients),
         "profiles": _caller_profiles(calls),
         "by_player": _calls_by_player(calls),
+        "advice": _call_advice(calls),
     }

@@ -506,3 +506,26 @@ def caller_profiles(df: pd.DataFrame) -> pd.DataFrame:
         "reference_rate",
     ]
     return table[columns]
+
+
+def call_advice(df: pd.DataFrame) -> pd.DataFrame:
+    """Per player and table size: the highest hand total whose calls at or below it were lowest
+    at least 75% of the time, once the player has made 10 calls at that size."""
+    rows = []
+    calls = _round_calls(df)
+    for (player, players), group in calls.groupby(["player", "players"], observed=True):
+        by_total = group.groupby("hand_total")["success"].agg(["size", "sum"]).cumsum()
+        good = by_total.loc[by_total["sum"] >= 0.75 * by_total["size"]]
+        advised = len(group) >= 10 and not good.empty
+        rows.append(
+            {
+                "player": player,
+                "players": players,
+                "calls": len(group),
+                "hand_total": good.index[-1] if advised else pd.NA,
+                "calls_at_or_below": good["size"].iloc[-1] if advised else 0,
+                "lowest_at_or_below": good["sum"].iloc[-1] if advised else 0,
+            }
+        )
+    columns = ["player", "players", "calls", "hand_total", "calls_at_or_below"]
+    return pd.DataFrame(rows, columns=[*columns, "lowest_at_or_below"])

@@ -354,3 +354,23 @@ def test_the_call_analysis_in_one_pass_equals_its_parts():
     pd.testing.assert_frame_equal(analysis["curves"], stats.call_curves(frame))
     pd.testing.assert_frame_equal(analysis["profiles"], stats.caller_profiles(frame))
     pd.testing.assert_frame_equal(analysis["by_player"], stats.calls_by_player(frame))
+    pd.testing.assert_frame_equal(analysis["advice"], stats.call_advice(frame))
+
+
+def test_call_advice_is_the_highest_total_with_three_in_four_calls_lowest_once_there_are_ten():
+    # Ann calls every round: lowest at 2, 4, 4, 5, 6, 6, 7 and 9, beaten at 6 and 8 (three
+    # players), and beaten at 10 in a game of two.
+    hands = [(2, 30), (4, 30), (4, 30), (5, 30), (6, 30), (6, 30), (6, 1), (7, 30), (8, 1)]
+    games = [{"Ann": mine, "Ben": theirs, "Cleo": 40} for mine, theirs in hands]
+    nine = history_of(games)
+    advice = stats.call_advice(nine).iloc[0]
+    assert (advice["player"], advice["players"], advice["calls"]) == ("Ann", 3, 9)
+    assert advice["hand_total"] is pd.NA  # not enough calls yet
+    ten = history_of([*games, {"Ann": 9, "Ben": 30, "Cleo": 40}, {"Ann": 10, "Ben": 1}])
+    advice = stats.call_advice(ten)
+    at_three = advice.loc[advice["players"] == 3].iloc[0]
+    # At or below 8: 7 of 9 lowest (78%); at or below 9: 8 of 10 (80%): the highest is 9.
+    assert at_three["hand_total"] == 9
+    assert (at_three["lowest_at_or_below"], at_three["calls_at_or_below"]) == (8, 10)
+    at_two = advice.loc[advice["players"] == 2].iloc[0]
+    assert (at_two["calls"], at_two["hand_total"]) == (1, pd.NA)

@@ -220,6 +220,7 @@ def assert_same_ratings_and_calls(frame: pd.DataFrame) -> None:
     assert_same_values(counted, oracle.call_chances(frame), "call_chances")
     assert_same_values(stats.calls_by_player(frame), oracle.calls_by_player(frame), "by player")
     assert_same_values(stats.caller_profiles(frame), oracle.caller_profiles(frame), "profiles")
+    assert_same_values(stats.call_advice(frame), oracle.call_advice(frame), "call_advice")
 
 
 @FAST
