@@ -258,6 +258,10 @@ SECTIONS: tuple[Section, ...] = (
         columns=columns.PLAYER_CALLS,
     ),
     Section(
+        "call_advice",
+        lambda v: v.ours(v.call_analysis["advice"]),
+    ),
+    Section(
         "head_to_head",
         lambda v: v.ours(stats.head_to_head(v.frame, results=v.results)),
         tab="head_to_head",

@@ -9,6 +9,7 @@ from dutch_app.services.views import GameSummary, GroupView
 from dutch_app.ui.anonymous import keep_banner
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.cache import roster
+from dutch_app.ui.call_advice import advice_lines
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import (
     active_group,
@@ -29,6 +30,7 @@ from dutch_app.ui.play_entry import play_entry, stored_here
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result
+from dutch_app.ui.stats_cache import cached_call_advice
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import labelled_selectbox
 from dutch_core.game import GameStatus
@@ -199,6 +201,12 @@ def show_game(game_id: int, group: GroupView) -> None:
         # run the page, so the picker tells what is so
         st.rerun()
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
+    advice = cached_call_advice(group)  # from the Stats page's last figures: no history read
+    if advice is not None:
+        names = [player.name for player in game.players]
+        lines = advice_lines(advice, len(names), names)
+        if lines:
+            st.caption("  \n".join(lines))
     message = st.session_state.pop(SAVED_KEY, None)
     if message:
         st.toast(message)

@@ -19,6 +19,7 @@ from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section, TrendWindo
 from dutch_app.stats_view import StatsBundle, StatsFilters
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
+from dutch_app.ui.call_advice import advice_lines
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
@@ -150,6 +151,15 @@ def show_should_i_call(bundle: StatsBundle) -> None:
         help=_("The chances depend on how many hands the caller must beat."),
     )
     chart(specs[players])
+    advice = advice_lines(bundle.table("call_advice"), players)
+    if advice:
+        st.markdown("\n".join(f"- {line}" for line in advice))
+        st.caption(
+            _(
+                "Call advice: the highest hand total at which at least {share} of a player's "
+                "own calls with this many players were lowest, once they have made {needed}."
+            ).format(share=percent(stats.ADVICE_RATE), needed=stats.ADVICE_MIN_CALLS)
+        )
     rows = call_chances.loc[call_chances["players"] == players]
     tables.show_table(rows, BY_KEY["call_chances"].columns)
     st.caption(

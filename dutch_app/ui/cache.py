@@ -145,14 +145,25 @@ class SharedMemory:
         self.entries = _Entries(budget, available)
         self.loading_slots = loading_slots
         self.loading = threading.BoundedSemaphore(loading_slots)
+        self.lock = threading.Condition()
         self._cached = cachetools.cached(
-            self.entries, key=lambda key, _compute: key, condition=threading.Condition()
+            self.entries, key=lambda key, _compute: key, condition=self.lock
         )(lambda _key, compute: compute())
 
     def get_or_compute(self, key: Hashable, compute: Callable[[], T]) -> T:
         """The cached value of ``key``, computed (once, whoever asks at the same time) if
         it is missing or older than an hour."""
         return cast(T, self._cached(key, compute))
+
+    def peek(self, key: Hashable) -> Any | None:
+        """The cached value of ``key``, or None: never computed here."""
+        with self.lock:
+            return self.entries.get(key)
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` under ``key`` (as a computed value would be kept)."""
+        with self.lock:
+            self.entries[key] = value
 
 
 @st.cache_resource(show_spinner=False)

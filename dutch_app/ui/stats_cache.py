@@ -51,6 +51,17 @@ def _bundle(
     return shared_memory().get_or_compute(key, compute)
 
 
+def cached_call_advice(group: GroupView) -> pd.DataFrame | None:
+    """The group's call advice (:func:`dutch_core.stats.call_advice` over all its games) as
+    the Stats page last worked it out, or None when it has not lately: never computed here,
+    so a page can show it on every rerun for nothing. It may be a few rounds old."""
+    return shared_memory().peek(_advice_key(group))
+
+
+def _advice_key(group: GroupView) -> tuple[str, int, str]:
+    return ("call_advice", group.id, group.cache_key)  # the key never serves another group
+
+
 def stats_bundle(
     group: GroupView, filters: StatsFilters, windows: TrendWindows | int = ROLLING_WINDOW
 ) -> StatsBundle:
@@ -59,7 +70,10 @@ def stats_bundle(
     ``group`` must come from the signed-in person's own group list of this run.
     """
     require_account()
-    return _bundle(group.id, group.cache_stamp, filters, windows)
+    bundle = _bundle(group.id, group.cache_stamp, filters, windows)
+    if filters == StatsFilters():  # all the group's games: the advice the Play page shows
+        shared_memory().put(_advice_key(group), bundle.table("call_advice"))
+    return bundle
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -121,6 +121,35 @@ def test_entering_rounds_updates_the_standings(table):
     assert (data["kept"], data["checked"], data["number"]) == (None, None, 3)
 
 
+def test_the_rules_note_gives_the_call_advice_the_stats_page_last_worked_out(table):
+    """Each seated player's call advice for this table size shows under the rules, taken
+    from the group's statistics as last worked out (the Play page never works them out)."""
+    seats = ("Ann", "Ben", "Cleo")
+    past = _start(table, HouseRules(end=EndCondition.open()), seats)
+    ids = table.player_ids
+    for hands, penalty in [(("9", "10", "2"), None)] * 9 + [(("4", "20", "12"), "5H 6H")]:
+        table.call(
+            rounds.add_round,
+            past.id,
+            {ids[name]: hand for name, hand in zip(seats, hands, strict=True)},
+            ids["Cleo"],
+            "dutch",
+            penalty,
+        )
+    table.call(games.end_game, past.id)
+    _start(table, seats=seats)
+
+    def notes(at) -> str:
+        return "\n".join(shown(caption.value) for caption in at.caption)
+
+    at = open_app(table.account, PLAY)
+    assert "or less" not in notes(at)  # the Stats page has not worked it out yet
+    stats_page = open_app(table.account, "pages/stats.py")
+    assert not stats_page.exception
+    at.run()
+    assert "Cleo: call at 12 or less: with 3 players, 9 of 10 such calls were lowest." in notes(at)
+
+
 def test_a_bad_hand_is_shown_next_to_it_and_nothing_is_stored(table):
     game = _start(table)
     at = open_app(table.account, PLAY)

@@ -483,6 +483,27 @@ def test_should_i_call_shows_the_chances_by_hand_total_with_counts_and_the_refer
     assert row_of(profiles, player="Ben")["avg_hand_total"] == 2.5
 
 
+def cleo_calls_ten_times(table: Table) -> None:
+    """A game of Ann, Ben and Cleo in which Cleo calls ten times: eight times at 2, lowest,
+    then twice at 12, beaten by Ann's 4 (drawing two cards each)."""
+    lowest = ({"Ann": "9", "Ben": "10", "Cleo": "2"}, "Cleo", "dutch", None)
+    beaten = ({"Ann": "4", "Ben": "20", "Cleo": "12"}, "Cleo", "dutch", "5H 6H")
+    play(table, datetime(2025, 3, 1, 19, tzinfo=UTC), [lowest] * 8 + [beaten] * 2, rules=OPEN)
+
+
+def test_each_callers_advice_is_one_line_beside_the_chart_for_the_table_size(history):
+    at = show_section(open_app(history.account, STATS), "Dutch calls")
+    lines = "\n".join(shown(markdown.value) for markdown in at.markdown)
+    assert "Cleo: not enough calls yet with 3 players (2 of 10)." in lines
+    cleo_calls_ten_times(history)
+    at.run()
+    lines = "\n".join(shown(markdown.value) for markdown in at.markdown)
+    # With the two calls above: at 2 or less, 9 of 9 lowest; at 12 or less, 9 of 12 (75%).
+    assert "Cleo: call at 12 or less: with 3 players, 9 of 12 such calls were lowest." in lines
+    assert "Ben: not enough calls yet with 3 players (2 of 10)." in lines
+    assert "Ann:" not in lines  # never called
+
+
 def test_the_one_player_view_shows_rating_record_rivals_calls_and_best_games(history):
     at = show_section(open_app(history.account, STATS), "One player")
     at.selectbox(key="stats_one_player").select("Cleo").run()
