@@ -35,7 +35,7 @@ import logging
 import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
@@ -308,6 +308,39 @@ def format_percent(share: float, digits: int = 0) -> str:
         base = Locale.parse(active_locale()).percent_formats[None].pattern
         pattern = base.replace("0", "0." + "0" * digits, 1) if "." not in base else base
     return babel_numbers.format_percent(share, format=pattern, locale=active_locale())
+
+
+def format_duration(value: timedelta) -> str:
+    """A length of time in hours and minutes, as the person's locale abbreviates them.
+
+    >>> format_duration(timedelta(hours=1, minutes=25))
+    '1h 25 mins'
+    >>> use_language("nl")
+    'nl'
+    >>> format_duration(timedelta(hours=1, minutes=25)), format_duration(timedelta(hours=30))
+    ('1 u 25 min', '30 u')
+    >>> use_language("en")
+    'en'
+    """
+    minutes = max(round(value.total_seconds() / 60), 0)
+    hours, minutes = divmod(minutes, 60)
+    locale = active_locale()
+    parts = []
+    if hours:
+        hour = timedelta(hours=hours)
+        parts.append(
+            babel_dates.format_timedelta(
+                hour, granularity="hour", threshold=10**9, format="narrow", locale=locale
+            )
+        )
+    if minutes or not hours:
+        minute = timedelta(minutes=minutes)
+        parts.append(
+            babel_dates.format_timedelta(
+                minute, granularity="minute", threshold=10**9, format="short", locale=locale
+            )
+        )
+    return " ".join(parts)
 
 
 def format_date(value: date | datetime, width: str = "medium") -> str:

@@ -51,6 +51,9 @@ SUMMARY: dict[str, Column] = {
     "wins": count(N_("Wins"), N_("Ended games won or shared the win of")),
     "win_rate": share(N_("Win rate"), N_("Wins per ended game")),
     "rounds": count(N_("Rounds")),
+    "time_played": column_config.TextColumn(
+        N_("Time played"), help=N_("The games this player sat in, each from start to last round")
+    ),
     "avg_round_score": points(N_("Avg round")),
     "median_round_score": points(N_("Median round")),
     "best_round": count(N_("Best round"), N_("Lowest round score")),

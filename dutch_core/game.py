@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TypeVar
 
@@ -93,6 +94,19 @@ def end_reached(rules: HouseRules, rounds_played: int, totals: Mapping[_Key, int
     if end.kind is EndKind.SCORE_LIMIT and end.limit is not None:
         return bool(totals) and max(totals.values()) >= end.limit
     return False
+
+
+def game_length(started_at: datetime, last_round_at: datetime | None) -> timedelta | None:
+    """How long a game has been played: from its start to its last round (never less than
+    nothing); None before its first round. The moment a game is ended is not used: people
+    often tap "end" long after the cards are away.
+
+    >>> game_length(datetime(2025, 1, 1, 20, 0), datetime(2025, 1, 1, 21, 25))
+    datetime.timedelta(seconds=5100)
+    """
+    if last_round_at is None:
+        return None
+    return max(last_round_at - started_at, timedelta(0))
 
 
 def dealer_seat(round_number: int, players: int) -> int:

@@ -245,13 +245,21 @@ def _summaries(session: Session, games: list[Game], game_ids) -> list[GameSummar
     )
     sums: dict[tuple[int, int], int] = {}
     played: dict[int, int] = {}
-    for game_id, player_id, total, number in session.execute(
-        select(Round.game_id, RoundHand.player_id, RoundHand.game_total, last.c.number)
+    last_at: dict[int, datetime] = {}
+    for game_id, player_id, total, number, entered_at in session.execute(
+        select(
+            Round.game_id,
+            RoundHand.player_id,
+            RoundHand.game_total,
+            last.c.number,
+            Round.entered_at,
+        )
         .join(last, (last.c.game_id == Round.game_id) & (last.c.number == Round.number))
         .join(RoundHand, RoundHand.round_id == Round.id)
     ):
         sums[(game_id, player_id)] = total
         played[game_id] = number
+        last_at[game_id] = entered_at
     summaries = []
     for game in games:
         players = seats[game.id]
@@ -268,6 +276,7 @@ def _summaries(session: Session, games: list[Game], game_ids) -> list[GameSummar
                 totals=totals,
                 rounds_played=played.get(game.id, 0),
                 version=game.version,
+                last_round_at=as_utc(last_at.get(game.id)),
             )
         )
     return summaries

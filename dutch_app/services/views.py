@@ -6,11 +6,11 @@ Times are timezone-aware UTC datetimes on every database.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
-from dutch_core.game import GameStatus, dealer_seat
+from dutch_core.game import GameStatus, dealer_seat, game_length
 from dutch_core.round_input import CallType
 from dutch_core.scoring import Outcome
 
@@ -231,6 +231,13 @@ class GameSummary:
     totals: tuple[int, ...]
     rounds_played: int
     version: int
+    last_round_at: datetime | None = None
+    """When the last round was entered (None before the first round)."""
+
+    @property
+    def length(self) -> timedelta | None:
+        """How long the game has been played (see :func:`dutch_core.game.game_length`)."""
+        return game_length(self.started_at, self.last_round_at)
 
     @property
     def leaders(self) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import pandas as pd
 
-from dutch_app.i18n import N_, _, format_moment, ngettext
+from dutch_app.i18n import N_, _, format_duration, format_moment, ngettext
 from dutch_app.labels import GAME_STATUS_LABELS, label
 from dutch_app.round_payload import RoundFields
 from dutch_app.services.views import GameSummary, GameView, RoundView
@@ -119,7 +119,7 @@ def game_label(game: GameSummary, tz: tzinfo = UTC) -> str:
 
 
 def games_frame(summaries: Sequence[GameSummary], tz: tzinfo = UTC) -> pd.DataFrame:
-    """The list of games: start, status, players with their totals, rounds, leader."""
+    """The list of games: start, status, players with their totals, rounds, length, leader."""
     return pd.DataFrame(
         {
             _("Started"): [when(game.started_at, tz) for game in summaries],
@@ -131,9 +131,12 @@ def games_frame(summaries: Sequence[GameSummary], tz: tzinfo = UTC) -> pd.DataFr
                 for g in summaries
             ],
             _("Rounds"): [game.rounds_played for game in summaries],
+            _("Length"): [
+                "" if game.length is None else format_duration(game.length) for game in summaries
+            ],
             _("Lowest"): [", ".join(game.leaders) for game in summaries],
         },
-        columns=[_("Started"), _("Status"), _("Totals"), _("Rounds"), _("Lowest")],
+        columns=[_("Started"), _("Status"), _("Totals"), _("Rounds"), _("Length"), _("Lowest")],
     )
 
 

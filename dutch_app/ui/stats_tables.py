@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from dutch_app.i18n import N_, _
+from dutch_app.i18n import N_, _, format_duration
 from dutch_app.labels import OUTCOME_LABELS
 from dutch_app.stats_columns import SHARE_FORMAT, Column
 
@@ -31,7 +31,8 @@ def _is_share(column: Column) -> bool:
 
 
 def shown_frame(table: pd.DataFrame, columns: Mapping[str, Column]) -> pd.DataFrame:
-    """Just ``columns`` of ``table``, in that order, with shares in percent points.
+    """Just ``columns`` of ``table``, in that order, with shares in percent points and
+    lengths of time in words ("1h 25 min").
 
     >>> from dutch_app.stats_columns import share
     >>> columns = {"player": "Player", "win_rate": share("Win rate")}
@@ -43,6 +44,8 @@ def shown_frame(table: pd.DataFrame, columns: Mapping[str, Column]) -> pd.DataFr
     for name, column in columns.items():
         if _is_share(column):
             shown[name] = shown[name] * 100
+        elif pd.api.types.is_timedelta64_dtype(shown[name]):
+            shown[name] = [format_duration(value) for value in shown[name]]
     return shown
 
 

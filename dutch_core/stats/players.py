@@ -76,12 +76,13 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
     ``rounds``; ``avg_round_score``, ``median_round_score``, ``best_round``
     (lowest) and ``worst_round`` (highest); ``avg_game_total``, ``best_game``
     and ``worst_game`` over the final totals of ended games (missing when a
-    player has none). ``results``, when given, must be ``game_results(df)``
-    (worked out once by a caller that needs it for several tables).
+    player has none); ``time_played``: the lengths of the games they sat in (each
+    from its start to its last round), added up. ``results``, when given, must be
+    ``game_results(df)`` (worked out once by a caller that needs it for several tables).
     """
     codes, names = player_codes(df["player"])
     players = len(names)
-    games, _ = group_codes(df["game_id"].to_numpy())
+    games, game_ids = group_codes(df["game_id"].to_numpy())
     played = pd.unique(games.astype("int64") * players + codes)  # (game, player) pairs
     scores = _Sorted(codes, df["round_score"].to_numpy(), players)
     results = _results(df, results)
@@ -89,6 +90,12 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
     ended_codes = codes_in(results["player"], names)[ended]
     totals = _Sorted(ended_codes, results["game_total"].to_numpy()[ended], players)
     wins = np.bincount(ended_codes[results["won"].to_numpy()[ended]], minlength=players)
+    # Each game's length (as dutch_core.game.game_length: start to last round), summed over
+    # the games each player sat in.
+    ends = group_max(games, moments(df["played_at"]), len(game_ids))
+    lengths = np.maximum(ends - group_max(games, moments(df["game_started_at"]), len(game_ids)), 0)
+    time_played = np.zeros(players, dtype="int64")
+    np.add.at(time_played, played % players, lengths[played // players])
     return frame_of(
         {
             "player": names,
@@ -104,6 +111,7 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
             "avg_game_total": totals.mean(),
             "best_game": nullable(totals.lowest(), totals.present),
             "worst_game": nullable(totals.highest(), totals.present),
+            "time_played": time_played.view("timedelta64[ns]"),
         }
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -160,6 +160,20 @@ def test_filters_by_date_player_and_status(table):
     at.selectbox(key="history_filter_player").set_value(table.player_ids["Cleo"]).run()
     assert not at.exception
     assert "No games match these filters." in messages(at)
+
+
+def test_each_game_lists_its_length_from_start_to_last_round(table, two_rounds):
+    started = datetime(2025, 5, 3, 20, tzinfo=UTC)
+    game = play(table, ["Cleo", "Dan"], [], started_at=started)
+    ids = table.player_ids
+    for minutes in (40, 85):
+        hands = {ids["Cleo"]: "3", ids["Dan"]: "10"}
+        entered = started + timedelta(minutes=minutes)
+        table.call(rounds.add_round, game, hands, ids["Cleo"], "dutch", entered_at=entered)
+    table.call(games.end_game, game)  # ended later: the last round marks the end of play
+    at = open_app(table.account, PAGE)
+    lengths = {row["Totals"]: row["Length"] for row in grid(at, 0)}
+    assert lengths["Cleo 6 · Dan 20"] == "1h 25 mins"  # English the British way
 
 
 def test_the_player_filter_starts_on_everyone(table):

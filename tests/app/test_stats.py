@@ -114,6 +114,7 @@ def test_players_section_shows_each_players_games_wins_and_scores(history):
     assert sorted(summary["player"]) == ["Ann", "Ben", "Cleo"]  # Dan never played
     ann = row_of(summary, player="Ann")
     assert (ann["games"], ann["wins"], ann["win_rate"], ann["rounds"]) == (2, 2, 100.0, 4)
+    assert ann["time_played"] == "20 mins"  # two games, each 10 minutes to the last round
     assert (ann["avg_round_score"], ann["median_round_score"]) == (4.5, 4.5)
     assert (ann["best_round"], ann["worst_round"]) == (0, 9)
     assert (ann["avg_game_total"], ann["best_game"], ann["worst_game"]) == (9.0, 4, 14)

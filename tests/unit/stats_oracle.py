@@ -95,6 +95,11 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
         best_game=("game_total", "min"),
         worst_game=("game_total", "max"),
     )
+    games = df.groupby("game_id").agg(start=("game_started_at", "first"), end=("played_at", "max"))
+    length = (games["end"] - games["start"]).clip(lower=pd.Timedelta(0))
+    seated = df[["game_id", "player"]].drop_duplicates()
+    seated = seated.merge(length.rename("length"), left_on="game_id", right_index=True)
+    per_round["time_played"] = seated.groupby("player", observed=True)["length"].sum()
     out = per_round.join(per_game, how="left")
     out["games_ended"] = out["games_ended"].fillna(0).astype("int64")
     out["wins"] = out["wins"].fillna(0).astype("int64")
@@ -114,6 +119,7 @@ def player_summary(df: pd.DataFrame, *, results: pd.DataFrame | None = None) -> 
         "avg_game_total",
         "best_game",
         "worst_game",
+        "time_played",
     ]
     return out[columns].astype({"avg_round_score": "float64"}).reset_index()
 
