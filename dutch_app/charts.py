@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from dutch_app.i18n import N_, _, active_language
+from dutch_app.i18n import N_, _, active_language, d3_date_format, d3_time_locale
 from dutch_core import stats
 
 OKABE_ITO = [
@@ -261,7 +261,9 @@ class ChartKind:
         spec = {**template, "data": {"name": name}, "datasets": {name: payload}}
         # Drawn as SVG: axis labels and marks are then text and elements that screen
         # readers (and tests) can read, each mark labelled with its tooltip fields.
-        spec["usermeta"] = {"embedOptions": {"renderer": "svg"}}
+        # Month and day names in the run's language, for the time axes.
+        locale = d3_time_locale(active_language())
+        spec["usermeta"] = {"embedOptions": {"renderer": "svg", "timeFormatLocale": locale}}
         if "player" in data.columns:
             players = sorted(set(data["player"].dropna().tolist()), key=_name_order)
             spec["usermeta"]["players"] = players
@@ -571,7 +573,11 @@ def time_axis(times: pd.Series, games: pd.Series | None = None) -> str:
     return "days" if span <= pd.Timedelta(days=400) else "months"
 
 
-_TIME_FORMATS = {"time": "%H:%M", "days": "%d %b", "months": "%b %Y"}
+def _time_format(axis: str) -> str:
+    """The axis's d3 time format in the run's language ("5 Mar", "5 mrt", "5. März")."""
+    if axis == "time":
+        return "%H:%M"
+    return d3_date_format("MMMd" if axis == "days" else "yMMM", active_language())
 
 
 def _time_x(time: str, counter: str, counter_title: str, axis: str) -> alt.X:
@@ -582,7 +588,7 @@ def _time_x(time: str, counter: str, counter_title: str, axis: str) -> alt.X:
         title=None,
         scale=alt.Scale(type="utc"),
         axis=alt.Axis(
-            format=_TIME_FORMATS[axis],
+            format=_time_format(axis),
             labelOverlap=True,
             # Never two ticks within a day, so no two labels read the same date.
             tickMinStep=DAY_MS if axis != "time" else 60_000,

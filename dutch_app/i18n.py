@@ -32,6 +32,7 @@ import functools
 import gettext
 import io
 import logging
+import re
 import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -341,6 +342,49 @@ def format_duration(value: timedelta) -> str:
             )
         )
     return " ".join(parts)
+
+
+_PATTERN_PARTS = re.compile(r"'[^']*'|d+|[ML]+|y+|[^dMLy']+")
+_D3_FIELDS = {"d": "%-d", "dd": "%d", "MMM": "%b", "LLL": "%b", "MMMM": "%B", "LLLL": "%B"}
+
+
+@functools.cache
+def d3_date_format(skeleton: str, language: str) -> str:
+    """A Babel date skeleton ("MMMd") as the d3 time format a chart axis takes, in the
+    language's own order and punctuation.
+
+    >>> d3_date_format("MMMd", "nl"), d3_date_format("MMMd", "de"), d3_date_format("yMMM", "en")
+    ('%-d %b', '%-d. %b', '%b %Y')
+    """
+    pattern = Locale.parse(LANGUAGE_LOCALES.get(language, language)).datetime_skeletons[skeleton]
+    out = []
+    for part in _PATTERN_PARTS.findall(str(pattern.pattern)):
+        if part.startswith("'"):
+            out.append(part.strip("'").replace("%", "%%") or "'")
+        elif part[0] == "y":
+            out.append("%Y")
+        else:
+            out.append(_D3_FIELDS.get(part, part.replace("%", "%%")))
+    return "".join(out)
+
+
+@functools.cache
+def d3_time_locale(language: str) -> dict[str, object]:
+    """The language's month and day names as a d3 time-format locale (Vega's
+    ``timeFormatLocale``), for chart axes; one shared dict per language: read it only."""
+    locale = Locale.parse(LANGUAGE_LOCALES.get(language, language))
+    months, days = locale.months["format"], locale.days["format"]
+    sunday_first = [6, 0, 1, 2, 3, 4, 5]  # Babel counts from Monday, d3 from Sunday
+    return {
+        "dateTime": "%x, %X",
+        "date": "%d/%m/%Y",
+        "time": "%H:%M:%S",
+        "periods": ["AM", "PM"],
+        "days": [days["wide"][day] for day in sunday_first],
+        "shortDays": [days["abbreviated"][day] for day in sunday_first],
+        "months": [months["wide"][month] for month in range(1, 13)],
+        "shortMonths": [months["abbreviated"][month] for month in range(1, 13)],
+    }
 
 
 def format_date(value: date | datetime, width: str = "medium") -> str:

@@ -330,3 +330,28 @@ def test_in_the_dark_theme_a_replacement_colour_is_never_the_one_swapped_for_bla
     spec = charts.for_theme(charts.coloured(_chart_of(["Ann", "Ben"]), colours), dark=True)
     ann, ben = spec["encoding"]["color"]["scale"]["range"]
     assert ann == "#EDEDED" and ben not in ("#EDEDED", "#000000")
+
+
+def test_time_axes_write_dates_the_way_the_language_does():
+    from dutch_app.i18n import use_language
+
+    stamps = pd.Series(pd.date_range("2025-11-20 19:00", periods=14, freq="D", tz="UTC"))
+    trend = pd.DataFrame(
+        {
+            "player": ["Ann"] * 14,
+            "game_id": range(14),
+            "player_round": range(1, 15),
+            "played_at": stamps,
+            "round_score": [5] * 14,
+            "rolling_avg": [5.0] * 14,
+        }
+    )
+    try:
+        use_language("nl")
+        spec = charts.ROUND_SCORE_TREND.spec(trend)
+    finally:
+        use_language("en")
+    assert spec["encoding"]["x"]["axis"]["format"] == "%-d %b"  # "1 dec", not "01 Dec"
+    names = spec["usermeta"]["embedOptions"]["timeFormatLocale"]
+    assert names["shortMonths"][11] == "dec" and names["months"][2] == "maart"
+    assert names["shortDays"][0] == "zo"  # d3 weeks start on Sunday

@@ -312,7 +312,7 @@ def test_a_trend_over_two_weeks_labels_dates_and_one_game_labels_rounds():
     spec = charts.ROUND_SCORE_TREND.spec(trend_of(stamps, list(range(14))))
     x = spec["encoding"]["x"]
     assert x["type"] == "temporal"
-    assert x["axis"]["format"] == "%d %b"
+    assert x["axis"]["format"] == "%-d %b"  # "5 Mar", as the locale writes a day
     one_game = charts.ROUND_SCORE_TREND.spec(trend_of(stamps[:5], [3] * 5))
     x = one_game["encoding"]["x"]
     assert (x["field"], x["type"], x["title"]) == ("player_round", "quantitative", "Player's round")
