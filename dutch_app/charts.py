@@ -232,9 +232,14 @@ class ChartKind:
     def _variant(self, data: pd.DataFrame) -> tuple:
         return () if self.variant is None else (self.variant(data),)
 
+    def data(self, table: pd.DataFrame) -> pd.DataFrame:
+        """The rows and columns of ``table`` the chart draws (lengths of time never are:
+        Vega-Lite has no type for them)."""
+        return self.shape(table).select_dtypes(exclude="timedelta")
+
     def chart(self, table: pd.DataFrame) -> alt.Chart | alt.LayerChart:
         """The Altair chart of ``table``."""
-        data = self.shape(table)
+        data = self.data(table)
         return self.encode(data, len(data) <= MARKED_POINTS, *self._variant(data))
 
     def prepare(self) -> None:
@@ -252,7 +257,7 @@ class ChartKind:
         Shared templates stay untouched: the result is a new dict at the top
         level (``data`` and ``datasets`` are its own); treat the rest as read-only.
         """
-        data = self.shape(table)
+        data = self.data(table)
         payload = _arrow_bytes(data)
         name = "data-" + hashlib.blake2b(payload, digest_size=16).hexdigest()
         template = _template(

@@ -550,7 +550,7 @@ def test_a_single_game_trend_counts_rounds_instead_of_dates(history):
     at.date_input(key="stats_dates").set_value(()).run()
     specs = [spec for spec in chart_specs(at) if "Round score over time" in json.dumps(spec)]
     assert specs[0]["encoding"]["x"]["type"] == "temporal"
-    assert specs[0]["encoding"]["x"]["axis"]["format"] == "%d %b"
+    assert specs[0]["encoding"]["x"]["axis"]["format"] == "%-d %b"
 
 
 def test_correcting_a_past_round_rates_the_whole_history_again(history):
