@@ -14,7 +14,7 @@ NODE_STAMP := tests/node_modules/.installed
 PORT ?= 8501
 PYTEST_ARGS ?=
 
-.PHONY: help run test lint venv translations
+.PHONY: help run test lint venv translations messages-template
 
 help:
 	@echo "make run    start Dutch Scorer on http://localhost:$(PORT) (SQLite in data/, local accounts)"
@@ -43,9 +43,25 @@ test: $(DEV_STAMP) $(NODE_STAMP)
 
 # make translations   extract the app's text and merge it into each language's .po file
 #                     (then translate the new empty entries and commit the .po files)
-translations: $(DEV_STAMP)
-	$(VENV)/bin/python -m dutch_app.catalogues update
-	$(VENV)/bin/python -m dutch_app.catalogues check || true
+translations: $(DEV_STAMP) messages-template
+	$(VENV)/bin/pybabel -q update -i $(POT) -d dutch_app/locale -w 100 --no-fuzzy-matching \
+		--ignore-obsolete --ignore-pot-creation-date
+	$(VENV)/bin/python -m dutch_app.catalogues || true
+
+# The template of every message of the app (the tests read it too). Besides gettext's own
+# names, the core's error classes and Phrase mark text: their first argument is a
+# template. The files are read in a fixed order, which the catalogues keep.
+POT ?= dutch_app/locale/messages.pot
+CORE_MARKERS := Phrase DutchError CardError HandError RulesError RoundError PenaltyError \
+	DeckError PenaltyDeckError GameError _error
+TEXT_SOURCES = app.py $(foreach dir,pages dutch_app dutch_core,\
+	$(shell find $(dir) -name '*.py' -not -path '*/migrations/*' | LC_ALL=C sort))
+
+messages-template:
+	@echo "pybabel extract: the app's text to $(POT)"
+	@$(VENV)/bin/pybabel -q extract --project "Dutch Scorer" --header-comment "# Dutch Scorer's text." \
+		-w 100 --add-location file --add-comments Translators: --strip-comments \
+		$(addprefix -k ,$(CORE_MARKERS)) -o $(POT) $(TEXT_SOURCES)
 
 # make screenshots   take the pictures in docs/screenshots again from the app as it is now
 #                    (the browser tests that take them, with the pictures kept)

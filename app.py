@@ -85,22 +85,31 @@ def preferred_language() -> str | None:
 PRIVATE_PATHS = ("play", "table", "history", "stats", "group", "account")
 
 
-def signed_out_pages(public: dict[str, st.Page]) -> dict[str, list]:
+def signed_out_pages(public: dict[str, st.Page]) -> list[st.Page]:
     """The navigation before sign-in. The addresses of the signed-in pages lead to the
     sign-in form (hidden from the menu), so a bookmark or a reload never hits "page not
-    found"; once signed in, the same address shows the page asked for."""
+    found"; once signed in, the same address shows the page asked for.
+
+    The menu is one list, without section titles: Streamlit draws a sectioned menu as a
+    list whose items are not its own children, which a screen reader cannot count or
+    step through (docs/accessibility.md)."""
     waiting = [
         st.Page("pages/sign_in.py", title=_("Sign in"), url_path=path, visibility="hidden")
         for path in PRIVATE_PATHS
     ]
-    return {
-        "Dutch Scorer": [public["sign_in"], public["calculator"], *waiting, public["shared_game"]],
-        _("About"): [public["rules"], public["privacy"]],
-    }
+    return [
+        public["sign_in"],
+        public["calculator"],
+        *waiting,
+        public["shared_game"],
+        public["rules"],
+        public["privacy"],
+    ]
 
 
-def signed_in_pages(public: dict[str, st.Page]) -> dict[str, list]:
-    """The navigation once someone is signed in.
+def signed_in_pages(public: dict[str, st.Page]) -> list[st.Page]:
+    """The navigation once someone is signed in, in one list as before sign-in: the pages
+    of the table first, then the person's own, the tools and what the app is about.
 
     Play is the home page, at the app's root address. Its own address (``/play``: a
     bookmark, or the address asked for before signing in) is a hidden page that opens it.
@@ -120,12 +129,14 @@ def signed_in_pages(public: dict[str, st.Page]) -> dict[str, list]:
     stats = st.Page("pages/stats.py", title=_("Stats"), icon=":material/insights:")
     group = st.Page("pages/group.py", title=_("Group"), icon=":material/group:")
     account = st.Page("pages/account.py", title=_("Account"), icon=":material/person:")
-    return {
-        _("Scores"): [play, table, history, stats, play_address],
-        _("You"): [group, account],
-        _("Tools"): [public["calculator"], public["shared_game"]],
-        _("About"): [public["rules"], public["privacy"]],
-    }
+    # fmt: off
+    return [
+        play, table, history, stats, play_address,
+        group, account,
+        public["calculator"], public["shared_game"],
+        public["rules"], public["privacy"],
+    ]
+    # fmt: on
 
 
 # The pages of the page bar, by address, with their short names (translate with ``_``).
@@ -138,13 +149,13 @@ TABLE_LABELS = {
 }
 
 
-def page_bar(pages: dict[str, list], page) -> None:
+def page_bar(pages: list[st.Page], page) -> None:
     """The pages used at the table, one tap away at the top of each of them.
 
     Streamlit's own top navigation folds into the hidden sidebar on a phone, where a page
     change takes two taps; this row of links stays in view at any width.
     """
-    table_pages = [p for p in pages[_("Scores")] if p.url_path in TABLE_LABELS]
+    table_pages = [p for p in pages if p.url_path in TABLE_LABELS]
     if page.url_path not in TABLE_LABELS:
         return
     with st.container(horizontal=True, gap="small", key="page_bar"):

@@ -5,10 +5,8 @@ driver and the database's caches warm up on a small frame, so that hardly any
 freed buffer is left for the real load to reuse), resets the kernel's peak-RSS mark
 (``/proc/self/clear_refs``), loads the whole history and reads the new peak
 (``VmHWM``).
-Everything the load allocates counts, Arrow buffers and numpy arrays alike; on SQLite,
-so does the peak growth of the helper process that read the rows (measured the same
-way inside it, and added: the two peaks may come at different moments, so the sum is
-an upper bound). The frame's own size is ``DataFrame.memory_usage(deep=True)``. Three
+Everything the load allocates counts: the driver's rows, Arrow buffers and numpy arrays
+alike. The frame's own size is ``DataFrame.memory_usage(deep=True)``. Three
 children are measured and the median taken.
 
 Run as a child: ``python -m benchmarks.load_memory URL OWNER_ID GROUP_ID`` prints
@@ -43,13 +41,10 @@ def _child(url: str, owner_id: int, group_id: int) -> tuple[int, int]:
 
     from dutch_app.services import history
     from dutch_app.services.unit_of_work import perform
-    from dutch_app.storage.arrow_read import arrow_reader
     from dutch_app.storage.db import make_engine
     from dutch_app.storage.models import Game
 
     engine = make_engine(url)
-    reader = arrow_reader(engine)
-    reader.measure_helpers = True
     sessions = sessionmaker(engine, expire_on_commit=False)
     with sessions() as session:
         # Warm every code path on the group's first day only: a small frame, so that
@@ -62,8 +57,7 @@ def _child(url: str, owner_id: int, group_id: int) -> tuple[int, int]:
     with sessions() as session:
         frame = perform(session, history.load_history, owner_id, group_id)
     peak = _status_bytes("VmHWM")
-    helper = reader.helper_growth if reader.backend == "sqlite" else 0
-    return peak - before + helper, int(frame.memory_usage(deep=True).sum())
+    return peak - before, int(frame.memory_usage(deep=True).sum())
 
 
 def peak_growth(database: BenchDatabase) -> Comparison:

@@ -41,7 +41,6 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_engine
 from dutch_app.storage.models import User
 from dutch_app.ui.context import SESSION_COOKIE
-from tests.servers import child_processes
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
@@ -151,18 +150,6 @@ def peak_rss_mib(pid: int) -> float:
     raise RuntimeError(f"No VmHWM for process {pid}.")
 
 
-def helpers_peak_mib(pid: int) -> float:
-    """The peak resident memory of the server's helper processes, summed (MiB). Much of it
-    is the Arrow and driver libraries, pages the helpers share with each other."""
-    total = 0.0
-    for child in child_processes(pid):  # on SQLite, the reading helpers
-        try:
-            total += peak_rss_mib(child)
-        except (OSError, RuntimeError):  # ended meanwhile
-            continue
-    return total
-
-
 def _wait_for_text(page: Page, text: str | re.Pattern[str], timeout_ms: int) -> None:
     for attempt in range(RELOADS + 1):
         try:
@@ -174,9 +161,9 @@ def _wait_for_text(page: Page, text: str | re.Pattern[str], timeout_ms: int) -> 
             page.reload()
 
 
-def peak_with_sessions(database: BenchDatabase, tokens: list[str], shown) -> tuple[float, float]:
-    """Peak memory (MiB) of the server and of its helpers after each token's session has
-    opened the Stats page."""
+def peak_with_sessions(database: BenchDatabase, tokens: list[str], shown) -> float:
+    """Peak memory (MiB) of the server after each token's session has opened the Stats
+    page."""
     with app_server(database) as (url, pid), sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
@@ -190,7 +177,7 @@ def peak_with_sessions(database: BenchDatabase, tokens: list[str], shown) -> tup
                 wait = FIRST_PAGE_TIMEOUT_MS if number == 0 else PAGE_TIMEOUT_MS
                 _wait_for_text(page, shown, wait)
             time.sleep(2)  # let the last messages go out
-            return peak_rss_mib(pid), helpers_peak_mib(pid)
+            return peak_rss_mib(pid)
         finally:
             browser.close()
 
@@ -231,25 +218,20 @@ def server_memory(_database: BenchDatabase, sessions: int, repeats: int) -> Comp
         database, tokens, frame_bytes = many_groups(Path(folder), sessions)
         many: list[float] = []
         one: list[float] = []
-        helpers: list[float] = []
         for turn in range(repeats):
             order = [(many, tokens), (one, tokens[:1])]
             for peaks, signed_in in order if turn % 2 == 0 else reversed(order):
-                server, helped = peak_with_sessions(database, signed_in, SHOWN)
-                peaks.append(server)
-                helpers.append(helped)
+                peaks.append(peak_with_sessions(database, signed_in, SHOWN))
     per_group = (statistics.median(many) - statistics.median(one)) / max(sessions - 1, 1)
     frame_mib = frame_bytes / 2**20
     print(
         f"  ratio 7: {sessions} groups {statistics.median(many):.1f} MiB, one group "
         f"{statistics.median(one):.1f} MiB; growth per extra group {per_group:.1f} MiB = "
-        f"{per_group / frame_mib:.2f} x one group's frame ({frame_mib:.2f} MiB; goal <= 2); "
-        f"the reading helpers, not in these figures, peaked at {statistics.median(helpers):.1f} "
-        "MiB together (mostly libraries they share)",
+        f"{per_group / frame_mib:.2f} x one group's frame ({frame_mib:.2f} MiB; goal <= 2)",
         file=sys.stderr,
         flush=True,
     )
-    details = {"helpers_peak_mib": statistics.median(helpers), "per_group_mib": per_group}
+    details = {"per_group_mib": per_group}
     return Comparison(
         statistics.median(many), statistics.median(one), repeats, unit="MiB", details=details
     )

@@ -59,7 +59,8 @@ def _load_against(database: BenchDatabase, repeats: int, bare_read) -> Compariso
 
 def history_load(database: BenchDatabase, repeats: int) -> Comparison:
     """1. ``load_history`` ÷ the bare Arrow-native read of the same SELECT (ADBC, then
-    ``to_pandas``): the floor for turning those rows into a frame."""
+    ``to_pandas``): the floor for turning those rows into a frame. On SQLite the app reads
+    through its own connection, so the bare read's driver is the benchmark's alone."""
 
     def arrow_native(engine, query):
         if engine.dialect.name == "sqlite":
@@ -73,8 +74,8 @@ def history_load(database: BenchDatabase, repeats: int) -> Comparison:
 _ADBC_SQLITE: list[object] = []
 """The benchmark's own ADBC SQLite connections, open until the process ends: the driver
 carries a second copy of SQLite, which deletes the write-ahead log when its last connection
-to a file closes, under the engine's connections (the reason the app reads SQLite through
-its own connections). Closing none of them keeps the working copy whole for later ratios."""
+to a file closes, under the engine's connections (the reason the app never uses it).
+Closing none of them keeps the working copy whole for later ratios."""
 
 
 def _adbc_sqlite_read(engine, query):

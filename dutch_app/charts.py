@@ -26,10 +26,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
 from dutch_app.i18n import N_, _, active_language
-from dutch_app.ui.text import PERCENT_FORMAT
 from dutch_core import stats
 
 OKABE_ITO = [
@@ -60,6 +58,9 @@ MAX_POINTS = 4000
 """The most points a trend chart draws (about; each player's latest is always kept)."""
 MARKED_POINTS = 200
 """Line charts mark each point with a dot up to this many points."""
+PERCENT_FORMAT = ".0%"
+"""A share as the app writes it, a whole percent ("83%"), in the d3 format of the axes and
+tooltips (the pages write it with :func:`dutch_app.ui.text.percent`)."""
 
 ChartSpec = dict[str, Any]
 """A chart as Vega-Lite, its data as Arrow bytes under ``datasets``: ready to draw."""
@@ -252,8 +253,7 @@ class ChartKind:
         level (``data`` and ``datasets`` are its own); treat the rest as read-only.
         """
         data = self.shape(table)
-        # One thread: pyarrow would start a pool for these small tables, which costs more.
-        payload = convert_anything_to_arrow_bytes(pa.Table.from_pandas(data, nthreads=1))
+        payload = _arrow_bytes(data)
         name = "data-" + hashlib.blake2b(payload, digest_size=16).hexdigest()
         template = _template(
             self, len(data) <= MARKED_POINTS, self._variant(data), active_language()
@@ -266,6 +266,17 @@ class ChartKind:
             players = sorted(set(data["player"].dropna().tolist()), key=_name_order)
             spec["usermeta"]["players"] = players
         return spec
+
+
+def _arrow_bytes(data: pd.DataFrame) -> bytes:
+    """``data`` as an Arrow IPC stream, the form ``st.vega_lite_chart`` sends a dataset in
+    (bytes given to it are sent as they are)."""
+    # One thread: pyarrow would start a pool for these small tables, which costs more.
+    table = pa.Table.from_pandas(data, nthreads=1)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
 
 
 @functools.cache

@@ -122,11 +122,11 @@ class Limits:
     cache_megabytes: int = 512
     """Memory one server process keeps for cached history frames and statistics; the least
     recently used go first when more is needed, and all of it is given back under memory
-    pressure (see ``dutch_app.ui.memory_cache``)."""
+    pressure (see ``dutch_app.ui.cache.SharedMemory``)."""
     loading_slots: int = 2
-    """History frames and statistics one server process computes at the same time; more
-    wait for a free slot, so groups opening their statistics together (after a restart)
-    do not all hold a load's peak memory at once."""
+    """History frames one server process loads at the same time; more wait for a free
+    slot, so groups opening their statistics together (after a restart) do not all hold a
+    load's peak memory at once."""
     firebase_check_seconds: int = 180
     """With Firebase accounts: how long what Firebase said about a person (enabled, not
     deleted, no revocation) is trusted before it is asked again; an account disabled in

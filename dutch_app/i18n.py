@@ -2,7 +2,7 @@
 
 Text is translated with gettext catalogues kept in ``dutch_app/locale/<code>/LC_MESSAGES/``
 (``messages.po`` in the repository, ``messages.mo`` compiled from it by
-``python -m dutch_app.catalogues compile``). English is the source language: its
+Babel's ``pybabel compile``). English is the source language: its
 text is the message id itself.
 
 Each script run picks its language once, at its start, with :func:`use_language`:
@@ -127,15 +127,6 @@ def chosen_language() -> str | None:
     return choice if choice in LANGUAGES else None
 
 
-def choose_language(code: str | None) -> None:
-    """Keep ``code`` as this session's language (None: follow the browser again)."""
-    import streamlit as st
-
-    if code is not None and code not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}")
-    st.session_state[CHOICE_KEY] = code
-
-
 def use_language(code: str | None = None, *, browser: str | None = None) -> str:
     """Speak ``code`` for the rest of this run; None: the browser's language, else English.
     ``browser`` stands in for the browser's language tag where there is no browser (work
@@ -193,7 +184,7 @@ def _catalogue_bytes(language: str) -> bytes | None:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    logger.info("compiling %s in memory (run python -m dutch_app.catalogues compile)", po)
+    logger.info("compiling %s in memory (run pybabel compile -d dutch_app/locale)", po)
     with po.open("rb") as file:
         catalogue = read_po(file, locale=language)
     buffer = io.BytesIO()

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -28,8 +28,26 @@ from dutch_app.stats_columns import Column
 from dutch_core import stats
 from dutch_core.game import GameStatus
 
-if TYPE_CHECKING:
-    from dutch_app.stats_view import TrendWindows
+ROLLING_WINDOW = 10
+"""How many of a player's latest rounds, games or calls a rolling average takes by default."""
+
+
+class TrendWindows(NamedTuple):
+    """How many of each player's latest rounds, games and calls the Trends tab's three
+    rolling averages take: three windows, each chosen on its own."""
+
+    rounds: int = ROLLING_WINDOW
+    games: int = ROLLING_WINDOW
+    calls: int = ROLLING_WINDOW
+
+    @classmethod
+    def of(cls, windows: TrendWindows | int) -> TrendWindows:
+        """Windows as given, or one number for all three.
+
+        >>> TrendWindows.of(5)
+        TrendWindows(rounds=5, games=5, calls=5)
+        """
+        return windows if isinstance(windows, TrendWindows) else cls(windows, windows, windows)
 
 
 @dataclass

@@ -11,36 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
 import pandas as pd
 
 from dutch_app.charts import ChartSpec
-from dutch_app.stats_sections import SECTIONS, View
+from dutch_app.stats_sections import ROLLING_WINDOW, SECTIONS, TrendWindows, View
 from dutch_core import stats
 
 TREND_ROWS = 2000
 """The most rows a cached trend keeps (about; each player's latest event is always kept)."""
-ROLLING_WINDOW = 10
-"""How many of a player's latest rounds, games or calls a rolling average takes by default."""
-
-
-class TrendWindows(NamedTuple):
-    """How many of each player's latest rounds, games and calls the Trends tab's three
-    rolling averages take: three windows, each chosen on its own."""
-
-    rounds: int = ROLLING_WINDOW
-    games: int = ROLLING_WINDOW
-    calls: int = ROLLING_WINDOW
-
-    @classmethod
-    def of(cls, windows: TrendWindows | int) -> TrendWindows:
-        """Windows as given, or one number for all three.
-
-        >>> TrendWindows.of(5)
-        TrendWindows(rounds=5, games=5, calls=5)
-        """
-        return windows if isinstance(windows, TrendWindows) else cls(windows, windows, windows)
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,13 @@ second sees the first. A try that must wait is refused without being counted, so
 hammering a key does not make its wait any longer.
 
 The callers decide what a key is: the sign-in limiter (`dutch_app.accounts.ratelimit`)
-and the invite-code limiter (`dutch_app.services.groups`).
+and the invite-code limiter (`dutch_app.services.groups`); :func:`client_key` says which
+network a request comes from, for them and for the live route's caps.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import random
 from collections.abc import Sequence
@@ -98,6 +100,39 @@ def spell_wait(seconds: int) -> str:
         return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
     hours = -(-seconds // 3600)
     return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
+
+
+def client_key(ip: str | None, forwarded_for: str | None, trusted_proxies: int) -> str | None:
+    """The client's network address: the connection's own, or behind ``trusted_proxies``
+    reverse proxies the entry they added to ``X-Forwarded-For`` (entries further left
+    come from the client and could be made up). An IPv6 address counts as its /64 network,
+    which one person usually holds whole.
+
+    >>> client_key("203.0.113.7", "1.2.3.4", 0)
+    '203.0.113.7'
+    >>> client_key("10.0.0.2", "6.6.6.6, 198.51.100.9", 1)
+    '198.51.100.9'
+    >>> client_key("2001:db8::1:2:3:4", None, 0)
+    '2001:db8::/64'
+    >>> client_key(None, None, 0) is None
+    True
+    """
+    chosen = ip
+    if trusted_proxies and forwarded_for:
+        hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+        if hops:
+            chosen = hops[-min(trusted_proxies, len(hops))]
+    if not chosen:
+        return None
+    try:
+        parsed = ipaddress.ip_address(chosen.strip().strip("[]"))
+    except ValueError:
+        return chosen.strip()[:64]
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{parsed}/64", strict=False))
+    return str(parsed)
 
 
 def as_utc(moment: datetime) -> datetime:

@@ -15,8 +15,8 @@ from dutch_app import stats_columns as columns
 from dutch_app.charts import ROUND_SCORES, WIN_CHANCES, WIN_RATE, ChartSpec
 from dutch_app.i18n import N_, _, format_moment, format_number
 from dutch_app.services.views import GroupView
-from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section
-from dutch_app.stats_view import StatsBundle, StatsFilters, TrendWindows
+from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section, TrendWindows
+from dutch_app.stats_view import StatsBundle, StatsFilters
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
 from dutch_app.ui.chart_view import group_colours, show_chart

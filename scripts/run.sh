@@ -11,7 +11,7 @@ if [[ ! -f app.py || ! -f serve.py ]]; then
     echo "app.py or serve.py is missing: there is no app to start in $PWD." >&2
     exit 1
 fi
-.venv/bin/python -m dutch_app.catalogues compile  # the translations the app reads
+.venv/bin/pybabel -q compile -d dutch_app/locale  # the translations the app reads
 mkdir -p -m 700 data  # the database and the session key are the owner's alone
 # Refuse to start on settings that cannot work (a missing or weak secret key, ...).
 .venv/bin/python -m dutch_app.config

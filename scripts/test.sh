@@ -25,7 +25,7 @@ scripts/auth-emulator.sh start
 failed=()
 
 section "Translations"
-.venv/bin/python -m dutch_app.catalogues compile || failed+=("compiling the translations")
+.venv/bin/pybabel -q compile -d dutch_app/locale || failed+=("compiling the translations")
 
 section "ruff check"
 .venv/bin/ruff check . || failed+=("ruff check")

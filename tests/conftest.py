@@ -117,6 +117,20 @@ def service_unavailable() -> Callable[[str], NoReturn]:
     return _service_unavailable
 
 
+@pytest.fixture(scope="session")
+def messages_template(tmp_path_factory):
+    """Every message of the app, extracted by Babel as ``make translations`` does."""
+    from dutch_app.catalogues import read_catalogue
+
+    template = tmp_path_factory.mktemp("translations") / "messages.pot"
+    subprocess.run(
+        ["make", "--no-print-directory", "-s", "messages-template", f"POT={template}"],
+        cwd=PROJECT_ROOT,
+        check=True,
+    )
+    return read_catalogue(template)
+
+
 # --- Password hashing ------------------------------------------------------------------------
 
 QUICK_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}

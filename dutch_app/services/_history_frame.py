@@ -115,7 +115,7 @@ class _Columns:
         for name, coded in self._coded.items():
             coded.add(rows, batch.column(name))
         for name, pieces in self._texts.items():
-            text = _text(batch.column(name))
+            text = batch.column(name)
             if name == "penalty":  # the penalty belongs to the caller's row only
                 text = pc.if_else(is_caller, text, None, memory_pool=POOL)
             else:
@@ -242,11 +242,10 @@ class _Coded:
             self._codes = self._codes[:rows]
 
     def add(self, rows: slice, column: pa.Array) -> None:
-        text = _text(column)
-        found = pc.index_in(text, value_set=self._known, skip_nulls=False, memory_pool=POOL)
+        found = pc.index_in(column, value_set=self._known, skip_nulls=False, memory_pool=POOL)
         if found.null_count:  # values not seen before (every value of the first batch)
-            self._learn(text)
-            found = pc.index_in(text, value_set=self._known, skip_nulls=False, memory_pool=POOL)
+            self._learn(column)
+            found = pc.index_in(column, value_set=self._known, skip_nulls=False, memory_pool=POOL)
         # Position 0 of the known values is the missing text: one less is its -1.
         np.subtract(found.to_numpy(), 1, out=self._codes[rows], casting="unsafe")
 
@@ -303,11 +302,6 @@ def _moments(column: pa.Array) -> np.ndarray:
     if pa.types.is_timestamp(column.type):
         return column.to_numpy()
     return column.cast(pa.timestamp("ns"), memory_pool=POOL).to_numpy()
-
-
-def _text(column: pa.Array) -> pa.Array:
-    # A text column that is NULL in every row comes back untyped from SQLite.
-    return column if pa.types.is_string(column.type) else column.cast(pa.string(), memory_pool=POOL)
 
 
 def _caller_totals(

@@ -1,7 +1,8 @@
 """A group's history as one tidy frame (one row per player per round) for the statistics.
 
-The rows come from a single joined SELECT, read as Arrow record batches through an
-ADBC driver (:mod:`dutch_app.storage.arrow_read`): no Python object is made per cell.
+The rows come from a single joined SELECT, read as Arrow record batches
+(:mod:`dutch_app.storage.arrow_read`: PostgreSQL's through its ADBC driver, SQLite's
+through the engine's own connection).
 Each hand's running game total is stored with it when the round is written
 (the core's rule, halving included), so loading replays nothing. Each batch is
 turned into the frame's column types as it arrives (``_history_frame``): text
@@ -27,7 +28,7 @@ from dutch_app.services._filters import FILTERS, filter_values, kept_games
 from dutch_app.services._history_frame import history_frame
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import NotFound, ValidationError
-from dutch_app.storage.arrow_read import arrow_reader
+from dutch_app.storage.arrow_read import Refused, arrow_reader
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
@@ -37,7 +38,6 @@ from dutch_app.storage.models import (
     RoundHand,
     game_is_shown,
 )
-from dutch_app.storage.sqlite_helper import Refused
 
 
 def history_query(group_id: int | BindParameter) -> Select:

@@ -299,6 +299,10 @@ def _crossing(after: CoreGame, ended: int) -> EndCrossed:
         "Nothing was saved yet. End the game after round {number} (deleting {later}), or "
         "keep playing it as an open game (no limit; every round stays)."
     ).format(names=names, total=top, number=ended, limit=after.rules.end.limit, later=later)
+    if after.rules.end.exact_limit_halves:
+        message += " " + _(
+            "Played on as an open game, a total that landed exactly on {limit} is no longer halved."
+        ).format(limit=after.rules.end.limit)
     return EndCrossed(message, ended_after=ended, played=played)
 
 

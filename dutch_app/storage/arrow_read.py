@@ -1,27 +1,21 @@
-"""Reading a SELECT straight into Arrow record batches.
+"""Reading a SELECT into Arrow record batches.
 
-``pandas.read_sql`` over a DB-API driver builds a Python object for every cell
-and then a frame from them. The reader uses ADBC drivers (``adbc-driver-postgresql``
-and ``adbc-driver-sqlite``, from the Apache Arrow project), which hand back columnar
-Arrow data with no Python object per cell. The statement is still built with
-SQLAlchemy and compiled for the driver: its values travel as bound parameters, never
-glued into the SQL. A reader keeps what it compiled for the statements it read last
-(:data:`_COMPILED_KEPT`), so a statement built once with named parameters
-(``bindparam``) and read with new ``values`` is compiled only once (compiling the
-history SELECT took about 5 ms of a 10,000-row load).
+On PostgreSQL, ``pandas.read_sql`` over a DB-API driver builds a Python object for every
+cell and then a frame from them. The reader uses the ADBC driver
+(``adbc-driver-postgresql``, from the Apache Arrow project), which hands back columnar
+Arrow data with no Python object per cell, in the server's process: each engine gets a
+small pool of its connections (:class:`ArrowReader`), in autocommit mode so that no read
+holds a snapshot open. The statement is still built with SQLAlchemy and compiled for the
+driver: its values travel as bound parameters, never glued into the SQL. A reader keeps
+what it compiled for the statements it read last (:data:`_COMPILED_KEPT`), so a statement
+built once with named parameters (``bindparam``) and read with new ``values`` is compiled
+only once.
 
-On PostgreSQL the driver runs in the server's process: each engine gets a small pool
-of its connections (:class:`ArrowReader`), in autocommit mode so that no read holds a
-snapshot open. On SQLite it never does: that driver carries a second copy of SQLite,
-and two copies in one process cannot see each other's locks. (When the driver's last
-connection to the file closed, it took itself for the last connection of all,
-checkpointed the write-ahead log and deleted it while the engine's connections kept
-writing into the deleted file, so rounds saved afterwards were lost to every other
-process and to the next start.) A SQLite file is read by helper processes instead
-(:mod:`dutch_app.storage.sqlite_helper`), which send the batches back over a pipe;
-between processes SQLite's locks work. Only an in-memory SQLite database, which no
-other process can open, is read through the engine's own connection, its rows turned
-into Arrow arrays typed by the statement's columns (:func:`_schema`).
+On SQLite the rows are read through the engine's own connection (the standard library's
+driver), a few at a time, and turned into Arrow arrays typed by the statement's columns
+(:func:`_schema`). SQLite's ADBC driver is not used: it carries a second copy of SQLite,
+and two copies in one process cannot see each other's locks (its last connection to a
+file once deleted the write-ahead log under the app's connections).
 
 :meth:`ArrowReader.read` hands back the whole result at once. A large read is
 better taken in record batches (:meth:`ArrowReader.batches`), each turned into
@@ -75,31 +69,29 @@ from sqlalchemy import (
     Numeric,
     Select,
     String,
-    case,
-    cast,
     func,
-    literal_column,
     select,
 )
 from sqlalchemy.dialects.postgresql import psycopg
 from sqlalchemy.engine import URL
 
-from dutch_app.storage.db import in_memory
-from dutch_app.storage.sqlite_helper import NULLS, Helpers, Refused
-
 _SQLITE_BATCH_ROWS = (512, 4096)
-"""The bounds of the batches of an in-memory SQLite database's read: lower than
-``_BATCH_ROWS``'s, since the rows pass through Python objects and each batch is joined
-from the takes. (Measured when SQLite files were read so too: a 10,000-row load peaked
-at 5.3 times its frame in batches of 2,048 rows and 2.8 times in batches of 1,250; a
-100,000-row load at 2.96 times in batches of 12,500, 2.25 in batches of 4,096 and 1.96
-in batches of 2,048.)"""
+"""The bounds of the batches of a SQLite read: lower than ``_BATCH_ROWS``'s, since the
+rows pass through Python objects and each batch is joined from the takes. (A 10,000-row
+load peaked at 5.3 times its frame in batches of 2,048 rows and 2.8 times in batches of
+1,250; a 100,000-row load at 2.96 times in batches of 12,500, 2.25 in batches of 4,096
+and 1.96 in batches of 2,048.)"""
 
 _SQLITE_FETCH_ROWS = 128
-"""How many rows an in-memory SQLite read takes from the driver at a time: each is a
+"""How many rows a SQLite read takes from the driver at a time: each is a
 Python tuple until it is turned into Arrow arrays. (A 10,000-row load peaked at 2.8 times
 its frame with 128, 3.0 with 256 and 5.6 with 512: larger takes leave the C library's heap
 larger.)"""
+
+_POOL = pa.system_memory_pool()
+"""Where a SQLite read's arrays come from: the C library's allocator, which hands a freed
+batch back at once (Arrow's default one keeps freed pages for reuse: a 10,000-row load's
+peak grew by about 1.4 MiB more)."""
 
 _IDLE_CONNECTIONS = 4
 """The most idle PostgreSQL driver connections a reader keeps."""
@@ -107,27 +99,12 @@ _IDLE_CONNECTIONS = 4
 _BATCHES = 8
 _BATCH_ROWS = (2048, 2**17)
 """:meth:`ArrowReader.batches` reads about an eighth of the rows at a time, within these
-bounds on PostgreSQL (SQLite's are below): the driver's memory for a batch
+bounds on PostgreSQL (SQLite's are above): the driver's memory for a batch
 is then a fraction of what the caller keeps, while there are few enough batches that
 their fixed cost does not count. (Measured with the former ADBC reader of SQLite, at
 10,000 rows: batches of at least 1,024 rows made the load 1.28 times the bare read and
 its peak 2.2 times the frame; at least 2,048, 1.18 and 2.45; at least 3,000, 1.27 and
 3.3.)"""
-
-_HELPER_BATCHES = 16
-_HELPER_BATCH_ROWS = (256, 2048)
-"""A SQLite file's read (by a helper process) takes about a sixteenth of the rows at a time,
-within these bounds: the server turns each batch into columns while the helper reads the
-next, so small batches cost little time, and the helper's and the server's copies of a
-batch stay small. The upper bound keeps a batch (about 210 bytes a row for the history,
-more with long names) within half of the helper's pipe (1 MiB,
-:data:`~dutch_app.storage.sqlite_helper.PIPE_BYTES`): a larger batch filled the pipe, and
-the helper waited for the server to empty it instead of reading on.
-Measured side by side (load ÷ bare read; peak growth of server and helper ÷ frame): at
-10,000 rows, 625-row batches 1.13-1.16 and 2.4-2.6, 1,250-row batches 1.14-1.16 and
-3.3-3.7, 312-row batches 1.22; at 100,000 and 1,000,000 rows, batches of at most 2,048
-rows 1.07-1.13 and 1.35-1.7, of at most 4,096 1.07-1.12 and 1.4-2.0, of at most 1,024
-1.12 and 1.3-1.5, and of at most 32,768 (6,250 rows at 100,000) 1.18-1.22 and 1.9-2.2."""
 
 _READ_AHEAD_ROWS = 4096
 """PostgreSQL batches of at least this many rows are read ahead: the driver reads the
@@ -161,6 +138,10 @@ _POSTGRES_NUMERIC = psycopg.dialect(paramstyle="numeric_dollar")
 
 def _libpq_uri(url: URL) -> str:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Refused(LookupError):
+    """The read's gate (see :meth:`ArrowReader.batches`) found no row: nothing was read."""
 
 
 @dataclass(frozen=True)
@@ -234,19 +215,10 @@ class ArrowReader:
     """Runs SELECTs of one engine's database and returns Arrow tables."""
 
     def __init__(self, engine: Engine) -> None:
-        # Held weakly: the engine's entry in ``_READERS`` ends with the engine, and with
-        # this reader its helper processes.
+        # Held weakly: the engine's entry in ``_READERS`` ends with the engine.
         self._engine = weakref.ref(engine)
         self._dialect = engine.dialect
         self._url = engine.url
-        self._helpers: Helpers | None = None
-        if self.backend == "sqlite" and not in_memory(self._url):
-            self._helpers = Helpers(self._url.database or "")
-        self.measure_helpers = False
-        """Whether each SQLite read measures its helper's peak memory growth
-        (:attr:`helper_growth`): for the benchmark's memory ratio."""
-        self.helper_growth = 0
-        """The peak memory growth (bytes) of the helper of the last measured read."""
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._idle_count = 0
         self._lock = threading.Lock()
@@ -266,10 +238,6 @@ class ArrowReader:
     def read(self, query: Select, values: Mapping[str, Any] | None = None) -> pa.Table:
         """The rows of ``query`` as an Arrow table, with the driver's column types;
         ``values`` are those of the query's named parameters (``bindparam``)."""
-        if self._helpers is not None:
-            request = self._helper_request(query, None, values, (_HELPER_BATCH_ROWS[1],) * 2)
-            with self._helpers.read(request, _schema(query)) as read:
-                return pa.Table.from_batches(list(read), schema=_schema(query))
         if self.backend == "sqlite":
             return self._sqlite_read(query, values)
         sql, parameters = self._compile(query, values)
@@ -304,7 +272,7 @@ class ArrowReader:
 
         ``gate``, if given, is a SELECT run first in that snapshot (the reader's membership
         of the group, say): when it finds no row, nothing else is read and
-        :class:`~dutch_app.storage.sqlite_helper.Refused` is raised.
+        :class:`Refused` is raised.
 
         ``remember``, if given, is a key under which the reader remembers how many rows
         the read gave, once all its batches were taken. The next read under the same key
@@ -313,9 +281,7 @@ class ArrowReader:
         history changes by a round or two between loads, so the last count is close.)
         """
         asked = _Asked(query, count, values, gate, self._expected(remember))
-        if self._helpers is not None:
-            read_rows = self._helper_batches(asked)
-        elif self.backend == "sqlite":
+        if self.backend == "sqlite":
             read_rows = self._sqlite_batches(asked)
         else:
             read_rows = self._postgres_read(asked)
@@ -371,50 +337,9 @@ class ArrowReader:
         return int(cursor.fetch_arrow_table().column(0)[0].as_py())
 
     @contextmanager
-    def _helper_batches(self, asked: _Asked) -> Iterator[Batches]:
-        """:meth:`batches` of a SQLite file, read by a helper process with the ADBC
-        driver (see :mod:`dutch_app.storage.sqlite_helper`): the count and the rows in
-        one transaction of the helper's connection."""
-        helpers = self._helpers
-        if helpers is None:
-            raise ValueError("Only a SQLite file is read by helper processes.")
-        counting = asked.counting if asked.expected is None else None
-        request = self._helper_request(asked.query, counting, asked.values, _HELPER_BATCH_ROWS)
-        request["expected"] = asked.expected
-        if asked.gate is not None:
-            request["gate"] = list(self._compile(asked.gate, asked.values))
-        with helpers.read(request, _schema(asked.query)) as read:
-            try:
-                yield Batches(read.rows, iter(read), exact=asked.exact)
-            finally:
-                self.helper_growth = read.peak_growth
-
-    def _helper_request(
-        self,
-        query: Select,
-        counting: Select | None,
-        values: Mapping[str, Any] | None,
-        bounds: tuple[int, int],
-    ) -> dict[str, Any]:
-        schema = _schema(query)
-        retyped = [field.name for field in schema if not pa.types.is_integer(field.type)]
-        return {
-            "count": None if counting is None else list(self._compile(counting, values)),
-            "query": list(self._compile(query, values)),
-            "retyped": (
-                [*self._compile(_never_null(query, tuple(retyped)), values), retyped]
-                if retyped
-                else None
-            ),
-            "schema": [(field.name, str(field.type)) for field in schema],
-            "batch_rows": [_HELPER_BATCHES, *bounds],
-            "measure": self.measure_helpers,
-        }
-
-    @contextmanager
     def _sqlite_batches(self, asked: _Asked) -> Iterator[Batches]:
-        """:meth:`batches` of an in-memory SQLite database, which only the engine's own
-        connection can see: the count and the rows in one of its transactions."""
+        """:meth:`batches` on SQLite, through the engine's own connection: the gate, the
+        count and the rows in one of its transactions."""
         with self._sqlite_cursor() as cursor:
             if asked.gate is not None:
                 cursor.execute(*self._compile(asked.gate, asked.values))
@@ -668,29 +593,6 @@ def _schema(query: Select) -> pa.Schema:
     return pa.schema(fields)
 
 
-@functools.lru_cache(maxsize=_COMPILED_KEPT)
-def _never_null(query: Select, names: tuple[str, ...]) -> Select:
-    """``query`` with the columns ``names`` never NULL (text as ``''``, numbers as 0) and a
-    last column whose bit ``1 << i`` is set where the ``i``-th of them was NULL."""
-    schema = _schema(query)
-    kinds = dict(zip(schema.names, schema.types, strict=True))
-    columns: list[Any] = []
-    nulls: list[Any] = []
-    for column in query.selected_columns:
-        if column.name not in names:
-            columns.append(column)
-            continue
-        inner = getattr(column, "element", column)
-        filled: Any
-        if pa.types.is_string(kinds[column.name]):
-            filled = func.coalesce(inner, literal_column("''"))
-        else:
-            filled = cast(func.coalesce(inner, literal_column("0.0")), Float)
-        columns.append(filled.label(column.name))
-        nulls.append(case((inner.is_(None), 1 << names.index(column.name)), else_=0))
-    return query.with_only_columns(*columns, sum(nulls[1:], nulls[0]).label(NULLS))
-
-
 def _fetched(cursor: Any, schema: pa.Schema, batch_rows: int) -> Iterator[pa.RecordBatch]:
     """The rows left in a SQLite cursor as record batches of ``batch_rows`` rows (the last
     may have fewer), fetched :data:`_SQLITE_FETCH_ROWS` at a time."""
@@ -698,7 +600,10 @@ def _fetched(cursor: Any, schema: pa.Schema, batch_rows: int) -> Iterator[pa.Rec
     held = 0
     while rows := cursor.fetchmany(_SQLITE_FETCH_ROWS):
         columns = zip(*rows, strict=True)
-        arrays = [pa.array(cells, kind) for cells, kind in zip(columns, schema.types, strict=True)]
+        arrays = [
+            pa.array(cells, kind, memory_pool=_POOL)
+            for cells, kind in zip(columns, schema.types, strict=True)
+        ]
         pieces.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
         held += len(rows)
         del rows, columns, arrays
@@ -712,7 +617,9 @@ def _fetched(cursor: Any, schema: pa.Schema, batch_rows: int) -> Iterator[pa.Rec
 def _joined(pieces: list[pa.RecordBatch], schema: pa.Schema) -> pa.RecordBatch:
     if len(pieces) == 1:
         return pieces[0]
-    columns = [pa.concat_arrays([piece.column(i) for piece in pieces]) for i in range(len(schema))]
+    columns = [
+        pa.concat_arrays([piece.column(i) for piece in pieces], _POOL) for i in range(len(schema))
+    ]
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 

@@ -32,8 +32,7 @@ def in_memory(url: str | URL) -> bool:
     """Whether ``url`` names a SQLite database in the memory of the process that opens it
     (``sqlite://``, ``:memory:``, or a ``mode=memory`` URI): no other process can see it.
 
-    The one test of it: the engine gives such a database one shared connection, the
-    history reader reads it through that connection rather than a helper process, and an
+    The one test of it: the engine gives such a database one shared connection, and an
     import runs in the server's process rather than the import process.
     """
     parsed = make_url(url)

@@ -17,15 +17,28 @@ the person's own list is the membership check.
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+import threading
+from collections.abc import Callable, Hashable
 from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar, cast
 
+import cachetools
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from dutch_app.services import groups, history, players
 from dutch_app.services.views import GroupView, PlayerView
 from dutch_app.ui.context import call, require_account, resources, run_service
-from dutch_app.ui.memory_cache import MIB, MemoryBoundedCache
+
+T = TypeVar("T")
+
+MIB = 2**20
+RESERVE = 256 * MIB
+"""Below this much free memory the shared cache keeps nothing."""
 
 
 def group_version(group_id: int) -> str:
@@ -52,13 +65,101 @@ def roster(group: GroupView) -> list[PlayerView]:
     return _roster(require_account().user_id, group.id, group.cache_stamp)
 
 
+def weigh(value: object, _depth: int = 0) -> int:
+    """About how many bytes ``value`` holds: frames by their deep memory usage, arrays by
+    their buffers, dataclasses and containers by their parts.
+
+    >>> weigh(pd.DataFrame({"a": range(1000)})) >= 8000
+    True
+    """
+    if isinstance(value, (pd.DataFrame, pd.Series)):
+        return int(np.sum(value.memory_usage(deep=True, index=True)))
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    parts: list[object] = []
+    if _depth > 6 or isinstance(value, (bytes, bytearray, str)):
+        pass
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        parts = [getattr(value, field.name) for field in dataclasses.fields(value)]
+    elif isinstance(value, dict):
+        parts = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        parts = list(value)
+    return sys.getsizeof(value) + sum(weigh(part, _depth + 1) for part in parts)
+
+
+def available_memory() -> int | None:
+    """Bytes the process could still take: the smaller of the machine's ``MemAvailable``
+    and what the container's cgroup limit leaves; None when neither can be read."""
+    found: list[int] = []
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                found.append(int(line.split()[1]) * 1024)
+    except OSError:
+        pass
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        used = Path("/sys/fs/cgroup/memory.current").read_text().strip()
+        if limit.isdigit() and used.isdigit():
+            found.append(max(0, int(limit) - int(used)))
+    except OSError:
+        pass
+    return min(found) if found else None
+
+
+class _Entries(cachetools.TTLCache[Hashable, Any]):
+    """Least recently used out first, weighed in bytes, an hour to live; and while the
+    machine has less than :data:`RESERVE` free, every entry is given back and none kept."""
+
+    def __init__(self, budget: int, available: Callable[[], int | None]) -> None:
+        super().__init__(budget, ttl=3600, getsizeof=weigh)
+        self.available = available
+
+    def __setitem__(self, key: Hashable, value: Any) -> None:
+        free = self.available()
+        if free is not None and free < RESERVE:
+            self.clear()
+        else:
+            super().__setitem__(key, value)
+
+
+class SharedMemory:
+    """The server process's cache of history frames and Stats bundles, bounded by memory
+    (``cache_megabytes`` of the limits) rather than by a count of entries.
+
+    Values are shared between sessions, never copied: callers treat them as read-only.
+    Two sessions asking for the same missing entry compute it once, the second waiting for
+    the first; a value larger than the whole budget is handed out but not kept. History
+    frames load ``loading_slots`` at a time: a load peaks at about twice the frame it
+    makes, which the budget does not weigh, so groups opening their statistics together
+    (after a restart, say) take turns instead of holding all those peaks at once.
+    """
+
+    def __init__(
+        self,
+        budget: int,
+        loading_slots: int,
+        available: Callable[[], int | None] = available_memory,
+    ) -> None:
+        self.entries = _Entries(budget, available)
+        self.loading_slots = loading_slots
+        self.loading = threading.BoundedSemaphore(loading_slots)
+        self._cached = cachetools.cached(
+            self.entries, key=lambda key, _compute: key, condition=threading.Condition()
+        )(lambda _key, compute: compute())
+
+    def get_or_compute(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The cached value of ``key``, computed (once, whoever asks at the same time) if
+        it is missing or older than an hour."""
+        return cast(T, self._cached(key, compute))
+
+
 @st.cache_resource(show_spinner=False)
-def shared_memory() -> MemoryBoundedCache:
-    """The server process's cache of history frames and statistics, bounded by memory
-    (``cache_megabytes`` of the limits) rather than by a count of entries, computing
-    ``loading_slots`` entries at a time."""
+def shared_memory() -> SharedMemory:
+    """The server process's :class:`SharedMemory`, sized by its limits."""
     limits = resources().settings.limits
-    return MemoryBoundedCache(limits.cache_megabytes * MIB, computing_at_once=limits.loading_slots)
+    return SharedMemory(limits.cache_megabytes * MIB, limits.loading_slots)
 
 
 def _history(
@@ -71,15 +172,16 @@ def _history(
     status: str | None,
 ) -> pd.DataFrame:
     def load() -> pd.DataFrame:
-        return run_service(
-            history.load_history,
-            reader_id,
-            group_id,
-            date_from=date_from,
-            date_to=date_to,
-            player_ids=list(player_ids) if player_ids is not None else None,
-            status=status,
-        )
+        with shared_memory().loading:
+            return run_service(
+                history.load_history,
+                reader_id,
+                group_id,
+                date_from=date_from,
+                date_to=date_to,
+                player_ids=list(player_ids) if player_ids is not None else None,
+                status=status,
+            )
 
     key = ("history", group_id, version, date_from, date_to, player_ids, status)
     # A shallow copy: the cached frame is shared by every session, and copy-on-write keeps

@@ -32,7 +32,6 @@ from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.i18n import N_, _
 from dutch_app.services import csv_import, groups, preferences, unit_of_work
 from dutch_app.services.views import GroupView
-from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_app.ui.text import md
 from dutch_app.web import cookie
@@ -68,7 +67,6 @@ def resources() -> Resources:
     """Read the settings, connect and migrate the database, and pick the account store."""
     settings = load_settings()
     engine = get_engine(settings.database_url)
-    arrow_reader(engine)  # on SQLite this starts its reading helper, before the first load
     sessions = make_session_factory(engine)
     with sessions() as session:
         unit_of_work.perform(session, csv_import.discard_abandoned_imports)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pandas as pd
 
 from dutch_app.i18n import _
+from dutch_app.labels import label
 from dutch_app.services.sharing import SharedGameView
 from dutch_app.services.views import GameView
-from dutch_app.ui.labels import label
 
 
 def standings_frame(game: GameView | SharedGameView) -> pd.DataFrame:

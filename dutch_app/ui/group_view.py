@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import pandas as pd
 
 from dutch_app.i18n import _
+from dutch_app.labels import label
 from dutch_app.services.views import GroupView, PlayerOffer, PlayerView, Role
-from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 
 

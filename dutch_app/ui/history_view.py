@@ -16,9 +16,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 import pandas as pd
 
 from dutch_app.i18n import N_, _, format_moment, ngettext
+from dutch_app.labels import GAME_STATUS_LABELS, label
 from dutch_app.round_payload import RoundFields
 from dutch_app.services.views import GameSummary, GameView, RoundView
-from dutch_app.ui.labels import GAME_STATUS_LABELS, label
 from dutch_core import CallType
 from dutch_core.game import GameStatus
 

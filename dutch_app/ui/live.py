@@ -32,7 +32,7 @@ from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Watched
 from dutch_app.services.views import GroupView
 from dutch_app.ui.context import call
-from dutch_app.web.live import live_route_path, new_tab_name, own_changes
+from dutch_app.web.live import live_route_path, new_tab_name
 
 log = logging.getLogger(__name__)
 
@@ -69,13 +69,6 @@ def tab_name() -> str:
     if tab is None:
         tab = st.session_state[TAB_KEY] = new_tab_name()
     return tab
-
-
-def changed_here(game_id: int, version: int | None) -> None:
-    """This tab changed the game to ``version`` and its next run draws it: its own live
-    request need not wake for that change (another phone's change still wakes it)."""
-    if version is not None:
-        own_changes.note((Watched.GAME, game_id), tab_name(), version)
 
 
 @st.fragment

@@ -5,6 +5,12 @@
   and on a phone it sits over the end of what was typed (a password, a player's
   name). The app does not show it: Enter still does what it says, and the buttons say
   the rest.
+- The page bar (Play, Table, History, Stats) stands empty for a moment before its links
+  come, 2.5rem high; it keeps that height with them, so the page under it does not move
+  up as they arrive.
+- The Stats page's tabs come a moment after its filters, and their charts are drawn a
+  moment after that: the tabs keep the room of a section (a table and a chart or two) from
+  the start, so that what follows them (the downloads) is not pushed down as they fill.
 - On a narrow screen a table (``st.dataframe``) shows its toolbar (search, download,
   full screen) above its top edge when tapped, where it covered the heading or message
   just above. Tables get room for it there instead.
@@ -26,6 +32,16 @@ TABLE = (
 """The element holding a table (not a layout block that has one somewhere inside)."""
 
 
+PAGE_BAR = ".st-key-page_bar"
+"""The row of links to the table's pages at the top (``app.page_bar``)."""
+
+STATS_TABS = ".st-key-stats_section"
+"""The Stats page's tabs (``st.tabs(key="stats_section")``)."""
+
+SECTION_ROOM = "40rem"
+"""At most the height of a Stats section with its charts drawn, so no gap is left under one."""
+
+
 INPUT_HINT = '[data-testid="InputInstructions"]'
 """Streamlit's hint inside a text field (see the module's text)."""
 
@@ -35,6 +51,13 @@ def page_css() -> str:
     return f"""<style>
 {INPUT_HINT} {{
   display: none;
+}}
+{PAGE_BAR} {{
+  min-height: 2.5rem;
+  align-items: center;
+}}
+{STATS_TABS} {{
+  min-height: {SECTION_ROOM};
 }}
 @media (max-width: {NARROW}) {{
   {TABLE} {{

@@ -167,7 +167,7 @@ class Entry {
     const texts = data.texts;
     this.form = data.form;
     this.root.replaceChildren();
-    this.heading = make("h3", "dutch-entry-heading");
+    this.heading = make("h2", "dutch-entry-heading"); // under the page's one h1
     this.dealer = make("p", "dutch-entry-dealer");
     this.dealer.title = texts.dealHelp;
     this.root.append(this.heading, this.dealer);
@@ -778,7 +778,11 @@ class Entry {
     this.field().closest(".dutch-entry-field").classList.add("dutch-entry-target");
     this.pad.replaceChildren();
     const row = make("div", `dutch-entry-targets st-key-${this.form}_pad_targets`);
-    row.appendChild(make("span", "dutch-entry-caption", texts.cardsFor));
+    const cardsFor = make("span", "dutch-entry-caption", texts.cardsFor);
+    cardsFor.id = `${this.form}-pad-for`;
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-labelledby", cardsFor.id);
+    row.appendChild(cardsFor);
     for (const [target, name] of targets) {
       const button = make("button", "dutch-entry-key", name);
       button.type = "button";
@@ -803,6 +807,8 @@ class Entry {
       modes.appendChild(button);
     }
     const keys = make("div", `dutch-entry-keys st-key-${this.form}_pad_keys`);
+    keys.setAttribute("role", "group");
+    keys.setAttribute("aria-label", texts.pad);
     const key = (label, act) => {
       const button = make("button", "dutch-entry-key", label);
       button.type = "button";

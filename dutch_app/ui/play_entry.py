@@ -206,12 +206,26 @@ def play_entry(game, group, undone_here: bool = False) -> None:
         else {"id": kept.id, "basis": kept.basis, **kept.draft.as_data()},
         "checked": _checked(kept, game, players),
     }
+    st.html(_reserved_height(len(players)))
     _element(
         key=ELEMENT_KEY,
         data=data,
         on_draft_change=lambda: keep_draft(game.id, players, rules),
         on_stored_change=lambda: forget_stored(game.id),
     )
+
+
+def _reserved_height(players: int) -> str:
+    """The room the entry takes once drawn, kept for it from the start: the element draws
+    itself a moment after the page has placed what follows it (on a phone, the standings),
+    which would otherwise jump down by the entry's height.
+
+    A lower bound of the drawn height, so that no gap is left under it: the heading, the
+    switch, the choices and Save, and one row of hand fields per player (two players a row
+    from four players on, as ``play_entry.css`` lays them out).
+    """
+    rows = players if players <= 3 else (players + 1) // 2
+    return f"<style>.st-key-{ELEMENT_KEY} {{ min-height: {19 + 4.75 * rows}rem; }}</style>"
 
 
 def _penalty_label(caller: str | None, due: int) -> str:

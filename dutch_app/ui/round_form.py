@@ -21,11 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 import streamlit as st
 
 from dutch_app.i18n import N_, _, localized, ngettext
+from dutch_app.labels import CALL_TYPE_LABELS
 from dutch_app.round_payload import NO_CALLER, RoundFields, caller_options, check_choices
 from dutch_app.ui.browser import table_helper
 from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
 from dutch_app.ui.entry_keys import new_entry, widget_key
-from dutch_app.ui.labels import CALL_TYPE_LABELS
 from dutch_app.ui.round_preview import preview_table, show_preview
 from dutch_app.ui.text import md
 from dutch_core.entry import CALLER, PENALTY, EntryCheck, preview_round

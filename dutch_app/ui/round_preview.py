@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dutch_app.i18n import _, localized, ngettext
-from dutch_app.ui.labels import label
+from dutch_app.labels import label
 from dutch_app.ui.text import md
 from dutch_core.entry import RoundPreview, check_entry
 from dutch_core.game import totals_after

@@ -5,53 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dutch_app.i18n import _, ngettext
+from dutch_app.i18n import _
+from dutch_app.labels import call_summary
 from dutch_app.services.views import RoundView
-from dutch_app.ui.labels import label
 from dutch_app.ui.text import md
 from dutch_core.scoring import Outcome, RoundResult
-
-
-def _players(count: int) -> str:
-    return ngettext("{count} player", "{count} players", count).format(count=count)
-
-
-def call_summary(result: RoundResult) -> str:
-    """One sentence saying how the caller fared and what it cost (plain text: pass it
-    through :func:`~dutch_app.ui.text.md` to show it as Markdown)."""
-    if result.caller is None or result.call_type is None:
-        return _("Nobody called: every player scores their hand.")
-    call = label(result.call_type)
-    if result.outcome is Outcome.LOWEST:
-        caller_score = next(s for s in result.scores if s.is_caller)
-        if caller_score.penalty_points < 0:  # fixed-points rules with a bonus for success
-            bonus = -caller_score.penalty_points
-            taken = ngettext("{count} point taken off", "{count} points taken off", bonus).format(
-                count=bonus
-            )
-            return _("{caller} called {call} and had the lowest hand: {taken}.").format(
-                caller=result.caller, call=call, taken=taken
-            )
-        return _("{caller} called {call} and had the lowest hand: no penalty.").format(
-            caller=result.caller, call=call
-        )
-    parts = []
-    if result.lower:
-        parts.append(_("beaten by {players}").format(players=_players(result.lower)))
-    if result.tied:
-        parts.append(_("tied with {players}").format(players=_players(result.tied)))
-    caller_score = next(s for s in result.scores if s.is_caller)
-    if result.penalty_cards_due:
-        cost = ngettext(
-            "drew {cards} penalty card worth {points}",
-            "drew {cards} penalty cards worth {points}",
-            result.penalty_cards_due,
-        ).format(cards=result.penalty_cards_due, points=caller_score.penalty_points)
-    else:
-        cost = _("took {points} penalty points").format(points=caller_score.penalty_points)
-    return _("{caller} called {call}, was {how}, and {cost}.").format(
-        caller=result.caller, call=call, how=_(" and ").join(parts), cost=cost
-    )
 
 
 def correction_summary(before: RoundView, after: RoundView) -> str:

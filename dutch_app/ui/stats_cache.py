@@ -14,7 +14,7 @@ the view's charts too, as specs ready to draw, so a rerun draws them without
 building or converting any chart.
 
 Bundles are kept as shared objects in the server's memory-bounded cache
-(:mod:`dutch_app.ui.memory_cache`), not copied out of it on every rerun: a warm
+(:class:`dutch_app.ui.cache.SharedMemory`), not copied out of it on every rerun: a warm
 rerun then costs no unpickling. Pages only
 read them; nothing may change a bundle's tables in place (pandas' copy-on-write
 keeps derived tables apart).
@@ -30,13 +30,8 @@ from dutch_app.charts import ChartSpec
 from dutch_app.i18n import active_language
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
-from dutch_app.stats_view import (
-    ROLLING_WINDOW,
-    StatsBundle,
-    StatsFilters,
-    TrendWindows,
-    compute_bundle,
-)
+from dutch_app.stats_sections import ROLLING_WINDOW, TrendWindows
+from dutch_app.stats_view import StatsBundle, StatsFilters, compute_bundle
 from dutch_app.ui.cache import history_frame, shared_memory
 from dutch_app.ui.context import require_account, run_service
 from dutch_core import stats

@@ -14,8 +14,8 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from dutch_app.i18n import N_, _
+from dutch_app.labels import OUTCOME_LABELS
 from dutch_app.stats_columns import SHARE_FORMAT, Column
-from dutch_app.ui.labels import OUTCOME_LABELS
 
 
 def records(table: pd.DataFrame) -> Iterator[Any]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from html import escape
 
 from dutch_app.i18n import N_, _
+from dutch_app.labels import label
 from dutch_app.services.sharing import SharedGameView
-from dutch_app.ui.labels import label
 from dutch_core import EndKind
 
 OUTCOMES = {

@@ -41,11 +41,6 @@ _FENCE = ":small[]"
 """An empty directive: ends the current text node and renders as an empty span."""
 
 
-PERCENT_FORMAT = ".0%"
-"""The one way the app writes a share: a whole percent ("83%", "50%"). The same spec
-serves Python's ``format`` (:func:`percent`) and the charts' d3 axes and tooltips."""
-
-
 def percent(share: float) -> str:
     """A share (0 to 1) as the app writes percentages; "-" when there is none (NaN).
 

@@ -70,7 +70,7 @@ from dutch_app.config import Limits, limits
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Key, Watched, member_version, versions
 from dutch_app.services.unit_of_work import perform
-from dutch_app.ui.client import client_key
+from dutch_app.throttle import client_key
 from dutch_app.web.cookie import SESSION_COOKIE
 from dutch_app.web.open_files import Sparse
 
@@ -448,14 +448,3 @@ def is_tab_name(text: object) -> bool:
 def new_tab_name() -> str:
     """A random name for a browser tab's requests (see the module's text)."""
     return secrets.token_urlsafe(12)
-
-
-def live_routes(
-    resources: Callable[[], LiveResources],
-    base_url_path: str = "",
-    *,
-    wait_seconds: float = WAIT_SECONDS,
-    watch_every: float = WATCH_EVERY,
-) -> list[Route]:
-    """The route open pages wait on for a change of their game (see the module's text)."""
-    return LiveRoute(resources, wait_seconds, watch_every).routes(base_url_path)

@@ -39,6 +39,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from dutch_app.i18n import LANGUAGES, _, error_text, use_language
+from dutch_app.labels import call_summary
 from dutch_app.round_payload import (
     caller_options,
     check_draft,
@@ -50,7 +51,6 @@ from dutch_app.services import games, rounds
 from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.live import Watched
 from dutch_app.services.unit_of_work import perform
-from dutch_app.ui.round_view import call_summary
 from dutch_app.web.cookie import SESSION_COOKIE
 from dutch_app.web.live import LiveResources, OwnChanges, is_tab_name, own_changes
 from dutch_core.errors import DutchError

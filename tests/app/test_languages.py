@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dutch_app import catalogues, i18n
+from dutch_app import i18n
 from dutch_app.csv_io import ROUND_COLUMNS
 from dutch_app.services import csv_export, games, preferences, rounds
 from dutch_core.rules import PRESETS
@@ -25,12 +25,11 @@ PAGES = ["play", "table", "history", "stats", "group", "account", "calculator", 
 
 
 @pytest.fixture(scope="module")
-def english_messages() -> set[str]:
+def english_messages(messages_template) -> set[str]:
     """Every English message of the app that reads as words (not a lone name or code)."""
-    template = catalogues.extract()
     return {
         message.id if isinstance(message.id, str) else message.id[0]
-        for message in template
+        for message in messages_template
         if message.id
     }
 

@@ -30,7 +30,8 @@ from dutch_app.csv_io import parse_rounds_csv
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.demo import generate_history
 from dutch_app.services.history import load_history
-from dutch_app.stats_view import ROLLING_WINDOW, StatsBundle, StatsFilters, Trend, compute_bundle
+from dutch_app.stats_sections import ROLLING_WINDOW
+from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, compute_bundle
 from dutch_app.ui.stats_cache import _bundle, games_csv, rounds_csv
 from dutch_core import EndCondition, HouseRules
 from tests.app.apptools import Table, literal, messages, open_app, shown
@@ -566,21 +567,21 @@ def test_narrowed_to_one_player_their_calls_still_count_everyone_at_the_table(hi
 def test_the_servers_cache_keeps_frames_and_bundles_within_its_memory_budget(history, monkeypatch):
     """History frames and bundles live in one cache per server process, weighed in bytes and
     kept under the ``cache_megabytes`` limit; the page works the same with a tiny budget, and
-    with one computing slot (a view's bundle then loads its frame in the slot it holds)."""
+    with one loading slot."""
     import streamlit as st
 
-    from dutch_app.ui.cache import shared_memory
-    from dutch_app.ui.memory_cache import MIB
+    from dutch_app.ui.cache import MIB, shared_memory
 
     at = open_app(history.account, STATS)
     cache = shared_memory()
-    assert (cache.budget, cache.computing_at_once) == (512 * MIB, 2)
-    assert len(cache) >= 2 and 0 < cache.size <= cache.budget  # the frame and the bundle
+    assert (cache.entries.maxsize, cache.loading_slots) == (512 * MIB, 2)
+    assert len(cache.entries) >= 2  # the frame and the bundle
+    assert 0 < cache.entries.currsize <= cache.entries.maxsize
     monkeypatch.setenv("DUTCH_CACHE_MEGABYTES", "1")
     monkeypatch.setenv("DUTCH_LOADING_SLOTS", "1")
     st.cache_resource.clear()
     at = open_app(history.account, STATS)
     small = shared_memory()
-    assert small is not cache and (small.budget, small.computing_at_once) == (MIB, 1)
-    assert small.size <= MIB
+    assert small is not cache and (small.entries.maxsize, small.loading_slots) == (MIB, 1)
+    assert small.entries.currsize <= MIB
     assert table_with(at, "avg_round_score")["player"].tolist()

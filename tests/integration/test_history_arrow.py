@@ -27,7 +27,7 @@ from dutch_app.services.games import delete_game, start_game
 from dutch_app.services.history import history_count, history_query, load_history
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
-from dutch_app.storage import arrow_read, sqlite_helper
+from dutch_app.storage import arrow_read
 from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.models import Game, GamePlayer
 from dutch_core import PRESETS
@@ -93,9 +93,8 @@ def test_text_columns_empty_for_the_first_thousand_rows_still_read_as_text(
     session, owner, group, seated, rounds
 ):
     """Hands typed as totals have no card text; a reader that guesses a column's type from
-    its first rows would take ``cards`` for a number column and fail on the later cards
-    (SQLite's driver does, when a later batch has them: its reader then reads the query
-    retyped). On PostgreSQL the longer history is read in two batches."""
+    its first rows would take ``cards`` for a number column and fail on the later cards.
+    The longer history is read in several batches."""
     game = perform(
         session, start_game, owner, group.id, [p.id for p in seated], PRESETS["classic_open"]
     )
@@ -181,24 +180,6 @@ def test_a_long_history_is_read_in_several_batches_into_the_same_frame(session, 
     for column in ("cards", "penalty"):
         chunks = frame[column].array._pa_array.num_chunks
         assert chunks <= len(sizes) // TEXT_PIECES + TEXT_PIECES - 1
-
-
-@pytest.mark.parametrize("engine", ["sqlite"], indirect=True)  # PostgreSQL is read in the server
-def test_a_helper_batch_fits_in_half_the_pipe_however_long_the_history(engine, session, group):
-    """A SQLite file's batches are about a sixteenth of the rows, but never so large that
-    one fills the helper's pipe: the helper would wait for the server to empty it instead
-    of reading on. The bytes a row takes are measured on a real read; the batch is the one
-    the helper would size for a million rows."""
-    generate_history(session, group.id, rows=3_000, seed=14)
-    session.commit()
-    reader = arrow_reader(engine)
-    with reader.batches(history_query(group.id)) as read:
-        sizes = [(batch.num_rows, pa.ipc.get_record_batch_size(batch)) for batch in read]
-    assert sum(rows for rows, _ in sizes) == read.rows >= 3_000
-    row_bytes = max(size / rows for rows, size in sizes)
-    sizing = reader._helper_request(history_query(group.id), None, None, (1, 1))["batch_rows"]
-    largest = sqlite_helper._batch_rows(1_000_000, sizing[0], *arrow_read._HELPER_BATCH_ROWS)
-    assert largest * row_bytes <= sqlite_helper.PIPE_BYTES // 2
 
 
 @pytest.mark.parametrize("light_count", [False, True], ids=["own count", "light count"])
@@ -369,10 +350,7 @@ def test_a_statement_built_once_is_compiled_once_and_run_with_any_values(
     mine = reader.read(query, {"group_id": group.id})
     nobody = reader.read(query, {"group_id": group.id + 10_000})
     again = reader.read(query, {"group_id": group.id})
-    # On SQLite each read also carries the query retyped (for a text column empty all
-    # through the driver's first batch), compiled once too.
-    assert compiled[0] is query
-    assert len(compiled) == len(set(map(id, compiled))) <= (2 if reader.backend == "sqlite" else 1)
+    assert compiled == [query]
     assert mine.num_rows == again.num_rows >= 300
     assert nobody.num_rows == 0
     with pytest.raises(InvalidRequestError, match="group_id"):
@@ -393,16 +371,14 @@ def test_a_batched_read_without_a_count_compiles_its_own_count_once(
     for _ in range(3):
         with reader.batches(query, values={"group_id": group.id}) as read:
             assert sum(batch.num_rows for batch in read) == read.rows >= 300
-    # The count, the query and (on SQLite, when a text column is empty in its first
-    # batch) the query retyped: each compiled once over the three reads.
-    assert len(compiled) == len(set(map(id, compiled))) <= 3
+    # The count and the query, each compiled once over the three reads.
+    assert len(compiled) == len(set(map(id, compiled))) == 2
 
 
 def test_a_read_ahead_gives_the_same_frame(engine, session, owner, group, monkeypatch):
     """On PostgreSQL, batches long enough are read in a worker thread while the last is
-    turned into columns; the frame is the one read batch after batch in one thread. A SQLite
-    file is read by a helper process, which reads the next batch while the server works on
-    the last by itself, so the worker thread is never used."""
+    turned into columns; the frame is the one read batch after batch in one thread. SQLite
+    is read through the engine's own connection in the caller's thread, never ahead."""
     generate_history(session, group.id, rows=9_000, seed=5)
     plain = assert_same_frames(session, owner, group.id)
     readers: list[int] = []

@@ -148,7 +148,7 @@ def test_an_in_memory_database_is_shared_by_threads_and_migrated():
 )
 def test_an_in_memory_database_in_any_spelling_is_one_database_read_in_this_process(url):
     """However it is named, an in-memory database is the same one for every connection,
-    and the history reader reads it here (a helper process could not see it)."""
+    and the history reader reads it through that one connection."""
     engine = get_engine(url)
     try:
         with engine.connect() as first, engine.connect() as second:

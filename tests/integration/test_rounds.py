@@ -20,6 +20,7 @@ from dutch_core import (
     DeckError,
     EndCondition,
     HandError,
+    HouseRules,
     PenaltyError,
     RoundError,
 )
@@ -335,6 +336,25 @@ def test_a_correction_past_the_limit_can_keep_the_game_going_as_an_open_game(
     assert after.totals["Bo"] == 123
     enter(session, owner, game, seated)  # and the game takes another round
     assert perform(session, get_game, owner, game.id).rounds_played == 11
+
+
+def test_the_question_says_when_playing_on_drops_the_halving_of_an_exact_limit(
+    session, owner, group, seated
+):
+    halving = HouseRules(end=EndCondition.score_limit(100, exact_limit_halves=True))
+    game = perform(session, start_game, owner, group.id, [p.id for p in seated], halving)
+    stored = [enter(session, owner, game, seated) for _ in range(10)]
+    with pytest.raises(EndCrossed) as asked:
+        correct_bo(session, owner, seated, stored[7], "42")
+    assert "a total that landed exactly on 100 is no longer halved" in str(asked.value)
+
+
+def test_the_question_says_nothing_of_halving_under_a_limit_that_does_not_halve(
+    session, owner, game, seated, ten_rounds
+):
+    with pytest.raises(EndCrossed) as asked:
+        correct_bo(session, owner, seated, ten_rounds[7], "42")
+    assert "halved" not in str(asked.value)
 
 
 def test_a_correction_that_reaches_the_limit_in_the_last_round_just_ends_the_game(

@@ -1,6 +1,6 @@
 """Reading a SQLite history never puts a saved round out of sight of other processes.
 
-The first Arrow reader of SQLite histories opened the file through a second copy of
+An earlier Arrow reader of SQLite histories opened the file through a second copy of
 SQLite (the one inside the ADBC driver) beside Python's own. The two copies cannot see
 each other's locks: when the driver's last connection closed, it took itself for the
 last connection to the file, folded the write-ahead log into the database and deleted
@@ -149,8 +149,6 @@ def test_a_round_saved_after_a_failed_read_is_seen_by_other_processes(sqlite_fil
     assert_a_saved_round_is_seen_everywhere(sqlite_file)
 
 
-# --- the helper processes that read SQLite files ------------------------------------
-
 SERVER_LOADS_A_HISTORY = """
 import sys
 from pathlib import Path
@@ -167,9 +165,9 @@ print(len(frame), "adbc_driver_sqlite" in sys.modules, "adbc_driver_sqlite" in m
 """
 
 
-def test_the_server_never_loads_the_drivers_own_sqlite(sqlite_file):
-    """A process that loads a history has only one SQLite in it: the driver with its own
-    copy runs in the helper processes."""
+def test_the_server_never_loads_a_second_sqlite(sqlite_file):
+    """A process that loads a history has only one SQLite in it, Python's own: the
+    Arrow driver's copy is neither imported nor mapped."""
     path, _, owner, group_id, *_ = sqlite_file
     done = subprocess.run(
         [sys.executable, "-c", SERVER_LOADS_A_HISTORY, str(path), str(owner), str(group_id)],
@@ -183,73 +181,6 @@ def test_the_server_never_loads_the_drivers_own_sqlite(sqlite_file):
     assert (imported, mapped) == ("False", "False")
 
 
-def helper_ids(engine) -> list[int]:
-    """The process ids of the reader's idle helpers."""
-    return [helper.process.pid for helper in arrow_reader(engine)._helpers._idle]
-
-
-def load(sqlite_file):
-    _, engine, owner, group_id, *_ = sqlite_file
-    with Session(engine) as session:
-        return perform(session, history.load_history, owner, group_id)
-
-
-def test_a_helper_that_ended_while_idle_is_replaced_without_an_error(sqlite_file):
-    engine = sqlite_file[1]
-    first = load(sqlite_file)
-    for helper in arrow_reader(engine)._helpers._idle:
-        helper.process.kill()
-        helper.process.wait(timeout=10)
-    again = load(sqlite_file)
-    assert again.equals(first)
-    assert helper_ids(engine) and all(
-        helper.process.poll() is None for helper in arrow_reader(engine)._helpers._idle
-    )
-
-
-def test_a_read_left_early_is_drained_when_short_and_ends_its_helper_when_long(
-    sqlite_file, monkeypatch
-):
-    """A caller that stops taking batches: a short rest is read to its end and the helper
-    kept; a long one ends the helper. Either way the next read is whole."""
-    from dutch_app.storage import sqlite_helper
-
-    _, engine, _, group_id, *_ = sqlite_file
-    whole = load(sqlite_file)
-    reader = arrow_reader(engine)
-    query = history.history_query(group_id)
-    kept = helper_ids(engine)
-    with reader.batches(query) as read:
-        next(iter(read))
-    assert helper_ids(engine) == kept
-
-    monkeypatch.setattr(sqlite_helper, "DRAIN_ROWS", 1)
-    busy = reader._helpers._idle[-1]
-    with reader.batches(query) as read:
-        next(iter(read))
-    assert busy.process.poll() is not None  # ended
-    assert busy.process.pid not in helper_ids(engine)
-    assert load(sqlite_file).equals(whole)
-
-
-def test_an_error_in_a_helper_names_its_cause_and_keeps_the_helper(sqlite_file):
-    """SQLite's own error comes back as the reader's, with SQLite's words; the helper
-    stays and reads the next query."""
-    from sqlalchemy import func
-
-    from dutch_app.storage.sqlite_helper import HelperError
-
-    _, engine, *_ = sqlite_file
-    reader = arrow_reader(engine)
-    load(sqlite_file)
-    kept = helper_ids(engine)
-    broken = select(func.json_extract(literal("not json"), "$").label("value"))
-    with pytest.raises(HelperError, match="malformed JSON"):
-        reader.read(broken)
-    assert helper_ids(engine) == kept
-    assert reader.read(select(literal(7).label("seven"))).column("seven").to_pylist() == [7]
-
-
 def test_a_strangers_load_reads_nothing(sqlite_file, monkeypatch):
     """The membership is checked first, in the read's snapshot: a stranger's load is
     refused before a row is counted or read."""
@@ -259,35 +190,3 @@ def test_a_strangers_load_reads_nothing(sqlite_file, monkeypatch):
     with Session(engine) as session, pytest.raises(NotFound):
         perform(session, history.load_history, owner + 1000, group_id)
     assert read_rows == []
-
-
-def test_helpers_end_with_their_engine(migrated_sqlite, tmp_path):
-    """An engine that is gone leaves no helper behind (tests and tools make many)."""
-    import gc
-
-    path = tmp_path / "gone.db"
-    shutil.copyfile(migrated_sqlite, path)
-    engine = make_engine(f"sqlite:///{path}")
-    reader = arrow_reader(engine)
-    assert reader.read(select(literal(1).label("one"))).num_rows == 1
-    processes = [helper.process for helper in reader._helpers._idle]
-    assert processes
-    del reader
-    engine.dispose()
-    del engine
-    gc.collect()
-    for process in processes:
-        assert process.wait(timeout=20) == 0
-
-
-def test_a_measured_read_tells_its_helpers_memory(sqlite_file):
-    """For the benchmark's memory ratio, which counts the helper's memory with the
-    server's."""
-    engine = sqlite_file[1]
-    reader = arrow_reader(engine)
-    reader.measure_helpers = True
-    try:
-        load(sqlite_file)
-    finally:
-        reader.measure_helpers = False
-    assert reader.helper_growth > 0

@@ -7,15 +7,17 @@ import string
 
 import pytest
 
-from dutch_app import catalogues
+from dutch_app.catalogues import TRANSLATED, po_path, read_catalogue, untranslated
 from dutch_app.i18n import LANGUAGES
-
-TRANSLATED = [code for code in LANGUAGES if code != "en"]
 
 
 @pytest.fixture(scope="module")
-def template():
-    return catalogues.extract()
+def template(messages_template):
+    return messages_template
+
+
+def catalogue(language: str):
+    return read_catalogue(po_path(language), language)
 
 
 def _fields(text: str) -> list[str]:
@@ -46,10 +48,7 @@ def test_extraction_finds_the_apps_text(template):
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_text_has_a_translation(template, language):
     """A message the app shows that a catalogue lacks (or leaves empty or fuzzy) fails."""
-    missing = [
-        message.id
-        for message in catalogues.untranslated(template, catalogues.read_catalogue(language))
-    ]
+    missing = [message.id for message in untranslated(template, catalogue(language))]
     assert not missing, (
         f"{len(missing)} messages lack a {LANGUAGES[language]} translation "
         f"(run make translations, then translate them): {missing[:20]}"
@@ -62,7 +61,7 @@ def test_catalogue_has_no_stale_entries(template, language):
     wanted = {(message.id, message.context) for message in template}
     stale = [
         message.id
-        for message in catalogues.read_catalogue(language)
+        for message in catalogue(language)
         if message.id and (message.id, message.context) not in wanted
     ]
     assert not stale, stale[:20]
@@ -71,10 +70,10 @@ def test_catalogue_has_no_stale_entries(template, language):
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_placeholders_survive_translation(template, language):
     """Every translation has exactly its message's fields, icons and link targets."""
-    catalogue = catalogues.read_catalogue(language)
+    translated = catalogue(language)
     broken = []
     for message in template:
-        found = catalogue.get(message.id, context=message.context)
+        found = translated.get(message.id, context=message.context)
         if found is None or not found.string:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -89,9 +88,9 @@ def test_placeholders_survive_translation(template, language):
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_translations_format_with_their_parameters(template, language):
     """Filling a translation with its message's parameters never raises."""
-    catalogue = catalogues.read_catalogue(language)
+    translated = catalogue(language)
     for message in template:
-        found = catalogue.get(message.id, context=message.context)
+        found = translated.get(message.id, context=message.context)
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         if found is None or not found.string or "{" not in ids[0]:
             continue
@@ -110,7 +109,7 @@ def test_the_catalogues_compile(tmp_path):
 
     for language in TRANSLATED:
         with (tmp_path / f"{language}.mo").open("wb") as file:
-            write_mo(file, catalogues.read_catalogue(language))
+            write_mo(file, catalogue(language))
         assert (tmp_path / f"{language}.mo").stat().st_size > 1000
     i18n.use_language("nl")
     try:

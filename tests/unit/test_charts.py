@@ -8,7 +8,6 @@ import pytest
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
 from dutch_app import charts
-from dutch_app.ui.text import PERCENT_FORMAT
 from dutch_core import stats
 
 
@@ -277,10 +276,10 @@ def test_the_head_to_head_grid_writes_each_share_in_its_cell():
     assert numbers["mark"]["type"] == "text"
     assert numbers["encoding"]["text"] == {
         "field": "lower_rate",
-        "format": PERCENT_FORMAT,
+        "format": charts.PERCENT_FORMAT,
         "type": "quantitative",
     }
-    assert PERCENT_FORMAT == ".0%" and format(2 / 3, PERCENT_FORMAT) == "67%"
+    assert charts.PERCENT_FORMAT == ".0%" and format(2 / 3, charts.PERCENT_FORMAT) == "67%"
 
 
 def test_a_bar_per_player_draws_the_named_column_of_each_player():

@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from dutch_app import csv_io
+from dutch_app import charts, csv_io
 from dutch_app.csv_io.format import hand_text
+from dutch_app.labels import call_summary
 from dutch_app.services.views import GameSummary, HandView, RoundView
 from dutch_app.stats_columns import SHARE_FORMAT, SUMMARY
 from dutch_app.ui.history_files import game_file_name
 from dutch_app.ui.history_view import in_progress_label
-from dutch_app.ui.round_view import call_summary, correction_summary
+from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.stats_tables import shown_frame
-from dutch_app.ui.text import PERCENT_FORMAT, percent
+from dutch_app.ui.text import percent
 from dutch_core import PRESETS, HouseRules, PenaltyMode, RoundInput, score_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +46,7 @@ def test_every_percentage_is_a_whole_percent():
         "0%",
     ]
     assert percent(float("nan")) == "-"
-    assert PERCENT_FORMAT == ".0%"  # the charts' d3 axes and tooltips use the same spec
+    assert charts.PERCENT_FORMAT == ".0%"  # the charts' d3 axes and tooltips write the same
     assert SHARE_FORMAT == "%.0f%%"  # the tables: the share in percent points, no decimals
 
 
