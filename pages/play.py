@@ -29,7 +29,7 @@ from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY, GameChoice, ch
 from dutch_app.ui.play_entry import play_entry, stored_here
 from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
 from dutch_app.ui.routing import ensure_routed
-from dutch_app.ui.share_result import share_result
+from dutch_app.ui.share_result import share_result, tv_link
 from dutch_app.ui.stats_cache import cached_call_advice
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import labelled_selectbox
@@ -235,6 +235,7 @@ def show_game(game_id: int, group: GroupView) -> None:
         st.subheader(_("Standings"))
         show_standings(game)
         st.page_link("pages/table.py", label=_("Table view"), icon=":material/tv:")
+        tv_link(game)
         left, right = st.columns(2)
         if left.button(_("New game"), key="play_new_game", icon=":material/add:"):
             st.session_state[SETUP_KEY] = True

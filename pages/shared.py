@@ -1,4 +1,9 @@
-"""A shared game: one game's names, totals and rounds, for anyone with its read-only link."""
+"""A game's live link: the game in large type for a TV or tablet, for anyone with the link.
+
+No account needed. The standings, the last round, who deals next and how far the game is
+to its end, drawn again within seconds of a round saved on any phone; after the game its
+final result and the picture of it. Nothing else of the group shows.
+"""
 
 import streamlit as st
 
@@ -7,40 +12,49 @@ from dutch_app.i18n import _, error_text
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.sharing import QUERY_PARAMETER
 from dutch_app.ui.chart_view import show_chart
-from dutch_app.ui.game_tables import standings_frame
 from dutch_app.ui.routing import ensure_routed
-from dutch_app.ui.share_result import chart_frame, open_shared, rounds_table
+from dutch_app.ui.share_result import (
+    chart_frame,
+    follow_link,
+    full_screen_button,
+    open_shared,
+    rounds_table,
+    shared_picture,
+)
+from dutch_app.ui.table_view import big_view_html, table_css
 from dutch_app.ui.text import md
 
 ensure_routed()
 
+# Across a room the view grows with the screen (the table view's sizes are its least).
+TV_CSS = """<style>
+.st-key-shared_tv .dutch-table-players { font-size: clamp(1.1rem, 2.2vw, 2.2rem); }
+.st-key-shared_tv .dutch-table-big { font-size: clamp(2.6rem, 5vw, 5.5rem); }
+.st-key-shared_tv .dutch-table-deal { font-size: clamp(1.8rem, 3.6vw, 4rem); }
+.st-key-shared_tv .dutch-table-standings { font-size: clamp(2rem, 3.6vw, 4rem); }
+.st-key-shared_tv .dutch-table-last { font-size: clamp(1.4rem, 2.6vw, 2.8rem); }
+.st-key-shared_tv p.dutch-table-progress { font-size: clamp(1.2rem, 2.2vw, 2.4rem); }
+</style>"""
+
 st.title(_("A game of Dutch"))
 try:
-    view = open_shared(st.query_params.get(QUERY_PARAMETER, ""))
+    link, view = open_shared(st.query_params.get(QUERY_PARAMETER, ""))
 except ServiceError as error:
     st.error(md(error_text(error)), icon=":material/link_off:")
     st.stop()
 
-if view.finished and view.winners:
-    names = _(" and ").join(f"**{md(name)}**" for name in view.winners)
-    total = view.standings[0].game_total
-    if len(view.winners) > 1:
-        result = _("{names} shared the win with {total} points.")
-    else:
-        result = _("{names} won with {total} points.")
-    st.success("🏆 " + result.format(names=names, total=total))
-elif view.rounds:
-    st.info(
-        _("This game is still going: the standings after round {number}.").format(
-            number=view.rounds_played
-        )
+full_screen_button()
+with st.container(key="shared_tv"):
+    st.html(table_css() + TV_CSS + big_view_html(view))
+if view.finished:
+    st.image(
+        shared_picture(link.digest, link.game_id, link.version),
+        caption=_("The result as a picture"),
+        width=520,
     )
-else:
-    st.info(_("This game has no rounds yet."))
-st.dataframe(standings_frame(view), hide_index=True, width="stretch")
+elif view.rounds:
+    show_chart(CUMULATIVE_TOTALS.spec(chart_frame(view)), player_colours(enumerate(view.players)))
 if view.rounds:
-    colours = player_colours(enumerate(view.players))
-    show_chart(CUMULATIVE_TOTALS.spec(chart_frame(view)), colours)
     st.subheader(_("Rounds"))
     if len(view.rounds) < view.rounds_played:
         st.caption(
@@ -49,4 +63,7 @@ if view.rounds:
             )
         )
     st.dataframe(rounds_table(view), hide_index=True, width="stretch")
-st.caption(_("Kept with Dutch Scorer. This link shows this one game only; the group can end it."))
+else:
+    st.info(_("This game has no rounds yet."))
+st.caption(_("Kept with Dutch Scorer. This link shows this one game live; the group can end it."))
+follow_link(link)

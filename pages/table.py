@@ -4,12 +4,11 @@ Read-only and live: the standings, the last round, who called and whose deal it
 is, redrawn within seconds of a change made on any phone.
 """
 
-from html import escape
-
 import streamlit as st
 
 from dutch_app.i18n import _
 from dutch_app.services import games
+from dutch_app.services.sharing import shared_view
 from dutch_app.services.views import GroupView
 from dutch_app.ui.connection_badge import connection_badge
 from dutch_app.ui.context import active_group, call, my_groups
@@ -17,7 +16,7 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.next_game import PLAY_GAME_KEY  # the game the Play page shows
 from dutch_app.ui.routing import ensure_routed
-from dutch_app.ui.table_view import last_round_lines, standings_html, table_css
+from dutch_app.ui.table_view import big_view_html, table_css
 from dutch_app.ui.text import md
 from dutch_core.game import GameStatus
 
@@ -45,34 +44,9 @@ def show(group: GroupView, game_id: int) -> None:
             st.session_state.pop(key, None)
         st.rerun()
     st.session_state[TABLE_GAME_KEY] = game.id
-    ended = game.status is GameStatus.ENDED or game.is_over
-    st.html(table_css())
-    players = " · ".join(escape(name) for name in [player.name for player in game.players])
-    st.html(f"<p class='dutch-table-players'>{players}</p>")
-    if ended:
-        total = game.totals[game.winners[0]]
-        names = _(" and ").join(escape(name) for name in game.winners)
-        if len(game.winners) > 1:
-            result = _("{names} share the win with {total} points")
-        else:
-            result = _("{names} wins with {total} points")
-        result = result.format(names=names, total=total)
-        st.html(f"<p class='dutch-table-big'>🏆 {result}</p>")
-    else:
-        number = game.rounds_played + 1
-        dealer = escape(game.dealer)
-        st.html(
-            "<p class='dutch-table-big'>{}</p>".format(_("Round {number}").format(number=number))
-            + "<p class='dutch-table-deal'>🃏 {}</p>".format(
-                _("{dealer} deals").format(dealer=dealer)
-            )
-        )
-    st.html(standings_html(game))
-    if game.rounds:
-        st.html(
-            "".join(f"<p class='dutch-table-last'>{line}</p>" for line in last_round_lines(game))
-        )
-    if ended:
+    view = shared_view(game)
+    st.html(table_css() + big_view_html(view))
+    if view.finished:
         follow_group(group)  # a rematch or a new game takes over the view
     else:
         follow_game(game.id, game.version)

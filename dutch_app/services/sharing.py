@@ -2,8 +2,9 @@
 
 A member makes a link for a game of their group; it carries a random token of which only the
 SHA-256 hash is stored, so reading the database gives nobody a working link. Anyone with the
-link sees the game's player names, totals and round scores, and nothing else of the group
-(no group name, notes, cards, members or other games). A game has at most one link: making a
+link sees the game's player names, totals and round scores, who called in each round and
+who deals next, and nothing else of the group (no group name, notes, cards, members, who
+saved a round, or other games). A game has at most one link: making a
 new one ends the old, and any member can end it. Removing a member ends the links they
 made, so someone the group took out cannot keep reading its games. An unknown token, a
 mistyped one and one whose link was ended get the same answer, and every try is counted per
@@ -15,14 +16,16 @@ rounds. Looking up is apart from reading (:func:`open_share_link`, then
 :func:`read_shared_game`), so that a page can keep the view per game version and read it
 once for any number of visits; visits of working links are counted per network too, with a
 larger allowance than failed tries, so a link posted somewhere busy cannot keep a server
-reading.
+reading. A page that shows the link live (a TV at the table) counts one visit when it opens
+the link and then follows it with :func:`follow_share_link`, which reads only the game's
+version.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
@@ -38,7 +41,7 @@ from dutch_app.services.unit_of_work import in_steps, read, write, writes
 from dutch_app.services.views import GameView
 from dutch_app.storage.models import Game, SharedGame, utcnow
 from dutch_app.throttle import Key, Rule
-from dutch_core import GameStatus, Standing
+from dutch_core import CallType, EndCondition, GameStatus, Outcome, Standing
 
 QUERY_PARAMETER = "game"
 TOKEN_BYTES = 32
@@ -70,11 +73,15 @@ class ShareLinkInvalid(ServiceError, LookupError):
 
 @dataclass(frozen=True)
 class SharedRound:
-    """One round as a shared result shows it: each player's round score and game total."""
+    """One round as a shared result shows it: each player's round score and game total,
+    and who called how (None when nobody called: the deck ran out)."""
 
     number: int
     scores: tuple[int, ...]
     totals: tuple[int, ...]
+    caller: str | None = None
+    call_type: CallType | None = None
+    outcome: Outcome | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,10 @@ class SharedGameView:
     ended_at: datetime | None
     rounds_played: int
     """How many rounds the game has; ``rounds`` holds the latest of them."""
+    dealer: str = ""
+    """Who deals the next round."""
+    end: EndCondition = field(default_factory=EndCondition.open)
+    """When the game ends (its progress towards that end is shown)."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +137,9 @@ def shared_view(game: GameView) -> SharedGameView:
                 stored.number,
                 tuple(by_name[name].round_score for name in names),
                 tuple(by_name[name].game_total for name in names),
+                stored.caller,
+                stored.call_type,
+                stored.outcome,
             )
         )
     return SharedGameView(
@@ -136,6 +150,8 @@ def shared_view(game: GameView) -> SharedGameView:
         winners=game.winners,
         ended_at=game.ended_at,
         rounds_played=game.rounds_played,
+        dealer=game.dealer,
+        end=game.rules.end,
     )
 
 
@@ -214,6 +230,21 @@ def read_shared_game(session: Session, link: SharedLink) -> SharedGameView:
     """
     game = _linked_game(session, link.digest if isinstance(link, SharedLink) else "")
     return shared_view(game_view(session, game, SHARED_ROUNDS))
+
+
+def follow_share_link(session: Session, link: SharedLink) -> SharedLink:
+    """The link as it stands now, with its game's current version (one indexed query,
+    nothing counted): for a page that opened ``link`` with :func:`open_share_link` and
+    follows the game live. A link ended since raises :class:`ShareLinkInvalid`."""
+    digest = link.digest if isinstance(link, SharedLink) else ""
+    found = session.execute(
+        select(Game.id, Game.version)
+        .join(SharedGame, SharedGame.game_id == Game.id)
+        .where(SharedGame.token_hash == digest)
+    ).one_or_none()
+    if found is None:
+        raise ShareLinkInvalid()
+    return SharedLink(digest, found.id, found.version)
 
 
 def _count_try(session: Session, keys: list[Key]) -> None:

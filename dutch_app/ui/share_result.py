@@ -1,13 +1,16 @@
-"""Sharing a game's result: the picture to download, the read-only link, and the page it opens."""
+"""Sharing a game: the picture of its result, the live link for a TV or tablet (made on
+Play), and the pieces of the page the link opens."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from functools import partial
 
 import pandas as pd
 import streamlit as st
 
+from dutch_app.charts import player_colours
 from dutch_app.i18n import _, format_moment
 from dutch_app.services import games, sharing
 from dutch_app.services.sharing import SharedGameView
@@ -16,10 +19,14 @@ from dutch_app.share_image import result_png, totals_frame
 from dutch_app.ui.client import client_address
 from dutch_app.ui.context import call, current_account, run_service
 from dutch_app.ui.guard import guarded
-from dutch_app.ui.invite_link import app_address
+from dutch_app.ui.invite_link import app_address, qr_png
+from dutch_app.ui.live import LIVE_EVERY
+
+log = logging.getLogger(__name__)
 
 SHARED_PATH = "shared"
 FRESH_LINK_KEY = "share_fresh_link"
+OPENED_KEY = "shared_opened"  # (token, SharedLink): the link this tab opened and counted
 
 
 def shared_link(token: str, address: str) -> str:
@@ -61,27 +68,37 @@ def share_result(game: GameView, colours: Mapping[str, str]) -> None:
         read_only_link(game)
 
 
+def tv_link(game: GameView) -> None:
+    """During a game: the live link for a TV or tablet, folded away until wanted."""
+    with st.expander(_("Show on a TV or tablet"), icon=":material/cast:"), guarded():
+        read_only_link(game)
+
+
 def read_only_link(game: GameView) -> None:
-    """Make, show and end the game's read-only link (for people without an account)."""
+    """Make, show (as a link and a QR code) and end the game's live link, which needs no
+    account."""
     state = call(sharing.share_link_state, game.id)
     fresh = st.session_state.get(FRESH_LINK_KEY)
     st.caption(
         _(
-            "A read-only link shows this game's names, totals and rounds to anyone who has "
-            "it, without an account; nothing else of the group. Any member can end it."
+            "A live link shows this game as it goes (standings, the last round, who deals "
+            "next) on a TV or tablet, or to anyone who has it, without an account; nothing "
+            "else of the group. Any member can end it."
         )
     )
     if state.exists and fresh is not None and fresh[0] == game.id:
-        st.code(shared_link(fresh[1], app_address()), language=None)
+        link = shared_link(fresh[1], app_address())
+        st.code(link, language=None)
+        st.image(qr_png(link), caption=_("Scan to watch the game"), width=220)
     elif state.made_at is not None:
         st.caption(
             _(
-                "This game has a read-only link since {when} UTC. Make a new one to see a "
+                "This game has a live link since {when} UTC. Make a new one to see a "
                 "link again (the old one then stops working)."
             ).format(when=format_moment(state.made_at))
         )
     make, end = st.columns(2)
-    label = _("Make a new read-only link") if state.exists else _("Make a read-only link")
+    label = _("Make a new live link") if state.exists else _("Make a live link")
     if make.button(label, key="play_share_make", icon=":material/link:"):
         token = call(sharing.make_share_link, game.id)
         st.session_state[FRESH_LINK_KEY] = (game.id, token)
@@ -92,7 +109,7 @@ def read_only_link(game: GameView) -> None:
     if ended:
         call(sharing.end_share_link, game.id)
         st.session_state.pop(FRESH_LINK_KEY, None)
-        st.toast(_("The read-only link no longer works."))
+        st.toast(_("The live link no longer works."))
         st.rerun()
 
 
@@ -102,12 +119,80 @@ def _shared_game(digest: str, game_id: int, version: int) -> SharedGameView:
     return run_service(sharing.read_shared_game, sharing.SharedLink(digest, game_id, version))
 
 
-def open_shared(token: object) -> SharedGameView:
-    """The game a read-only link shows (no account needed; visits and tries counted per
-    network). The link is looked up on every visit, so an ended one stops at once; what
-    it shows is read once per version of the game, whoever visits."""
-    link = run_service(sharing.open_share_link, token, client=client_address())
-    return _shared_game(link.digest, link.game_id, link.version)
+def open_shared(token: object) -> tuple[sharing.SharedLink, SharedGameView]:
+    """The link and the game it shows (no account needed). A tab's first look counts as a
+    visit, its tries per network (:func:`sharing.open_share_link`); its later runs (the
+    game moved on) look the link up again without counting, so an ended link stops at
+    once. What a link shows is read once per version of the game, whoever watches."""
+    opened = st.session_state.get(OPENED_KEY)
+    if opened is not None and opened[0] == token:
+        link = run_service(sharing.follow_share_link, opened[1])
+    else:
+        link = run_service(sharing.open_share_link, token, client=client_address())
+        st.session_state[OPENED_KEY] = (token, link)
+    return link, _shared_game(link.digest, link.game_id, link.version)
+
+
+@st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
+def shared_picture(digest: str, game_id: int, version: int) -> bytes:
+    """The result's picture of a link's game, drawn once per version of the game."""
+    view = _shared_game(digest, game_id, version)
+    return result_png(view, player_colours(enumerate(view.players)), view.ended_at)
+
+
+@st.fragment(run_every=LIVE_EVERY)
+def follow_link(link: sharing.SharedLink) -> None:
+    """Keep a link's page in step with its game: every :data:`LIVE_EVERY` seconds look up
+    the game's version (one indexed query, nothing drawn) and run the page again when it
+    moved on, or when the link no longer works."""
+    try:
+        now = run_service(sharing.follow_share_link, link)
+    except sharing.ShareLinkInvalid:
+        st.rerun()
+    except Exception:  # a passing database hiccup: the next look tries again
+        log.warning("following a shared game failed", exc_info=True)
+        return
+    if now.version != link.version:
+        st.rerun()
+
+
+_full_screen = st.components.v2.component(
+    "dutch_full_screen",
+    html="<button type='button' class='full-screen'></button>",
+    css=""".full-screen { font: inherit; padding: 0.4rem 0.9rem; border-radius: 0.5rem;
+  border: 1px solid currentColor; background: transparent; color: inherit; cursor: pointer; }
+.full-screen[hidden] { display: none; }""",
+    js="""export default function ({ data, parentElement }) {
+  const button = parentElement.querySelector("button");
+  const root = document.documentElement;
+  const enter = root.requestFullscreen || root.webkitRequestFullscreen;
+  button.hidden = !enter;
+  const label = () => {
+    const full = document.fullscreenElement || document.webkitFullscreenElement;
+    button.textContent = full ? data.leave : data.enter;
+  };
+  label();
+  button.onclick = () => {
+    if (document.fullscreenElement || document.webkitFullscreenElement) {
+      (document.exitFullscreen || document.webkitExitFullscreen).call(document);
+    } else if (enter) {
+      enter.call(root);
+    }
+  };
+  document.addEventListener("fullscreenchange", label);
+  return () => document.removeEventListener("fullscreenchange", label);
+}""",
+)
+
+
+def full_screen_button() -> None:
+    """A button that fills the screen with the page (and leaves full screen again); hidden
+    where the browser cannot."""
+    _full_screen(
+        key="shared_full_screen",
+        data={"enter": _("Full screen"), "leave": _("Leave full screen")},
+        height="content",
+    )
 
 
 def chart_frame(view: SharedGameView) -> pd.DataFrame:

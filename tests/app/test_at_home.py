@@ -4,7 +4,9 @@ result (the picture and the read-only link), driven with AppTest."""
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from PIL import Image
@@ -13,7 +15,7 @@ from dutch_app.services import games, groups, preferences, rounds, sharing
 from dutch_app.services.preferences import Preferences
 from dutch_app.services.unit_of_work import perform
 from dutch_core import EndCondition, HouseRules
-from tests.app.apptools import make_table, messages, open_app, save_round, shown
+from tests.app.apptools import make_table, messages, open_app, save_round
 from tests.app.downloads import Media, download_file, keep_media
 from tests.views import get_group
 
@@ -130,14 +132,37 @@ def test_a_read_only_link_is_made_shown_once_and_ended(table):
     viewer.query_params["game"] = token
     viewer.switch_page("pages/shared.py").run()
     assert not viewer.exception
-    assert any("Ann" in shown(s.value) and "won" in shown(s.value) for s in viewer.success)
-    assert "Friday cards" not in str([m.value for m in viewer.markdown])
+    assert "🏆 Ann wins with 3 points" in drawn(viewer)
+    assert [i.captions for i in viewer.get("image")] == [
+        ["The result as a picture"]
+    ]  # the picture of the result
+    assert "Friday cards" not in drawn(viewer) + str([m.value for m in viewer.markdown])
 
     at.button(key="play_share_end").click().run()
     assert not at.exception
     viewer.run()
     assert any("does not work" in e.value for e in viewer.error)
     assert not table.call(sharing.share_link_state, game.id).exists
+
+
+def drawn(at) -> str:
+    """The HTML the page drew (the large-type view)."""
+    return "".join(element.proto.body for element in at.get("html"))
+
+
+def test_play_offers_a_live_link_with_its_qr_code_during_a_game(table):
+    ids = [table.player_ids["Ann"], table.player_ids["Ben"]]
+    game = table.call(games.start_game, table.group_id, ids, HouseRules())
+    at = open_app(table.account, PLAY)
+    assert [e.label for e in at.expander] == ["Show on a TV or tablet"]
+    at.button(key="play_share_make").click().run()
+    assert not at.exception
+    link = next(code.value for code in at.code if "/shared?game=" in code.value)
+    assert [i.captions for i in at.get("image")] == [["Scan to watch the game"]]  # the QR code
+    assert table.call(sharing.share_link_state, game.id).exists
+    at.button(key="play_share_end").click().run()
+    assert not table.call(sharing.share_link_state, game.id).exists
+    assert not any(link == code.value for code in at.code)
 
 
 def _shared_page(token: str):
@@ -162,11 +187,11 @@ def test_a_shared_game_is_read_once_per_version_whoever_visits(table, monkeypatc
     rounds_read.clear()
     for _visit in range(3):
         viewer = _shared_page(token)
-        assert any("Ann" in shown(s.value) and "won" in shown(s.value) for s in viewer.success)
+        assert "🏆 Ann wins with 3 points" in drawn(viewer)
     assert len(reads) == 1 and rounds_read == [1]
     table.call(games.reopen_game, game.id)  # a change to the game is read at the next visit
     viewer = _shared_page(token)
-    assert len(reads) == 2 and viewer.success
+    assert len(reads) == 2 and "🏆 Ann wins" in drawn(viewer)
     table.call(sharing.end_share_link, game.id)  # an ended link shows nothing, kept or not
     viewer = _shared_page(token)
     assert any("does not work" in e.value for e in viewer.error) and len(reads) == 2
@@ -186,17 +211,23 @@ def test_a_long_shared_game_shows_its_latest_rounds_and_says_so(table, monkeypat
     assert rounds_read == [2]
     assert viewer.dataframe[-1].value["Round"].tolist() == [2, 3]
     assert "The latest 2 of the game's 3 rounds." in [c.value for c in viewer.caption]
-    assert viewer.dataframe[0].value["Total"].tolist() == [9, 27]  # the whole game's
+    totals = re.findall(r"class='total'>(\d+)<", drawn(viewer))
+    assert totals == ["9", "27"]  # the whole game's
 
 
 def test_visits_of_a_shared_game_from_one_network_are_slowed(table, monkeypatch):
-    monkeypatch.setattr(sharing, "LINK_VISITS_FROM", replace(sharing.LINK_VISITS_FROM, free=2))
+    slowed = replace(sharing.LINK_VISITS_FROM, free=2, first_wait=timedelta(minutes=1))
+    monkeypatch.setattr(sharing, "LINK_VISITS_FROM", slowed)
     game, _at = _ended_game(table)
     token = table.call(sharing.make_share_link, game.id)
-    for _visit in range(2):
-        assert not _shared_page(token).error
+    watching = [_shared_page(token) for _visit in range(2)]
+    assert not any(viewer.error for viewer in watching)
     refused = _shared_page(token)
     assert any("Too many visits" in e.value for e in refused.error)
+    # A tab that opened the link follows the game without counting a visit again.
+    table.call(games.reopen_game, game.id)
+    watching[0].run()
+    assert not watching[0].error and "🏆 Ann wins" in drawn(watching[0])
 
 
 @pytest.mark.parametrize("odd", ["", "x" * 5000, "\U0001f0cf\u202e\u0000", "K7QX M2PD' OR 1=1"])

@@ -64,3 +64,38 @@ def test_a_friend_joins_by_invite_link_as_a_guest_and_saves_a_round(
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_standings(page, [(1, "Ann", 4), (2, "Ben", 20)])
     assert ann.call(games.get_game, game.id).rounds_played == 1
+
+
+def test_a_kept_anonymous_account_finds_its_game_on_another_device(
+    app_server, phone_page, page_factory
+):
+    """A first visit plays without an account, then keeps it with an email and password on
+    the Account page; a second device signs in with them and finds the same game."""
+    page = phone_page
+    page.goto(app_server.url)
+    press(page.get_by_role("button", name="Play without an account"))
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    fill(page, "play_setup_new_players", "Ann")
+    press(widget(page, "play_setup_start").get_by_role("button"))
+    fill_round(page, "play_round", ["12", "3"], "Ann")
+    press(save_button(page))
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    wait_for_session_cookie(page, present=True)
+
+    page.goto(f"{app_server.url}/account")
+    expect(page.get_by_text("Keep your games: add an email and password")).to_be_visible()
+    fill(page, "account_keep_email", "kept.guest@example.com")
+    fill(page, "account_keep_password", "table-tennis-42")
+    press(page.get_by_role("button", name="Keep my games"))
+    kept = "Your account is kept: sign in with kept.guest@example.com from now on."
+    expect(page.get_by_text(kept)).to_be_visible()
+
+    laptop = page_factory()
+    laptop.goto(app_server.url)
+    expect_title(laptop, "Dutch Scorer")
+    fill(laptop, "signin_email", "kept.guest@example.com")
+    fill(laptop, "signin_password", "table-tennis-42")
+    press(laptop.get_by_role("button", name="Sign in", exact=True))
+    expect_title(laptop, "Play")
+    expect(laptop.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect_standings(laptop, [(1, "Ann", 3), (2, "Guest", 12)])

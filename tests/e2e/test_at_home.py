@@ -104,9 +104,7 @@ def test_a_read_only_link_shows_that_game_only_and_is_refused_like_a_guess_once_
     visitor = page_factory(*(390, 844), is_mobile=True, has_touch=True)
     visitor.goto(link)
     expect_title(visitor, "A game of Dutch")
-    expect(
-        visitor.get_by_text("This game is still going: the standings after round 2.")
-    ).to_be_visible()
+    expect(visitor.get_by_text("Round 3", exact=True)).to_be_visible()
     expect(visitor.get_by_role("heading", name="Rounds")).to_be_visible()
     shown = visitor.get_by_test_id("stMain").inner_text()
     for private in ("Secret society", "Notes!", "the other game", "dora@example.com"):

@@ -298,6 +298,8 @@ def _open_shared_game(session, stranger, world):
     made_up = sharing.SharedLink(sharing.token_hash("guessed"), world.game, 1)
     with pytest.raises(sharing.ShareLinkInvalid):  # only a working link's hash reads a game
         perform(session, sharing.read_shared_game, made_up)
+    with pytest.raises(sharing.ShareLinkInvalid):  # nor follows one
+        perform(session, sharing.follow_share_link, made_up)
 
 
 def _players_to_rename(session, stranger, world):
@@ -320,6 +322,7 @@ UNSCOPED: dict[str, Callable] = {
     "sharing.open_shared_game": _open_shared_game,
     "sharing.open_share_link": _open_shared_game,
     "sharing.read_shared_game": _open_shared_game,
+    "sharing.follow_share_link": _open_shared_game,
 }
 
 NOT_SERVICES = {

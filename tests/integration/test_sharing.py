@@ -66,10 +66,14 @@ def test_the_link_shows_the_games_names_totals_and_rounds_only(session, owner, g
     # Nothing else of the group travels: no ids, group name, notes, cards, members or rules.
     assert {f.name for f in fields(SharedGameView)} == {
         "players", "standings", "rounds", "finished", "winners", "ended_at", "rounds_played",
+        "dealer", "end",
     }  # fmt: skip
+    assert shown.rounds[-1].caller == "Ann" and shown.dealer == "Cy"
     text = repr(shown)
-    for private in ("Friday club", "Secret notes", "QC", "Olga", "classic"):
+    group = perform(session, get_group, owner, game.group_id)
+    for private in ("Friday club", "Secret notes", "QC", "Olga", "classic", "@example"):
         assert private not in text
+    assert group.invite_code not in text and group.name not in text
 
 
 def test_only_a_hash_of_the_token_is_stored(session, owner, game):
@@ -202,3 +206,41 @@ def test_leaving_keeps_the_links_one_made(session, owner, game, make_user):
     token = perform(session, sharing.make_share_link, ben, game.id)
     perform(session, groups.leave_group, ben, game.group_id)
     assert perform(session, open_shared_game, token, client=CLIENT).players[0] == "Ann"
+
+
+def test_following_a_link_reaches_its_own_game_only_and_counts_nothing(
+    session, owner, group, seated, game, count_rows
+):
+    """A page that opened a link follows it by the link's hash: whatever game id comes with
+    it, the answer is the version of the link's own game; an ended link, like a made-up
+    hash, gets the one answer; following writes nothing (no visit counted)."""
+    other = perform(
+        session, games.start_game, owner, group.id, [p.id for p in seated], PRESETS["classic"]
+    )
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    perform(session, sharing.make_share_link, owner, other.id)
+    opened = perform(session, sharing.open_share_link, token, client=CLIENT)
+    before = count_rows()
+    asked_for_other = replace(opened, game_id=other.id, version=0)
+    followed = perform(session, sharing.follow_share_link, asked_for_other)
+    assert (followed.game_id, followed.version) == (game.id, game.version)
+    assert perform(session, sharing.read_shared_game, followed).players[0] == "Ann"
+    assert count_rows() == before
+    made_up = sharing.SharedLink(token_hash("guessed"), game.id, game.version)
+    with pytest.raises(ShareLinkInvalid) as guessed:
+        perform(session, sharing.follow_share_link, made_up)
+    perform(session, games.reopen_game, owner, game.id)
+    assert perform(session, sharing.follow_share_link, opened).version > game.version
+    perform(session, sharing.end_share_link, owner, game.id)
+    with pytest.raises(ShareLinkInvalid) as ended:
+        perform(session, sharing.follow_share_link, opened)
+    assert str(ended.value) == str(guessed.value) == refusal(session, token)
+
+
+def test_a_removed_group_ends_its_links(session, owner, group, game):
+    token = perform(session, sharing.make_share_link, owner, game.id)
+    opened = perform(session, sharing.open_share_link, token, client=CLIENT)
+    perform(session, groups.leave_group, owner, group.id)  # the last member: the group goes
+    with pytest.raises(ShareLinkInvalid):
+        perform(session, sharing.follow_share_link, opened)
+    assert "does not work" in refusal(session, token)
