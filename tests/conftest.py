@@ -30,6 +30,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import NoReturn
 
@@ -158,6 +159,25 @@ def rounds_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(_present, "round_views", counted)
     return counts
+
+
+class FakeClock:
+    """The real time moved on by however much a test advanced it (never backwards)."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+    def advance(self, **duration: float) -> None:
+        self.offset += timedelta(**duration)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A clock for the account backends that a test can move on (a module may replace it)."""
+    return FakeClock()
 
 
 # --- Markers and failure reports -------------------------------------------------------------
