@@ -45,27 +45,24 @@ if (($# > 0)); then
     section "pytest $*"
     .venv/bin/pytest "$@" || failed+=("pytest (exit $?)")
 else
-    # Three phases. First everything but the browser tests on both cores (each worker has
-    # its own SQLite files and PostgreSQL database; a worker that is done takes tests left
-    # to the other, so that a few long tests do not leave one core idle at the end). Then
-    # the browser journeys without a deadline, also on both cores, each test file on one
-    # worker with a server of its own.
+    # Three phases, each listing its ten slowest tests at the end. First everything but
+    # the browser tests on both cores (each worker has its own SQLite files and
+    # PostgreSQL database; a worker that is done takes tests left to the other, so that a
+    # few long tests do not leave one core idle at the end). Then the browser journeys
+    # without a deadline, also on both cores, each test file on one worker with a server
+    # of its own.
     # Last, one at a time: the tests of the one shared Auth emulator, and the browser tests
     # whose promises are deadlines (a live update within 3 s, two servers behind nginx,
     # the load protocol), so that they are measured on a machine they do not share.
+    # No phase runs a failed test again: a failure is a failure.
     section "pytest: all but the browser and Auth emulator tests, on two workers"
-    .venv/bin/pytest -m "not e2e and not serial" -n 2 --dist worksteal \
+    .venv/bin/pytest -m "not e2e and not serial" -n 2 --dist worksteal --durations=10 \
         || failed+=("pytest parallel (exit $?)")
-    # A browser test that fails is run once more, and reported as rerun: a tap that lands
-    # while the page is still being redrawn now and then goes missing on this 2-core
-    # machine under a full run (seen in three different tests, each passing when run
-    # again). A test that fails twice fails the run.
     section "pytest: the browser tests without a deadline (Chromium), on two workers"
     .venv/bin/pytest -m "e2e and not deadline and not serial" -n 2 --dist loadfile \
-        --reruns 1 --reruns-delay 1 || failed+=("pytest e2e parallel (exit $?)")
-    # No second try here: a live update that missed its deadline and then met it is a miss.
+        --durations=10 || failed+=("pytest e2e parallel (exit $?)")
     section "pytest: the Auth emulator and deadline-bound browser tests, one at a time"
-    .venv/bin/pytest -m "serial or deadline" || failed+=("pytest serial (exit $?)")
+    .venv/bin/pytest -m "serial or deadline" --durations=10 || failed+=("pytest serial (exit $?)")
 fi
 
 if ((${#failed[@]} > 0)); then

@@ -30,6 +30,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import NoReturn
 
@@ -175,6 +176,25 @@ def rounds_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return counts
 
 
+class FakeClock:
+    """The real time moved on by however much a test advanced it (never backwards)."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+    def advance(self, **duration: float) -> None:
+        self.offset += timedelta(**duration)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A clock for the account backends that a test can move on (a module may replace it)."""
+    return FakeClock()
+
+
 # --- Markers and failure reports -------------------------------------------------------------
 
 
@@ -186,20 +206,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         markers = {marker for name, marker in _FIXTURE_MARKERS.items() if name in fixture_names}
         if e2e_dir in item.path.parents:
             markers.add("e2e")
-        if "firebase" in markers or _uses_the_emulator(item.path):
-            # The emulator is one store that tests empty: every test of a module that uses
-            # it (some ask for it only while they run) is kept out of parallel runs.
+        if "firebase" in markers or item.get_closest_marker("firebase"):
+            # The emulator is one store that tests empty: a test that uses it is kept out
+            # of parallel runs. A test that asks for it only while it runs (a parametrized
+            # backend) says so with the ``firebase`` marker on that parameter.
             markers.add("serial")
         for marker in sorted(markers):
             item.add_marker(marker)
-
-
-@functools.cache
-def _uses_the_emulator(path: Path) -> bool:
-    try:
-        return "firebase_auth_emulator" in path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

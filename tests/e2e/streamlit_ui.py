@@ -60,7 +60,11 @@ def fill(page: Page, key: str, text: str) -> None:
 
 
 def press(button: Locator) -> None:
-    """Click a button once the app is idle, so the click acts on the page as it is shown."""
+    """Click a button once the app is idle, so the click acts on the page as it is shown.
+
+    A tap that asks for a run leaves the page reading as idle until the server starts
+    that run: before the next tap, wait for something that run draws (or takes away).
+    """
     wait_until_idle(button.page)
     button.click()
 
@@ -90,6 +94,23 @@ def open_page(page: Page, link: str, title: str | None = None) -> None:
     """Go to a page through its link in the sidebar; its title is the link's unless given."""
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=link, exact=True).click()
     expect_title(page, title or link)
+
+
+def open_tab(page: Page, name: str) -> None:
+    """Open the tab ``name`` of tabs that draw only the open one (``on_change="rerun"``),
+    and wait until the run it asks for has drawn it and ended.
+
+    The browser shows the tab chosen at once, but the page reads as idle until the server
+    starts that run, so a tap made in between can land on the page the run is about to
+    redraw. The open tab's panel stays empty until the run draws into it: an element in it
+    is the sign that the run is under way.
+    """
+    tab = page.get_by_role("tab", name=name, exact=True)
+    press(tab)
+    expect(tab).to_have_attribute("aria-selected", "true")
+    panel = page.get_by_role("tabpanel").filter(visible=True)
+    expect(panel.get_by_test_id("stElementContainer").first).to_be_visible()
+    wait_until_idle(page)
 
 
 def choose(page: Page, key: str, option: str) -> None:

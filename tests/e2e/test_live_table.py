@@ -39,8 +39,8 @@ from tests.e2e.streamlit_ui import (
 )
 from tests.views import get_group
 
-# Their promises are deadlines, measured on a machine no other browser test shares.
-pytestmark = pytest.mark.deadline
+# A test whose promise is a deadline is marked so: it runs on a machine no other browser
+# test shares. The others here run with the rest of the browser tests.
 
 NAMES = ("Ann", "Ben", "Cleo")
 LIVE_PROMISE_MS = 3_000  # a change shows on every open Play page within 3 s
@@ -120,6 +120,7 @@ def stored_rounds(ann, game_id: int):
     return ann.call(games.get_game, game_id).rounds
 
 
+@pytest.mark.deadline
 def test_phone_b_sees_a_round_saved_on_phone_a_within_three_seconds(table_of_two):
     _, _, phone_a, phone_b, _ = table_of_two
     fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
@@ -157,6 +158,7 @@ def test_a_stale_form_on_phone_b_cannot_save_the_same_round_again(table_of_two):
     expect_clean_page(phone_b)
 
 
+@pytest.mark.deadline
 def test_a_round_typed_on_phone_b_survives_a_live_update_and_can_be_saved_as_the_next(
     table_of_two,
 ):
@@ -184,6 +186,7 @@ def test_a_round_typed_on_phone_b_survives_a_live_update_and_can_be_saved_as_the
     expect(phone_a.get_by_role("heading", name="Round 3")).to_be_visible(timeout=LIVE_PROMISE_MS)
 
 
+@pytest.mark.deadline
 def test_saving_into_a_game_ended_on_phone_a_says_so_and_loses_nothing(table_of_two):
     ann, game_id, phone_a, phone_b, switch = table_of_two
     ann.call(  # one round played, so the game has a winner
@@ -213,6 +216,7 @@ def test_saving_into_a_game_ended_on_phone_a_says_so_and_loses_nothing(table_of_
     expect_clean_page(phone_b)
 
 
+@pytest.mark.deadline
 def test_a_game_ended_on_phone_a_leaves_what_phone_b_typed_in_place(table_of_two):
     _, _, phone_a, phone_b, _ = table_of_two
     fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
@@ -232,13 +236,17 @@ def test_a_game_ended_on_phone_a_leaves_what_phone_b_typed_in_place(table_of_two
     expect_clean_page(phone_b)
 
 
+@pytest.mark.deadline
 def test_undo_on_a_stale_page_does_not_take_back_the_wrong_round(table_of_two):
     ann, game_id, phone_a, phone_b, switch = table_of_two
     fill_round(phone_a, "play_round", ["3", "9", "7"], "Ann")
     save_on(phone_a)
     expect(phone_a.get_by_text("Round 1 saved.")).to_be_visible()
+    # The promise is that the change shows within 3 s; the Undo button further down the
+    # page comes later in the same run.
+    expect(phone_b.get_by_role("heading", name="Round 2")).to_be_visible(timeout=LIVE_PROMISE_MS)
     undo_first = phone_b.get_by_role("button", name="Undo round 1 (saved by Ann)")
-    expect(undo_first).to_be_visible(timeout=LIVE_PROMISE_MS)
+    expect(undo_first).to_be_visible()
     switch.held = True
     wait_until_idle(phone_a)
     fill_round(phone_a, "play_round", ["1", "8", "7"], "Ann")
@@ -258,6 +266,7 @@ def test_undo_on_a_stale_page_does_not_take_back_the_wrong_round(table_of_two):
     expect_clean_page(phone_b)
 
 
+@pytest.mark.deadline
 def test_the_table_view_follows_the_game_in_large_type(table_of_two, screenshot):
     _, _, phone_a, phone_b, _ = table_of_two
     press(phone_b.get_by_test_id("stMain").get_by_role("link", name="Table view"))
@@ -292,6 +301,7 @@ def test_a_double_tap_on_save_stores_one_round(table_of_two):
     assert len(stored_rounds(ann, game_id)) == 1
 
 
+@pytest.mark.deadline
 def test_an_idle_phone_reruns_nothing_until_the_game_moves(table_of_two):
     """Phone B waits on the server's live route: while nothing happens its page runs no
     script at all; phone A's round reruns B's live fragment once."""
@@ -321,6 +331,7 @@ def expect_waiting_since(page: Page, waits: list[str], since: str) -> None:
         page.wait_for_timeout(50)
 
 
+@pytest.mark.deadline
 def test_a_phone_that_cannot_reach_the_live_route_asks_by_itself(table_of_two):
     """When the live route cannot be reached (here the phone's requests to it fail), the
     page falls back to asking every 1.5 s, and still shows every change within 3 s."""
@@ -353,6 +364,7 @@ def test_a_phone_that_cannot_reach_the_live_route_asks_by_itself(table_of_two):
     expect_clean_page(phone_b)
 
 
+@pytest.mark.deadline
 def test_a_form_one_round_behind_saved_with_problems_lists_them_without_an_error(table_of_two):
     """Phone B's form is one round behind (Ann saved round 2 while Finn typed it) and what
     Finn saves is incomplete: the problems are listed, and nothing else happens. (This

@@ -27,7 +27,8 @@ from tests.e2e.test_live_table import LIVE_PROMISE_MS, stored_rounds
 from tests.e2e.test_live_table import table_of_two as table_of_two  # the two phones
 from tests.views import get_group
 
-pytestmark = pytest.mark.deadline  # the promises are deadlines: measured on a quiet machine
+# A test whose promise is a deadline (kept, sent, shown within so long) is marked so: it
+# runs on a machine no other browser test shares.
 
 KEPT_WITHIN_MS = 2_000  # the phone says the round is kept within 2 s of the tap
 SENT_WITHIN_MS = 10_000  # and sends it within 10 s of the connection coming back
@@ -53,6 +54,7 @@ def expect_no_error(*pages: Page) -> None:
         expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
+@pytest.mark.deadline
 def test_a_round_saved_offline_is_sent_once_when_the_connection_is_back(table_of_two):
     ann, game_id, phone_a, phone_b, _ = table_of_two
     phone_a.context.set_offline(True)
@@ -71,6 +73,7 @@ def test_a_round_saved_offline_is_sent_once_when_the_connection_is_back(table_of
     expect_clean_page(phone_a)
 
 
+@pytest.mark.deadline
 def test_three_rounds_saved_offline_are_stored_in_order_once_each(table_of_two):
     ann, game_id, phone_a, phone_b, _ = table_of_two
     phone_a.context.set_offline(True)
@@ -95,6 +98,7 @@ def test_three_rounds_saved_offline_are_stored_in_order_once_each(table_of_two):
     expect_no_error(phone_a, phone_b)
 
 
+@pytest.mark.deadline
 def test_a_round_saved_offline_that_another_phone_saved_too_is_offered_as_the_next(
     table_of_two,
 ):
@@ -115,6 +119,7 @@ def test_a_round_saved_offline_that_another_phone_saved_too_is_offered_as_the_ne
     expect_no_error(phone_a, phone_b)
 
 
+@pytest.mark.deadline
 def test_a_round_kept_on_the_phone_survives_a_closed_tab_and_is_sent_once(table_of_two):
     ann, game_id, phone_a, phone_b, _ = table_of_two
     url, context = phone_a.url, phone_a.context
@@ -139,6 +144,7 @@ def test_a_round_kept_on_the_phone_survives_a_closed_tab_and_is_sent_once(table_
     expect_no_error(again, phone_b)
 
 
+@pytest.mark.deadline
 def test_a_round_kept_on_the_phone_survives_a_reload_and_is_sent_once(table_of_two):
     """The server cannot be reached for saving (here the phone's requests to the round
     route fail), the page is reloaded, and the round is sent once the route answers."""
@@ -162,6 +168,7 @@ def test_a_round_kept_on_the_phone_survives_a_reload_and_is_sent_once(table_of_t
     expect_no_error(phone_a)
 
 
+@pytest.mark.deadline
 def test_a_round_kept_for_one_account_is_never_sent_by_another(table_of_two, app_server):
     """Ann's round kept on her phone; Finn signs in on that phone: the round is not his to
     send, and waits for Ann."""
@@ -209,6 +216,7 @@ def test_the_table_view_says_when_it_is_offline(table_of_two):
     expect(badge).to_be_hidden()
 
 
+@pytest.mark.deadline
 def test_a_kept_round_with_a_problem_comes_back_to_its_field_to_be_fixed(table_of_two):
     """A round kept offline is checked like any other when it is sent: a problem is shown
     against its field, and the round waits until it is fixed."""

@@ -24,6 +24,7 @@ from tests.e2e.streamlit_ui import (
     expect_title,
     fill_round,
     open_page,
+    open_tab,
     press,
     save_button,
     take_picture,
@@ -115,10 +116,7 @@ def test_every_signed_in_page_runs_without_errors(signed_in, screenshot):
         assert empty_pickers(signed_in) == [], link
     open_page(signed_in, "Stats")
     for section in [*STATS_SECTIONS[1:], STATS_SECTIONS[0]]:
-        press(signed_in.get_by_role("tab", name=section))
-        expect(signed_in.get_by_role("tab", name=section)).to_have_attribute(
-            "aria-selected", "true"
-        )
+        open_tab(signed_in, section)
         expect_clean_page(signed_in)
     take_picture(signed_in, screenshot, "stats")
 
@@ -134,7 +132,7 @@ def test_the_charts_draw_the_groups_numbers(signed_in, table):
     open_page(signed_in, "Stats")
     bars = chart_colours(signed_in.get_by_test_id("stVegaLiteChart").first, OKABE_ITO)
     assert sum(1 for count in bars.values() if count > 50) >= 3, bars  # a bar per player
-    press(signed_in.get_by_role("tab", name="Trends"))
+    open_tab(signed_in, "Trends")
     lines = chart_colours(signed_in.get_by_test_id("stVegaLiteChart").first, OKABE_ITO)
     assert sum(1 for count in lines.values() if count > 20) >= 3, lines
 

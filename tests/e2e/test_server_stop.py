@@ -23,9 +23,10 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_core import PRESETS
 from tests.e2e.streamlit_ui import PASSWORD, SESSION_COOKIE
-from tests.servers import start_streamlit, stop_process_group
+from tests.servers import start_streamlit, stop_process_group, wait_until
 
 STOPPED_WITHIN = 5.0  # seconds; before, the longest wait of a page (40 s)
+PAGES = 3  # open Play pages waiting on the server
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
@@ -35,6 +36,7 @@ def test_a_server_with_pages_waiting_on_it_stops_at_once(stop_signal, tmp_path):
         "DUTCH_DATABASE_URL": url,
         "DUTCH_SECRET_KEY": "a-test-key-for-the-server-stop-0123456789",
         "DUTCH_AUTH_BACKEND": "local",
+        "DUTCH_LIVE_WAITS_PER_PERSON": str(PAGES),
     }
     engine = get_engine(url)
     sessions = make_session_factory(engine)
@@ -55,11 +57,18 @@ def test_a_server_with_pages_waiting_on_it_stops_at_once(stop_signal, tmp_path):
     def wait_like_a_page() -> None:
         answers.append(requests.get(live, cookies=cookies, timeout=60).status_code)
 
-    pages = [threading.Thread(target=wait_like_a_page) for _ in range(3)]
+    def all_waiting() -> bool:
+        """Whether Ann holds as many waiting requests as she may: then one more request is
+        refused at once (429), before its version is looked at. While she holds fewer, this
+        one names a version the game is not at, and is answered at once without waiting."""
+        behind = f"{run.url}/_dutch/live?game={game.id}&since={version + 1}"
+        return requests.get(behind, cookies=cookies, timeout=10).status_code == 429
+
+    pages = [threading.Thread(target=wait_like_a_page) for _ in range(PAGES)]
     try:
         for page in pages:
             page.start()
-        time.sleep(1.0)  # the requests are in and waiting (nothing moves in this game)
+        assert wait_until(all_waiting, timeout=30)  # nothing moves in this game: they wait
         assert answers == []
         stopping = time.monotonic()
         os.killpg(run.process.pid, stop_signal)
@@ -70,6 +79,6 @@ def test_a_server_with_pages_waiting_on_it_stops_at_once(stop_signal, tmp_path):
         assert time.monotonic() - stopping < STOPPED_WITHIN
         for page in pages:
             page.join(timeout=5)
-        assert answers == [503, 503, 503]
+        assert answers == [503] * PAGES
     finally:
         stop_process_group(run.process)

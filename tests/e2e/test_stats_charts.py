@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from dutch_app.charts import player_colours
 from dutch_app.services import games, rounds
 from dutch_core import EndCondition, HouseRules
-from tests.e2e.streamlit_ui import expect_title, open_page, press
+from tests.e2e.streamlit_ui import expect_title, open_page, open_tab
 
 SEATS = ["Ann", "Ben", "Cleo"]
 TWO_ROUNDS = HouseRules(end=EndCondition.after_rounds(2))
@@ -69,7 +69,7 @@ def mark_colours(chart, player: str) -> set[str]:
 def test_a_two_week_trend_shows_dates_and_a_player_keeps_one_colour(stats_page, table):
     wins = chart_titled(stats_page, "Win rate (ended games)")
     bar_colours = mark_colours(wins, "Ben")
-    press(stats_page.get_by_role("tab", name="Trends"))
+    open_tab(stats_page, "Trends")
     trend = chart_titled(stats_page, "Round score over time")
     labels = [
         text.strip()
@@ -93,10 +93,7 @@ def test_on_a_phone_every_table_and_chart_stays_inside_the_screen(app_server, ta
     phone_page.goto(app_server.url + "/stats")
     expect_title(phone_page, "Stats")
     for section in ("Players", "Ratings", "Dutch calls", "One player"):
-        press(phone_page.get_by_role("tab", name=section))
-        expect(phone_page.get_by_role("tab", name=section)).to_have_attribute(
-            "aria-selected", "true"
-        )
+        open_tab(phone_page, section)
         frames = phone_page.get_by_test_id("stDataFrame")
         expect(frames.first).to_be_visible()
         for element in [*frames.all(), *phone_page.get_by_test_id("stVegaLiteChart").all()]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import Engine, delete, func, select
@@ -132,22 +131,3 @@ def sessions(database: str) -> Iterator[sessionmaker[Session]]:
     upgrade(engine)
     yield make_session_factory(engine)
     engine.dispose()
-
-
-class FakeClock:
-    """The real time moved on by however much a test advanced it (never backwards)."""
-
-    def __init__(self) -> None:
-        self.offset = timedelta()
-
-    def __call__(self) -> datetime:
-        return datetime.now(UTC) + self.offset
-
-    def advance(self, **duration: float) -> None:
-        self.offset += timedelta(**duration)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    """A clock for the account backends that a test can move on (a module may replace it)."""
-    return FakeClock()

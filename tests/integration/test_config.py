@@ -265,7 +265,6 @@ def test_a_key_file_is_never_read_half_written_even_on_a_slow_disk(tmp_path, mon
     """While one server is still writing a fresh key file, the others starting with it must
     not read it empty: they wait for, or link in, a whole key, and all agree on one."""
     import threading
-    import time
 
     from dutch_app import config
 
@@ -283,7 +282,10 @@ def test_a_key_file_is_never_read_half_written_even_on_a_slow_disk(tmp_path, mon
             return self._handle.__exit__(*exc)
 
         def write(self, text):
-            time.sleep(0.3)  # a slow disk: the file exists, its key is not in it yet
+            # A slow disk: the file exists, its key is not in it yet, until all the servers
+            # are writing one (a server that reads a file instead never gets here, and
+            # the wait breaks).
+            writing.wait(timeout=10)
             return self._handle.write(text)
 
         def __getattr__(self, name):
@@ -300,9 +302,9 @@ def test_a_key_file_is_never_read_half_written_even_on_a_slow_disk(tmp_path, mon
             errors.append(error)
 
     servers = [threading.Thread(target=start_server) for _ in range(4)]
+    writing = threading.Barrier(len(servers))
     for server in servers:
         server.start()
-        time.sleep(0.05)
     for server in servers:
         server.join(timeout=30)
     assert errors == []

@@ -31,8 +31,6 @@ from dutch_app.config import ConfigError, FirebaseSettings, Settings
 from dutch_app.storage.db import make_engine, make_session_factory
 from dutch_app.storage.models import LocalCredential, User
 
-pytestmark = pytest.mark.firebase
-
 KEY = b"a test key that signs session tokens"
 PASSWORD = "Correct horse 42"
 NEW_PASSWORD = "Battery staple 77"

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import textwrap
-import time
+import threading
 
 from tests.servers import PROJECT_ROOT
 
@@ -42,38 +42,50 @@ SERVER = textwrap.dedent(
 
         server = await asyncio.start_server(keep, "127.0.0.1", 0, backlog=2048)
         print(server.sockets[0].getsockname()[1], flush=True)
-        await asyncio.sleep(0.4)
+        await asyncio.to_thread(sys.stdin.readline)  # serve until the test is done
 
     asyncio.run(main())
     """
 )
 
 
+def is_refusal(line: str) -> bool:
+    """Whether a log line is about connections refused for want of open files."""
+    return "out of system resource" in line or "connections refused" in line
+
+
 def refusals_logged(mode: str) -> int:
-    """Lines about refused connections a server logs while 150 connections try to reach it."""
+    """Lines about refused connections a server logs while 150 connections try to reach it
+    (from its first such line, which comes once it has run out of open files, to its end)."""
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER, mode],
         cwd=PROJECT_ROOT,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert server.stdout is not None
-    port = int(server.stdout.readline())
-    clients = []
-    for _ in range(150):
-        client = socket.socket()
-        client.setblocking(False)
-        client.connect_ex(("127.0.0.1", port))
-        clients.append(client)
-    time.sleep(0.2)
-    for client in clients:
-        client.close()
-    _, log = server.communicate(timeout=30)
-    return sum(
-        "out of system resource" in line or "connections refused" in line
-        for line in log.splitlines()
-    )
+    assert server.stdout is not None and server.stderr is not None
+    watchdog = threading.Timer(30, server.kill)
+    watchdog.start()
+    try:
+        port = int(server.stdout.readline())
+        clients = []
+        for _ in range(150):
+            client = socket.socket()
+            client.setblocking(False)
+            client.connect_ex(("127.0.0.1", port))
+            clients.append(client)
+        log = [server.stderr.readline()]
+        while not is_refusal(log[-1]):
+            assert log[-1], f"the server logged no refusal: {''.join(log)}"
+            log.append(server.stderr.readline())
+        for client in clients:
+            client.close()
+        _, rest = server.communicate(input="", timeout=30)  # its input ends: it stops
+    finally:
+        watchdog.cancel()
+    return sum(is_refusal(line) for line in [*log, *rest.splitlines()])
 
 
 def test_running_out_of_open_files_is_logged_once_per_interval_not_per_connection():
