@@ -9,7 +9,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import insert, inspect, select
 
-from dutch_app.storage.db import MIGRATIONS_DIR, make_engine
+from dutch_app.storage.db import MIGRATIONS_DIR, make_engine, migrating
 from dutch_app.storage.models import Game, GamePlayer, Group, Player, Round, RoundHand, User
 
 BEFORE = "0005_password_resets"  # the revision before 0006
@@ -27,7 +27,7 @@ def url(request, tmp_path) -> str:
 def migrate(engine, target: str, down: bool = False) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    with engine.begin() as connection:
+    with migrating(engine) as connection:  # as the app's start-up does (SQLite: keys off)
         config.attributes["connection"] = connection
         (command.downgrade if down else command.upgrade)(config, target)
 

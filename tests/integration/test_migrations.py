@@ -224,3 +224,32 @@ def test_sqlite_tables_are_rebuilt_with_autoincrement_and_their_constraints(tmp_
         assert "ON DELETE CASCADE" in sql["rounds"]
     finally:
         engine.dispose()
+
+
+def test_the_users_rebuild_refuses_to_run_with_foreign_keys_on_rather_than_lose_members(
+    tmp_path,
+):
+    """SQLite's rebuild of ``users`` (0012) on a connection with foreign keys on would delete
+    every membership with the old table: it refuses, and nothing is lost."""
+    from tests.integration.test_migration_totals import migrate
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'dutch.db'}")
+    try:
+        migrate(engine, "0011_stopped_imports")
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO users (auth_provider, auth_subject, email, display_name, "
+                    "created_at, session_epoch, session_secret) VALUES "
+                    "('local', 'a', 'a@x.org', 'A', '2025-01-01', 0, 's')"
+                )
+            )
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS_DIR))
+        with pytest.raises(RuntimeError, match="foreign keys"), engine.begin() as connection:
+            config.attributes["connection"] = connection  # foreign keys on, as the app's
+            command.upgrade(config, "head")
+        with engine.connect() as connection:
+            assert connection.scalar(text("SELECT count(*) FROM users")) == 1
+    finally:
+        engine.dispose()

@@ -32,11 +32,24 @@ def _restore_sqlite_sequence(bind: sa.Connection, seq: int | None) -> None:
     )
 
 
+def _refuse_cascading_rebuild(bind: sa.Connection) -> None:
+    """On SQLite the rebuild drops ``users``: with foreign keys on, that would delete every
+    membership, preference and session of every user. Refuse rather than lose them."""
+    if bind.dialect.name != "sqlite" or not bind.exec_driver_sql("PRAGMA foreign_keys").scalar():
+        return
+    if bind.execute(sa.text("SELECT 1 FROM users LIMIT 1")).first():
+        raise RuntimeError(
+            "This migration rebuilds the users table on SQLite and must run with foreign keys "
+            "off: run it through the app's start-up or `alembic upgrade`."
+        )
+
+
 def upgrade() -> None:
     # Batch mode rebuilds the table on SQLite (which cannot drop NOT NULL in place; the
     # start-up migrates with foreign keys off) and alters it in place on PostgreSQL. A NULL
     # email never clashes with the unique index on either.
     bind = op.get_bind()
+    _refuse_cascading_rebuild(bind)
     seq = _sqlite_sequence(bind)
     with op.batch_alter_table("users", table_kwargs={"sqlite_autoincrement": True}) as batch:
         batch.alter_column("email", existing_type=sa.String(length=320), nullable=True)
@@ -49,6 +62,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     bind = op.get_bind()
+    _refuse_cascading_rebuild(bind)
     op.execute(sa.text("DELETE FROM users WHERE email IS NULL"))
     seq = _sqlite_sequence(bind)
     with op.batch_alter_table("users", table_kwargs={"sqlite_autoincrement": True}) as batch:
