@@ -48,7 +48,7 @@ def test_sign_up_in_dutch(app_server, tab: Page):
     """The sign-in page, the sign-up form and the Play page it opens speak Dutch."""
     tab.goto(app_server.url)
     expect_title(tab, "Dutch Scorer")
-    expect(tab.get_by_text("Houd aan tafel de score bij voor Dutch")).to_be_visible()
+    expect(tab.get_by_text("Houd aan tafel de score van Dutch bij")).to_be_visible()
 
     tab.get_by_role("tab", name="Account aanmaken").click()
     fill(tab, "signup_name", "Ann")

@@ -47,7 +47,7 @@ STREAMLIT_OWN = [
     ),
 ]
 
-SHIFTS = """
+SHIFTS = r"""
 window.dutchShifts = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
