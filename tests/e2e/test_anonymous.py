@@ -15,6 +15,7 @@ from tests.e2e.streamlit_ui import (
     press,
     save_button,
     wait_for_session_cookie,
+    wait_until_idle,
     widget,
 )
 from tests.views import get_group
@@ -56,6 +57,9 @@ def test_a_friend_joins_by_invite_link_as_a_guest_and_saves_a_round(
     press(page.get_by_role("button", name="Join as a guest"))
     joined = "You joined Saturday cards with the invite link; it is now your active group."
     expect(page.get_by_text(joined)).to_be_visible()
+    # The join's runs end with the session cookie set: the page has settled before typing.
+    wait_for_session_cookie(page, present=True)
+    wait_until_idle(page)
     members = ann.call(get_group, ann.group_id).members
     assert [member.display_name for member in members] == ["Ann", "Guest"]
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
