@@ -14,7 +14,7 @@ import pandas as pd
 import vl_convert
 
 from dutch_app.charts import distinct_colours
-from dutch_app.i18n import _
+from dutch_app.i18n import _, format_date, format_duration, ngettext
 from dutch_app.services.sharing import SharedGameView
 
 WIDTH = 520
@@ -111,7 +111,13 @@ def result_spec(
     view: SharedGameView, colours: Mapping[str, str], when: datetime | None = None
 ) -> dict:
     """The Vega-Lite spec of the picture (standings above the totals chart)."""
-    subtitle = f"{view.rounds_played} rounds" + (f" · {when:%d %B %Y}" if when else "")
+    rounds = view.rounds_played
+    parts = [ngettext("{count} round", "{count} rounds", rounds).format(count=rounds)]
+    if view.length is not None:
+        parts.append(_("Played for {length}").format(length=format_duration(view.length)))
+    if when is not None:
+        parts.append(format_date(when, "long"))
+    subtitle = " · ".join(parts)
     chart = alt.vconcat(
         _standings_chart(view, colours), _totals_chart(view, colours), spacing=24
     ).properties(

@@ -2,13 +2,13 @@
 
 A member makes a link for a game of their group; it carries a random token of which only the
 SHA-256 hash is stored, so reading the database gives nobody a working link. Anyone with the
-link sees the game's player names, totals and round scores, who called in each round and
-who deals next, and nothing else of the group (no group name, notes, cards, members, who
-saved a round, or other games). A game has at most one link: making a
-new one ends the old, and any member can end it. Removing a member ends the links they
-made, so someone the group took out cannot keep reading its games. An unknown token, a
-mistyped one and one whose link was ended get the same answer, and every try is counted per
-network like wrong invite codes, so tokens cannot be guessed at speed.
+link sees the game's player names, totals and round scores, who called in each round,
+who deals next and how long the game has been played, and nothing else of the group (no
+group name, notes, cards, members, who saved a round, or other games). A game has at most
+one link: making a new one ends the old, and any member can end it. Removing a member ends
+the links they made, so someone the group took out cannot keep reading its games. An
+unknown token, a mistyped one and one whose link was ended get the same answer, and every try
+is counted per network like wrong invite codes, so tokens cannot be guessed at speed.
 
 Opening a link costs the same for a game of 10 rounds and one of 20,000: the link is looked
 up (one row), and the view holds the standings and only the latest :data:`SHARED_ROUNDS`
@@ -100,6 +100,8 @@ class SharedGameView:
     """Who deals the next round."""
     end: EndCondition = field(default_factory=EndCondition.open)
     """When the game ends (its progress towards that end is shown)."""
+    length: timedelta | None = None
+    """How long the game has been played, from its start to its latest round."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,7 @@ def shared_view(game: GameView) -> SharedGameView:
         rounds_played=game.rounds_played,
         dealer=game.dealer,
         end=game.rules.end,
+        length=game.length,
     )
 
 

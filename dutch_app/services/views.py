@@ -216,6 +216,12 @@ class GameView:
         """The player who deals the next round (the deal moves one seat on each round)."""
         return self.players[dealer_seat(self.rounds_played + 1, len(self.players))].name
 
+    @property
+    def length(self) -> timedelta | None:
+        """How long the game has been played (see :func:`dutch_core.game.game_length`);
+        ``rounds`` always holds the latest round, whatever its window."""
+        return game_length(self.started_at, self.rounds[-1].entered_at if self.rounds else None)
+
 
 @dataclass(frozen=True)
 class GameSummary:

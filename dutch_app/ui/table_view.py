@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from dutch_app.i18n import N_, _
+from dutch_app.i18n import N_, _, format_duration
 from dutch_app.labels import label
 from dutch_app.services.sharing import SharedGameView
 from dutch_core import EndKind
@@ -93,6 +93,14 @@ def last_round_html(view: SharedGameView) -> str:
     return "".join(f"<p class='dutch-table-last'>{line}</p>" for line in lines)
 
 
+def length_html(view: SharedGameView) -> str:
+    """How long the game has been played ("" before its first round)."""
+    if view.length is None:
+        return ""
+    text = _("Played for {length}").format(length=format_duration(view.length))
+    return f"<p class='dutch-table-progress'>⏱ {escape(text)}</p>"
+
+
 def progress_html(view: SharedGameView) -> str:
     """How far the game is on its way to its end, as a bar with a line of text ("" for a
     game the players end by hand, and once it is over)."""
@@ -118,5 +126,12 @@ def progress_html(view: SharedGameView) -> str:
 
 
 def big_view_html(view: SharedGameView) -> str:
-    """The whole view: the headline, the standings, the latest round and the progress."""
-    return headline_html(view) + standings_html(view) + last_round_html(view) + progress_html(view)
+    """The whole view: the headline, the standings, the latest round, how long the game has
+    been played and the progress."""
+    return (
+        headline_html(view)
+        + standings_html(view)
+        + last_round_html(view)
+        + length_html(view)
+        + progress_html(view)
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from PIL import Image
@@ -213,6 +213,19 @@ def test_a_long_shared_game_shows_its_latest_rounds_and_says_so(table, monkeypat
     assert "The latest 2 of the game's 3 rounds." in [c.value for c in viewer.caption]
     totals = re.findall(r"class='total'>(\d+)<", drawn(viewer))
     assert totals == ["9", "27"]  # the whole game's
+
+
+def test_a_shared_game_says_how_long_it_has_been_played(table):
+    ids = [table.player_ids["Ann"], table.player_ids["Ben"]]
+    started = datetime(2025, 3, 7, 20, 0, tzinfo=UTC)
+    game = table.call(games.start_game, table.group_id, ids, HouseRules(), started_at=started)
+    token = table.call(sharing.make_share_link, game.id)
+    assert "Played for" not in drawn(_shared_page(token))  # no round yet
+    for minutes in (40, 85):
+        hands = dict(zip(ids, ("3", "9"), strict=True))
+        at = started + timedelta(minutes=minutes)
+        table.call(rounds.add_round, game.id, hands, ids[0], "dutch", entered_at=at)
+    assert "Played for 1h 25 mins" in drawn(_shared_page(token))
 
 
 def test_visits_of_a_shared_game_from_one_network_are_slowed(table, monkeypatch):

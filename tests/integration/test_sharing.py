@@ -66,8 +66,9 @@ def test_the_link_shows_the_games_names_totals_and_rounds_only(session, owner, g
     # Nothing else of the group travels: no ids, group name, notes, cards, members or rules.
     assert {f.name for f in fields(SharedGameView)} == {
         "players", "standings", "rounds", "finished", "winners", "ended_at", "rounds_played",
-        "dealer", "end",
+        "dealer", "end", "length",
     }  # fmt: skip
+    assert shown.length == game.length is not None
     assert shown.rounds[-1].caller == "Ann" and shown.dealer == "Cy"
     text = repr(shown)
     group = perform(session, get_group, owner, game.group_id)

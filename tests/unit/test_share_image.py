@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 from PIL import Image
 
@@ -38,6 +40,14 @@ def test_the_chart_starts_everyone_at_zero_and_follows_the_stored_totals():
     frame = totals_frame(a_game())
     assert frame[frame["round_number"] == 0]["game_total"].tolist() == [0, 0]
     assert frame[frame["round_number"] == 2]["game_total"].tolist() == [28, 9]
+
+
+def test_the_picture_says_how_long_the_game_was_played():
+    played = replace(a_game(), length=timedelta(hours=1, minutes=25))
+    when = datetime(2025, 3, 9, 22, 0, tzinfo=UTC)
+    subtitle = result_spec(played, {}, when)["title"]["subtitle"]
+    assert subtitle == "2 rounds · Played for 1h 25 mins · 9 March 2025"
+    assert "Played for" not in result_spec(a_game(), {}, when)["title"]["subtitle"]
 
 
 def test_a_game_still_going_says_so():
