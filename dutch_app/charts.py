@@ -98,8 +98,11 @@ def dutch_theme() -> alt.theme.ThemeConfig:
     }
 
 
-DARK_SWAPS = {"#000000": "#EDEDED"}
-"""Palette colours that vanish on a dark background, and what the dark theme draws instead."""
+OTHERS_GREY = "#B8B8B8"
+"""The thin lines of the players a chart does not highlight (:func:`highlighted`)."""
+DARK_SWAPS = {"#000000": "#EDEDED", OTHERS_GREY: "#5F6670"}
+"""Colours that vanish on a dark background (or, for the grey, stand out too much), and
+what the dark theme draws instead."""
 
 DARK_TEXT, DARK_MUTED, DARK_GRID = "#E6E9EC", "#B9BFC6", "#3A4049"
 DARK_CONFIG: dict[str, Any] = {
@@ -368,6 +371,54 @@ def _recolour(node: dict, scale: dict) -> dict:
     for key in ("layer", "hconcat", "vconcat", "concat"):
         if isinstance(node.get(key), list):
             out[key] = [_recolour(part, scale) for part in node[key]]
+    return out
+
+
+HIGHLIGHT_ABOVE = 4
+"""A line chart of more players than this highlights one of them (:func:`highlighted`)."""
+
+
+def highlightable(spec: ChartSpec) -> bool:
+    """Whether ``spec`` is a line per player of more than :data:`HIGHLIGHT_ABOVE` players:
+    a tangle of lines, read more easily with one of them highlighted."""
+    mark = spec.get("mark")
+    kind = mark.get("type") if isinstance(mark, dict) else mark
+    colour = spec.get("encoding", {}).get("color", {})
+    players = spec.get("usermeta", {}).get("players", [])
+    return kind == "line" and colour.get("field") == "player" and len(players) > HIGHLIGHT_ABOVE
+
+
+def highlighted(spec: ChartSpec, player: str | None) -> ChartSpec:
+    """``spec`` with ``player``'s line drawn in colour and on top, and every other player's
+    thin and grey: for a :func:`highlightable` chart that shows ``player``. Any other spec
+    (or ``player`` None) is returned as it is. The tooltips still name every line, and the
+    legend names the highlighted player alone. Returns a new top-level dict; the data and
+    the shared template's parts are not copied.
+    """
+    if player is None or not highlightable(spec) or player not in spec["usermeta"]["players"]:
+        return spec
+    mark, encoding = spec["mark"], spec["encoding"]
+    is_player = {"field": "player", "equal": player}
+    others = {
+        **encoding,
+        "color": {"value": OTHERS_GREY},
+        "detail": {"field": "player", "type": "nominal"},
+    }
+    colour = {**encoding["color"], "legend": {"values": [player]}}
+    layers = [
+        {
+            "transform": [{"filter": {"not": is_player}}],
+            "mark": {"type": "line", "strokeWidth": 1.25},
+            "encoding": others,
+        },
+        {
+            "transform": [{"filter": is_player}],
+            "mark": {**mark, "strokeWidth": 3},
+            "encoding": {**encoding, "color": colour},
+        },
+    ]
+    out = {key: value for key, value in spec.items() if key not in ("mark", "encoding")}
+    out["layer"] = layers
     return out
 
 

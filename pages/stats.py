@@ -23,6 +23,7 @@ from dutch_app.ui.call_advice import advice_lines
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
+from dutch_app.ui.highlight import Highlight, first_choice
 from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rounds_word
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
@@ -91,11 +92,13 @@ def said(text: str | None) -> str:
 
 
 COLOURS: dict[str, str] = {}  # the group's player colours for this run, set by show_stats
+HIGHLIGHT = Highlight()  # who the crowded line charts highlight, offered by show_stats
 
 
 def chart(spec: ChartSpec) -> None:
-    """Draw a chart with each player in their own colour."""
-    show_chart(spec, COLOURS)
+    """Draw a chart with each player in their own colour (one player highlighted when
+    the chart has many lines)."""
+    show_chart(spec, COLOURS, HIGHLIGHT.of(spec))
 
 
 def show_players(bundle: StatsBundle) -> None:
@@ -447,6 +450,7 @@ def show_stats() -> None:
     if bundle.is_empty:
         explain_empty(filters)
         return
+    HIGHLIGHT.offer(bundle.players, first_choice(group, bundle.players, bundle.table("summary")))
     st.caption(
         _("{games} and {rounds} in this view. Lower scores are better.").format(
             games=games_word(bundle.games_played), rounds=rounds_word(bundle.rounds_played)

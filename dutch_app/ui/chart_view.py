@@ -6,7 +6,14 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from dutch_app.charts import ChartSpec, coloured, for_theme, player_colours, theme_colours
+from dutch_app.charts import (
+    ChartSpec,
+    coloured,
+    for_theme,
+    highlighted,
+    player_colours,
+    theme_colours,
+)
 from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import roster
 
@@ -25,15 +32,20 @@ def group_colours(group: GroupView) -> dict[str, str]:
     return player_colours((player.id, player.name) for player in roster(group))
 
 
-def show_chart(spec: ChartSpec, colours: Mapping[str, str] | None = None) -> None:
+def show_chart(
+    spec: ChartSpec, colours: Mapping[str, str] | None = None, highlight: str | None = None
+) -> None:
     """Draw a chart spec (:meth:`dutch_app.charts.ChartKind.spec`) as wide as the page.
 
     ``theme=None`` keeps the app's chart theme instead of Streamlit's, with the dark
     theme's text, grid and palette when the page is dark. The spec is drawn as it is,
     without converting it again, so a cached one costs nothing to compute on a rerun;
     Streamlit copies it before changing anything. With ``colours`` (player name ->
-    colour, :func:`group_colours`), each player is drawn in their own colour.
+    colour, :func:`group_colours`), each player is drawn in their own colour. With
+    ``highlight``, a line chart of many players draws that player's line alone in colour
+    (:func:`dutch_app.charts.highlighted`).
     """
     dark = dark_theme_shown()
-    shown = coloured(spec, theme_colours(colours, dark) if colours else colours)
+    shown = highlighted(spec, highlight)
+    shown = coloured(shown, theme_colours(colours, dark) if colours else colours)
     st.vega_lite_chart(spec=for_theme(shown, dark), theme=None, width="stretch")
