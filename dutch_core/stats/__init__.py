@@ -42,6 +42,14 @@ from dutch_core.stats.records import (
     records,
     win_streaks,
 )
+from dutch_core.stats.seasons import (
+    NamedSeason,
+    Season,
+    SeasonKind,
+    season_before,
+    season_of,
+    season_table,
+)
 from dutch_core.stats.trends import (
     call_success_trend,
     cumulative_totals,
@@ -56,6 +64,9 @@ __all__ = [
     "HISTORY_COLUMNS",
     "HISTORY_DTYPES",
     "PROVISIONAL_GAMES",
+    "NamedSeason",
+    "Season",
+    "SeasonKind",
     "best_games",
     "call_advice",
     "call_analysis",
@@ -82,6 +93,9 @@ __all__ = [
     "records",
     "reference_chances",
     "round_score_trend",
+    "season_before",
+    "season_of",
+    "season_table",
     "thin_events",
     "win_chances",
     "win_rate_trend",
