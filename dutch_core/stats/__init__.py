@@ -42,14 +42,7 @@ from dutch_core.stats.records import (
     records,
     win_streaks,
 )
-from dutch_core.stats.seasons import (
-    NamedSeason,
-    Season,
-    SeasonKind,
-    season_before,
-    season_of,
-    season_table,
-)
+from dutch_core.stats.seasons import season_table
 from dutch_core.stats.trends import (
     call_success_trend,
     cumulative_totals,
@@ -64,9 +57,6 @@ __all__ = [
     "HISTORY_COLUMNS",
     "HISTORY_DTYPES",
     "PROVISIONAL_GAMES",
-    "NamedSeason",
-    "Season",
-    "SeasonKind",
     "best_games",
     "call_advice",
     "call_analysis",
@@ -93,8 +83,6 @@ __all__ = [
     "records",
     "reference_chances",
     "round_score_trend",
-    "season_before",
-    "season_of",
     "season_table",
     "thin_events",
     "win_chances",

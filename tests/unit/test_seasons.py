@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dutch_core import stats
-from dutch_core.stats import NamedSeason, SeasonKind
+from dutch_core import NamedSeason, SeasonKind, season_before, season_of, stats
 from tests.unit import stats_oracle as oracle
 from tests.unit.test_stats_oracle import FAST, START, assert_same_values, histories, random_history
 
@@ -118,20 +117,18 @@ def test_named_seasons_run_from_one_start_to_the_next_and_games_before_them_coun
 
 def test_this_and_last_season():
     today = dt.date(2026, 1, 5)
-    this = stats.season_of(today, SeasonKind.QUARTER)
+    this = season_of(today, SeasonKind.QUARTER)
     assert (this.first_day, this.last_day) == (dt.date(2026, 1, 1), dt.date(2026, 3, 31))
-    last = stats.season_before(this, SeasonKind.QUARTER)
+    last = season_before(this, SeasonKind.QUARTER)
     assert (last.label, last.first_day, last.last_day) == (
         "2025 Q4",
         dt.date(2025, 10, 1),
         dt.date(2025, 12, 31),
     )
-    assert stats.season_of(today, SeasonKind.NAMED, NAMED[1:]).label == "Spring league"
-    assert stats.season_of(dt.date(2024, 1, 1), SeasonKind.NAMED, NAMED) is None
+    assert season_of(today, SeasonKind.NAMED, NAMED[1:]).label == "Spring league"
+    assert season_of(dt.date(2024, 1, 1), SeasonKind.NAMED, NAMED) is None
     assert (
-        stats.season_before(
-            stats.season_of(today, SeasonKind.NAMED, NAMED), SeasonKind.NAMED, NAMED
-        ).label
+        season_before(season_of(today, SeasonKind.NAMED, NAMED), SeasonKind.NAMED, NAMED).label
         == "Winter cup"
     )
 
