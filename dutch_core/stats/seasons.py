@@ -18,11 +18,25 @@ import numpy as np
 import pandas as pd
 
 from dutch_core.seasons import NamedSeason, SeasonKind, seasons_between
-from dutch_core.stats._util import frame_of
+from dutch_core.stats._util import frame_of, moments
 from dutch_core.stats.players import player_summary
 from dutch_core.stats.ratings import MODEL, conservative, rating_history
 
 SEASON_COLUMNS = ("season", "first_day", "end_day", "games", "leaders", "leader_wins")
+SEASON_INPUT_COLUMNS = (
+    "game_id",
+    "game_started_at",
+    "game_status",
+    "round_id",
+    "round_number",
+    "played_at",
+    "player_id",
+    "player",
+    "seat",
+    "round_score",
+    "game_total",
+)
+"""The history's columns a season's player table reads."""
 SEASON_PLAYER_COLUMNS = (
     "season",
     "player",
@@ -38,12 +52,6 @@ SEASON_PLAYER_COLUMNS = (
 def day_start(day: dt.date, zone: dt.tzinfo) -> pd.Timestamp:
     """The first moment of ``day`` in ``zone``, in UTC."""
     return pd.Timestamp(dt.datetime.combine(day, dt.time(), tzinfo=zone)).tz_convert("UTC")
-
-
-def local_days(started: pd.Series, zone: dt.tzinfo) -> pd.Series:
-    """Each moment's calendar day in ``zone``."""
-    days: pd.Series = started.dt.tz_convert(zone).dt.date
-    return days
 
 
 def season_table(
@@ -70,18 +78,30 @@ def season_table(
     """
     if df.empty:
         return _empty_seasons(), _empty_players()
-    days = local_days(df["game_started_at"], zone)
-    seasons = seasons_between(min(days), max(days), kind, named)
+    started = df["game_started_at"]
+    first, last = (moment.tz_convert(zone).date() for moment in (started.min(), started.max()))
+    seasons = seasons_between(first, last, kind, named)
+    if not seasons:
+        return _empty_seasons(), _empty_players()
+    # Each row's season, by the instants its season and the next start at.
+    bounds = [day_start(season.first_day, zone) for season in seasons]
+    final_end = seasons[-1].end_day
+    bounds.append(
+        pd.Timestamp.max.tz_localize("UTC") if final_end is None else day_start(final_end, zone)
+    )
+    instants = np.array([bound.value for bound in bounds], dtype="int64")
+    codes = np.searchsorted(instants, moments(started), side="right") - 1
+    order = np.argsort(codes, kind="stable")
+    edges = np.searchsorted(codes[order], np.arange(len(seasons) + 1), side="left")
+    kept = df.loc[:, list(SEASON_INPUT_COLUMNS)]
     history = rating_history(df)
+    history_starts = moments(history["game_started_at"])
     summaries, players = [], []
-    for season in seasons:
-        start = day_start(season.first_day, zone)
-        inside = df["game_started_at"] >= start
-        end = None if season.end_day is None else day_start(season.end_day, zone)
-        if end is not None:
-            inside &= df["game_started_at"] < end
-        games = df.loc[inside.to_numpy(dtype=bool)]
-        table = _season_players(games, history, end)
+    for index, season in enumerate(seasons):
+        games = kept.take(order[edges[index] : edges[index + 1]])
+        # Rating rows are in start order: those before the season's end come first.
+        rated = int(np.searchsorted(history_starts, instants[index + 1], side="left"))
+        table = _season_players(games, history.iloc[:rated])
         wins = int(table["wins"].max()) if len(table) else 0
         leaders = sorted(table.loc[table["leader"], "player"].astype(str)) if wins else []
         summaries.append(
@@ -91,17 +111,15 @@ def season_table(
         players.append(table.assign(season=season.label))
     summary = pd.DataFrame(summaries, columns=list(SEASON_COLUMNS))
     summary = summary.astype({"games": "int64", "leader_wins": "int64"})
-    per_player = pd.concat(players, ignore_index=True) if players else _empty_players()
+    per_player = pd.concat(players, ignore_index=True)
     return summary, per_player.loc[:, list(SEASON_PLAYER_COLUMNS)]
 
 
-def _season_players(
-    games: pd.DataFrame, history: pd.DataFrame, end: pd.Timestamp | None
-) -> pd.DataFrame:
-    """One season's rows of the per-player table (without the season's label)."""
+def _season_players(games: pd.DataFrame, before: pd.DataFrame) -> pd.DataFrame:
+    """One season's rows of the per-player table (without the season's label); ``before``
+    holds the rating rows of the games started before the season's end."""
     summary = player_summary(games)
-    before = history if end is None else history.loc[history["game_started_at"] < end]
-    last = before.groupby("player", observed=True, sort=False).tail(1)
+    last = before.drop_duplicates("player", keep="last")
     rating = dict(zip(last["player"].astype(str), last["rating"], strict=True))
     newcomer = conservative(MODEL.mu, MODEL.sigma)
     wins = summary["wins"].to_numpy()
