@@ -271,7 +271,7 @@ def seasons_section(group) -> None:
             _("Seasons are"),
             choices,
             index=choices.index(kinds.kind),
-            format_func=lambda choice: _(SEASON_KINDS[choice]),
+            format_func={choice: _(label) for choice, label in SEASON_KINDS.items()}.__getitem__,
             key="group_season_kind",
             help=_('How Stats and History count "this season" and "last season".'),
         )

@@ -104,7 +104,7 @@ def period_picker(page: str, dates_key: str, kinds: SeasonsView, tz: tzinfo) -> 
     st.segmented_control(
         _("Period"),
         list(PERIODS),
-        format_func=lambda choice: _(PERIODS[choice]),
+        format_func={choice: _(label) for choice, label in PERIODS.items()}.__getitem__,
         key=key,
         on_change=_tapped,
         args=(key, dates_key, kinds, tz),

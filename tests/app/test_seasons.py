@@ -59,6 +59,19 @@ def test_tapping_this_season_filters_stats_and_fills_in_the_dates(two_seasons):
     assert games_caption(at).startswith("2 games")
 
 
+def test_the_period_works_in_another_language_and_time_zone(two_seasons):
+    two_seasons.call(preferences.save_preferences, language="nl", theme="auto", keep_awake=True)
+    at = open_app(two_seasons.account, STATS, {"timezone": "Europe/Amsterdam"})
+    assert at.segmented_control(key="stats_period").options == [
+        "Dit seizoen",
+        "Vorig seizoen",
+        "Altijd",
+    ]
+    at.segmented_control(key="stats_period").set_value("last").run()
+    assert not at.exception, at.exception
+    assert any(c.value.startswith("2 spellen") for c in at.caption)
+
+
 def test_picking_other_dates_clears_the_period(two_seasons):
     at = open_app(two_seasons.account, STATS)
     at.segmented_control(key="stats_period").set_value("this").run()
