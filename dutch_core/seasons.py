@@ -59,7 +59,7 @@ def season_of(day: dt.date, kind: SeasonKind, named: Sequence[NamedSeason] = ())
     >>> season_of(dt.date(2025, 12, 31), SeasonKind.MONTH).label
     '2025-12'
     """
-    if kind is SeasonKind.NAMED:
+    if kind == SeasonKind.NAMED:
         ordered = sorted(named, key=lambda season: season.starts_on)
         starts = [season.starts_on for season in ordered]
         index = bisect.bisect_right(starts, day) - 1
@@ -67,9 +67,9 @@ def season_of(day: dt.date, kind: SeasonKind, named: Sequence[NamedSeason] = ())
             return None
         end = starts[index + 1] if index + 1 < len(starts) else None
         return Season(ordered[index].name, starts[index], end)
-    if kind is SeasonKind.YEAR:
+    if kind == SeasonKind.YEAR:
         return Season(f"{day.year}", dt.date(day.year, 1, 1), dt.date(day.year + 1, 1, 1))
-    months = 3 if kind is SeasonKind.QUARTER else 1
+    months = 3 if kind == SeasonKind.QUARTER else 1
     first_month = (day.month - 1) // months * months + 1
     first = dt.date(day.year, first_month, 1)
     end = _months_later(first, months)

@@ -134,9 +134,9 @@ def _tapped(key: str, dates_key: str, kinds: SeasonsView, tz: tzinfo) -> None:
 def season_name(season: Season, kind: SeasonKind) -> str:
     """A season as people read it: "Q1 2026", "January 2026", "2026" or the name given."""
     first = season.first_day
-    if kind is SeasonKind.QUARTER:
+    if kind == SeasonKind.QUARTER:
         return _("Q{quarter} {year}").format(quarter=(first.month - 1) // 3 + 1, year=first.year)
-    if kind is SeasonKind.MONTH:
+    if kind == SeasonKind.MONTH:
         return babel_dates.format_date(first, "LLLL y", locale=active_locale())
     return season.label
 

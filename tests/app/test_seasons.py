@@ -102,7 +102,7 @@ def test_the_owner_chooses_the_season_kind_and_names_seasons(two_seasons):
     at.button(key="group_season_add").click().run()
     assert not at.exception, at.exception
     found = two_seasons.call(seasons.group_seasons, two_seasons.group_id)
-    assert found.kind is SeasonKind.NAMED
+    assert found.kind == SeasonKind.NAMED
     assert [s.name for s in found.named] == ["<b>Cup</b>"]
     stats = open_app(two_seasons.account, STATS)
     shown = next(frame.value for frame in stats.dataframe if "leaders" in frame.value.columns)

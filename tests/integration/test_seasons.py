@@ -33,7 +33,7 @@ def test_the_owner_names_seasons_and_every_member_sees_them_in_date_order(
     perform(session, seasons.add_named_season, owner, group.id, "Winter", date(2025, 12, 1))
     perform(session, seasons.set_season_kind, owner, group.id, "named")
     seen = perform(session, seasons.group_seasons, member, group.id)
-    assert seen.kind is SeasonKind.NAMED
+    assert seen.kind == SeasonKind.NAMED
     assert [(s.name, s.starts_on) for s in seen.named] == [
         ("Winter", date(2025, 12, 1)),
         ("Spring cup", date(2026, 3, 1)),
