@@ -231,3 +231,21 @@ RATING_TREND: dict[str, Column] = {
     "mu": points(N_("Skill (mu)")),
     "sigma": points(N_("Uncertainty (sigma)")),
 }
+
+SEASONS: dict[str, Column] = {
+    "season": column_config.TextColumn(N_("Season"), pinned=True),
+    "leaders": column_config.TextColumn(N_("Leader"), help=N_("Most wins in the season")),
+    "leader_wins": count(N_("Wins"), N_("The leader's wins")),
+    "games": count(N_("Games"), N_("Games started in the season")),
+}
+
+SEASON_PLAYERS: dict[str, Column] = {
+    "player": PLAYER,
+    "wins": count(N_("Wins"), N_("Ended games won or shared the win of")),
+    "games": count(N_("Games"), N_("Games with at least one round, finished or not")),
+    "avg_game_total": points(N_("Avg game total"), N_("Final totals of ended games")),
+    "rating": points(N_("Rating at season end"), N_("Skill minus three times its uncertainty")),
+    "time_played": column_config.TextColumn(
+        N_("Time played"), help=N_("The games this player sat in, each from start to last round")
+    ),
+}

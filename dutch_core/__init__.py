@@ -53,6 +53,7 @@ from dutch_core.scoring import (
     penalty_cards_due,
     score_round,
 )
+from dutch_core.seasons import NamedSeason, Season, SeasonKind, season_before, season_of
 
 __all__ = [
     "MAX_PLAYERS",
@@ -74,6 +75,7 @@ __all__ = [
     "Hand",
     "HandError",
     "HouseRules",
+    "NamedSeason",
     "Outcome",
     "Penalty",
     "PenaltyError",
@@ -84,6 +86,8 @@ __all__ = [
     "RoundInput",
     "RoundResult",
     "RulesError",
+    "Season",
+    "SeasonKind",
     "Standing",
     "Suit",
     "call_type_of",
@@ -98,5 +102,7 @@ __all__ = [
     "rank_players",
     "replay_totals",
     "score_round",
+    "season_before",
+    "season_of",
     "totals_after",
 ]

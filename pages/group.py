@@ -3,8 +3,8 @@ other groups to create or join, and leaving."""
 
 import streamlit as st
 
-from dutch_app.i18n import _
-from dutch_app.services import demo, groups, members, players, setup
+from dutch_app.i18n import N_, _, date_field_format, format_date
+from dutch_app.services import demo, groups, members, players, seasons, setup
 from dutch_app.services.views import Role
 from dutch_app.ui.cache import roster
 from dutch_app.ui.client import client_address
@@ -31,8 +31,10 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.invite_link import show_invite
 from dutch_app.ui.next_game import line_up, open_new_game
 from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.seasons import group_seasons
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
+from dutch_core import SeasonKind
 
 ensure_routed()
 
@@ -248,6 +250,75 @@ def rename_group(group) -> None:
             flash(_("The group is now called {name}.").format(name=md(renamed.name)), "group_top")
 
 
+SEASON_KINDS = {
+    SeasonKind.QUARTER: N_("Calendar quarters"),
+    SeasonKind.MONTH: N_("Months"),
+    SeasonKind.YEAR: N_("Years"),
+    SeasonKind.NAMED: N_("Named seasons"),
+}
+
+
+def seasons_section(group) -> None:
+    """The owner chooses how Stats and History cut the games into seasons, and names
+    seasons with their start dates."""
+    if group.role is not Role.OWNER:
+        return
+    with st.expander(_("Seasons")):
+        show_flash("group_seasons")
+        kinds = group_seasons(group)
+        choices = list(SEASON_KINDS)
+        kind = st.selectbox(
+            _("Seasons are"),
+            choices,
+            index=choices.index(kinds.kind),
+            format_func={choice: _(label) for choice, label in SEASON_KINDS.items()}.__getitem__,
+            key="group_season_kind",
+            help=_('How Stats and History count "this season" and "last season".'),
+        )
+        if kind != kinds.kind:
+            with guarded():
+                call(seasons.set_season_kind, group.id, kind)
+                flash(
+                    _("Seasons are now: {kind}.").format(kind=_(SEASON_KINDS[kind])),
+                    "group_seasons",
+                )
+                st.rerun()
+        st.caption(
+            _(
+                "A named season runs from its start date to the next one's; games before the "
+                "first named season are in none."
+            )
+        )
+        for named in kinds.named:
+            name_column, remove_column = st.columns([4, 1], vertical_alignment="center")
+            name_column.markdown(f"{md(named.name)} · {format_date(named.starts_on)}")
+            if remove_column.button(
+                _("Remove"), key=f"group_season_remove_{named.id}", icon=":material/delete:"
+            ):
+                with guarded():
+                    call(seasons.remove_named_season, group.id, named.id)
+                    flash(
+                        _("The season {name} was removed.").format(name=md(named.name)),
+                        "group_seasons",
+                    )
+                    st.rerun()
+        with st.form("group_season_form"):
+            name = st.text_input(_("Season name"), key="group_season_name", max_chars=40)
+            starts_on = st.date_input(
+                _("Starts on"), key="group_season_start", format=date_field_format()
+            )
+            submitted = st.form_submit_button(
+                _("Add the season"), key="group_season_add", icon=":material/add:"
+            )
+        if submitted:
+            with guarded():
+                added = call(seasons.add_named_season, group.id, name, starts_on)
+                reset_on_next_run(group_season_name="")
+                flash(_("Season {name} added.").format(name=md(name.strip())), "group_seasons")
+                del added
+                st.rerun()
+
+
 def add_player(group) -> None:
     """A form adding a player by name."""
     with st.form("group_add_player_form"):
@@ -437,6 +508,7 @@ invite_code(group)
 rename_group(group)
 with guarded():
     players_section(group)
+seasons_section(group)
 
 st.subheader(_("Other groups"))
 with st.expander(_("Create another group")):

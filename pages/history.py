@@ -52,6 +52,7 @@ from dutch_app.ui.round_edit import (
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.seasons import group_seasons, local_bounds, period_picker
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import date_range_field, labelled_selectbox, reset_on_next_run
 from dutch_core.errors import DutchError
@@ -64,8 +65,9 @@ TZ = zone(st.context.timezone, st.context.timezone_offset)
 
 
 def read_filters(group: GroupView) -> Filters:
-    """The date range, player and status filters."""
+    """The period, date range (days of the person's time zone), player and status filters."""
     names = {player.id: player.name for player in roster(group)}
+    period_picker("history", "history_filter_dates", group_seasons(group), TZ)
     dates_col, player_col, status_col = st.columns(3)
     dates = date_range_field(dates_col, _("Started between"), key="history_filter_dates")
     with player_col:
@@ -81,7 +83,7 @@ def read_filters(group: GroupView) -> Filters:
         format_func={s: _(label) for s, label in STATUS_LABELS.items()}.__getitem__,
         key="history_filter_status",
     )
-    date_from, date_to = date_range(dates)
+    date_from, date_to = local_bounds(*date_range(dates), TZ)
     return Filters(date_from, date_to, player_id, status)
 
 

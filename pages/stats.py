@@ -6,6 +6,7 @@ tabs, so a phone shows one section at a time, each chart with its table under it
 """
 
 from collections.abc import Callable
+from datetime import tzinfo
 from functools import partial
 from typing import cast
 
@@ -14,7 +15,7 @@ import streamlit as st
 from dutch_app import stats_columns as columns
 from dutch_app.charts import ROUND_SCORES, WIN_CHANCES, WIN_RATE, ChartSpec
 from dutch_app.i18n import N_, _, format_moment, format_number
-from dutch_app.services.views import GroupView
+from dutch_app.services.views import GroupView, SeasonsView
 from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section, TrendWindows
 from dutch_app.stats_view import StatsBundle, StatsFilters
 from dutch_app.ui import stats_tables as tables
@@ -26,6 +27,13 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.highlight import Highlight, first_choice
 from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rounds_word
 from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.seasons import (
+    group_seasons,
+    local_bounds,
+    period_picker,
+    show_season_table,
+    viewer_zone,
+)
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
 from dutch_app.ui.text import distinct_labels, md, percent
 from dutch_app.ui.widgets import date_range_field, labelled_multiselect, labelled_selectbox
@@ -38,9 +46,11 @@ WINDOW_KEY = "stats_rolling"  # outlives the slider while the Trends tab is clos
 PICKABLE_GAMES = 300  # the newest games offered by the one-game picker
 
 
-def filters_for(group: GroupView) -> StatsFilters:
-    """The date range and player filters, as chosen on the page."""
+def filters_for(group: GroupView, kinds: SeasonsView, tz: tzinfo) -> StatsFilters:
+    """The period, date range and player filters, as chosen on the page (the dates as
+    days of the person's time zone)."""
     names = {player.id: player.name for player in roster(group)}
+    period_picker("stats", "stats_dates", kinds, tz)
     dates_column, players_column = st.columns(2)
     dates = date_range_field(
         dates_column,
@@ -57,7 +67,7 @@ def filters_for(group: GroupView) -> StatsFilters:
             placeholder=_("All players"),
             help=_("Show the games these players took part in, and only their rows."),
         )
-    date_from, date_to = date_range(dates)
+    date_from, date_to = local_bounds(*date_range(dates), tz)
     return StatsFilters(
         date_from=date_from,
         date_to=date_to,
@@ -445,7 +455,8 @@ def show_stats() -> None:
     st.caption(_("Group: {name}").format(name=md(group.name)))
     COLOURS.clear()
     COLOURS.update(group_colours(group))
-    filters = filters_for(group)
+    kinds, tz = group_seasons(group), viewer_zone()
+    filters = filters_for(group, kinds, tz)
     bundle = stats_bundle(group, filters, rolling_windows())
     if bundle.is_empty:
         explain_empty(filters)
@@ -473,6 +484,7 @@ def show_stats() -> None:
                     if section.tab == shown.key:
                         draw = own_drawing.get(section.key, partial(show_section, section))
                         draw(bundle)
+    show_season_table(group, filters, kinds, tz)
     show_downloads(group, filters)
 
 

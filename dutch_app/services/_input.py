@@ -57,7 +57,12 @@ def clean_text(field: str, value: object, longest: int, *, lines: bool = False) 
     return unicodedata.normalize("NFC", text)
 
 
-FIELD_LABELS = {"name": N_("name"), "player": N_("player"), "notes": N_("notes")}
+FIELD_LABELS = {
+    "name": N_("name"),
+    "player": N_("player"),
+    "notes": N_("notes"),
+    "season_name": N_("season name"),
+}
 """How messages name the text fields they are about (translate with ``_``)."""
 
 

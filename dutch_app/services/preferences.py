@@ -1,8 +1,9 @@
 """A person's preferences for the app itself, kept with their account across sessions.
 
 The language, the theme, whether the screen stays awake during a game, the house
-rules of the last game they started (offered when they start the next one), and the
-group they last chose to work in (a new session on any device opens in it). A person who
+rules of the last game they started (offered when they start the next one), the
+group they last chose to work in (a new session on any device opens in it), and the period
+they last tapped on Stats or History (this season, last season, all games). A person who
 never chose anything gets :data:`DEFAULTS`; nothing is stored until they save or start
 a game.
 """
@@ -25,6 +26,8 @@ LANGUAGE_CODES = ("en", "nl", "de", "fr")
 """The languages a person can pick; None follows the browser."""
 THEMES = ("auto", "light", "dark")
 """``auto`` follows the device's light or dark setting."""
+SEASON_CHOICES = ("this", "last", "all")
+"""The periods Stats and History offer at one tap: this season, last season, all games."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,9 @@ class Preferences:
     last_group_id: int | None = None
     """The group the person last chose to work in, or None (read it with
     :func:`last_group`, which checks that they are still a member)."""
+    season_choice: str | None = None
+    """The period of :data:`SEASON_CHOICES` the person last tapped on Stats or History, or
+    None (all games)."""
 
 
 DEFAULTS = Preferences()
@@ -60,7 +66,12 @@ def _view(row: UserPreferences | None) -> Preferences:
     if row is None:
         return DEFAULTS
     return Preferences(
-        row.language, row.theme, row.keep_awake, _rules(row.last_rules), row.last_group_id
+        row.language,
+        row.theme,
+        row.keep_awake,
+        _rules(row.last_rules),
+        row.last_group_id,
+        row.season_choice if row.season_choice in SEASON_CHOICES else None,
     )
 
 
@@ -128,6 +139,23 @@ def remember_group(session: Session, user_id: int, group_id: int) -> None:
         row.last_group_id = group_id
         row.updated_at = utcnow()
         session.flush()
+
+
+@writes
+def remember_season_choice(session: Session, user_id: int, choice: str | None) -> Preferences:
+    """Keep the period the person tapped on Stats or History (None: all games)."""
+    acting_user(session, user_id)
+    if choice is not None and choice not in SEASON_CHOICES:
+        choices = ", ".join(SEASON_CHOICES)
+        raise ValidationError(
+            "season_choice", f"season_choice must be one of {choices} (or none), not {choice!r}."
+        )
+    row = _row(session, user_id)
+    if row.season_choice != choice:
+        row.season_choice = choice
+        row.updated_at = utcnow()
+        session.flush()
+    return _view(row)
 
 
 def last_group(session: Session, user_id: int) -> int | None:

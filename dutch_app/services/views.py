@@ -6,13 +6,14 @@ Times are timezone-aware UTC datetimes on every database.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from dutch_core.game import GameStatus, dealer_seat, game_length
 from dutch_core.round_input import CallType
 from dutch_core.scoring import Outcome
+from dutch_core.seasons import NamedSeason, SeasonKind
 
 if TYPE_CHECKING:
     from dutch_core import HouseRules, Standing
@@ -254,3 +255,24 @@ class GameSummary:
         return tuple(
             name for name, total in zip(self.players, self.totals, strict=True) if total == low
         )
+
+
+@dataclass(frozen=True)
+class NamedSeasonView:
+    """A season a group's owner named: from ``starts_on`` to the next one's start."""
+
+    id: int
+    name: str
+    starts_on: date
+
+
+@dataclass(frozen=True)
+class SeasonsView:
+    """How a group cuts its games into seasons: the kind, and its named seasons by start."""
+
+    kind: SeasonKind = SeasonKind.QUARTER
+    named: tuple[NamedSeasonView, ...] = ()
+
+    def core_seasons(self) -> tuple[NamedSeason, ...]:
+        """The named seasons as the statistics take them."""
+        return tuple(NamedSeason(season.name, season.starts_on) for season in self.named)

@@ -13,7 +13,7 @@ from that input, so that reading a game never needs the core to re-score.
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from functools import cache
 from typing import Any
 
@@ -21,6 +21,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     ColumnElement,
+    Date,
     DateTime,
     ForeignKey,
     Identity,
@@ -175,6 +176,21 @@ class Group(Base):
     # is a member of a holding group; it holds the import's new players, and the import's
     # games (stored in their group already) are hidden while it exists.
     import_into_id: Mapped[int | None] = mapped_column(Integer)
+    # How the Stats and History pages cut the games into seasons (a SeasonKind):
+    # calendar quarters unless the owner chose months, years or the named seasons below.
+    season_kind: Mapped[str] = mapped_column(String(8), server_default="quarter")
+
+
+class NamedSeason(Base):
+    """A season the group's owner started on ``starts_on``; it runs to the next one's start."""
+
+    __tablename__ = "named_seasons"
+    __table_args__ = (UniqueConstraint("group_id", "starts_on"), NEVER_REUSED)
+
+    id: Mapped[int] = surrogate_key()
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    starts_on: Mapped[date] = mapped_column(Date)
 
 
 class Membership(Base):
@@ -325,7 +341,9 @@ class UserPreferences(Base):
     ``auto`` (follow the device), ``light`` or ``dark``; ``last_rules`` is the
     house rules (``HouseRules.to_dict()``) of the last game the person started;
     ``last_group_id`` the group they last chose to work in (no foreign key: a group's id
-    is never reused, and it counts only while the person is a member).
+    is never reused, and it counts only while the person is a member); ``season_choice``
+    the period they last tapped on Stats or History (``this``, ``last`` or ``all``
+    seasons; NULL for all games).
     """
 
     __tablename__ = "user_preferences"
@@ -338,6 +356,7 @@ class UserPreferences(Base):
     keep_awake: Mapped[bool] = mapped_column(default=True)
     last_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     last_group_id: Mapped[int | None] = mapped_column(Integer)
+    season_choice: Mapped[str | None] = mapped_column(String(8))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -42,6 +42,7 @@ from dutch_core.stats.records import (
     records,
     win_streaks,
 )
+from dutch_core.stats.seasons import season_table
 from dutch_core.stats.trends import (
     call_success_trend,
     cumulative_totals,
@@ -82,6 +83,7 @@ __all__ = [
     "records",
     "reference_chances",
     "round_score_trend",
+    "season_table",
     "thin_events",
     "win_chances",
     "win_rate_trend",

@@ -14,6 +14,7 @@ import inspect
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 import pytest
 from sqlalchemy import select
@@ -33,6 +34,7 @@ from dutch_app.services import (
     players,
     preferences,
     rounds,
+    seasons,
     setup,
     sharing,
 )
@@ -218,6 +220,19 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     "csv_import.import_rounds_csv": (
         "group", "group", lambda s, u, i, w: perform(s, csv_import.import_rounds_csv, u, i, b"")
     ),
+    "seasons.group_seasons": (
+        "group", "group", lambda s, u, i, w: perform(s, seasons.group_seasons, u, i)
+    ),
+    "seasons.set_season_kind": (
+        "group", "group", lambda s, u, i, w: perform(s, seasons.set_season_kind, u, i, "year")
+    ),
+    "seasons.add_named_season": (
+        "group", "group",
+        lambda s, u, i, w: perform(s, seasons.add_named_season, u, i, "Cup", date(2026, 1, 1)),
+    ),
+    "seasons.remove_named_season": (
+        "group", "group", lambda s, u, i, w: perform(s, seasons.remove_named_season, u, i, 1)
+    ),
     "import_process.import_rounds_csv_apart": (
         "group", "group",
         lambda s, u, i, w: perform(s, import_process.import_rounds_csv_apart, u, i, b""),
@@ -266,8 +281,10 @@ def _own_preferences(session, stranger, world):
         keep_awake=False,
     )
     perform(session, preferences.remember_rules, stranger, PRESETS["points"])
+    perform(session, preferences.remember_season_choice, stranger, "last")
     mine = perform(session, preferences.get_preferences, stranger)
     assert (mine.language, mine.theme, mine.keep_awake) == ("fr", "dark", False)
+    assert mine.season_choice == "last"
     assert perform(session, preferences.get_preferences, world.owner) == before
 
 
@@ -317,6 +334,7 @@ UNSCOPED: dict[str, Callable] = {
     "preferences.get_preferences": _own_preferences,
     "preferences.save_preferences": _own_preferences,
     "preferences.remember_rules": _own_preferences,
+    "preferences.remember_season_choice": _own_preferences,
     "preferences.last_group": _last_group,
     "csv_import.stopped_imports": _stopped_imports,
     "sharing.open_shared_game": _open_shared_game,

@@ -9,6 +9,7 @@ Docstrings are short; the full descriptions live with the fast versions.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 
 import numpy as np
@@ -535,3 +536,78 @@ def call_advice(df: pd.DataFrame) -> pd.DataFrame:
         )
     columns = ["player", "players", "calls", "hand_total", "calls_at_or_below"]
     return pd.DataFrame(rows, columns=[*columns, "lowest_at_or_below"])
+
+
+# Seasons
+
+
+def _season_key(day, kind: str, named: list[tuple[str, object]]):
+    """(label, first day, end day) of the season of a local ``day``: a pandas Period for the
+    calendar kinds, the latest named start on or before it otherwise (None before any)."""
+    if kind == "named":
+        started = [
+            (start, name) for name, start in sorted(named, key=lambda s: s[1]) if start <= day
+        ]
+        if not started:
+            return None
+        start, name = started[-1]
+        later = [s for _, s in named if s > start]
+        return name, start, min(later) if later else None
+    period = pd.Period(day, freq={"quarter": "Q", "month": "M", "year": "Y"}[kind])
+    label = {
+        "quarter": f"{period.year} Q{period.quarter}",
+        "month": f"{period.year}-{period.month:02d}",
+    }
+    return (
+        label.get(kind, str(period.year)),
+        period.start_time.date(),
+        (period + 1).start_time.date(),
+    )
+
+
+def season_table(df: pd.DataFrame, kind: str, zone, named=()) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Each season's games and leaders, and each player's season, one group-by per idea."""
+    named = [(season.name, season.starts_on) for season in named]
+    seasons_columns = ["season", "first_day", "end_day", "games", "leaders", "leader_wins"]
+    player_columns = [
+        "season", "player", "games", "wins", "avg_game_total", "rating", "time_played", "leader"
+    ]  # fmt: skip
+    if df.empty:
+        return pd.DataFrame(columns=seasons_columns), pd.DataFrame(columns=player_columns)
+    games = df.groupby("game_id").agg(started=("game_started_at", "first"))
+    games["day"] = [moment.to_pydatetime().astimezone(zone).date() for moment in games["started"]]
+    games["key"] = [_season_key(day, kind, named) for day in games["day"]]
+    # Every season from the first game's to the last game's, empty ones included.
+    keys, day = [], games["day"].min()
+    if _season_key(day, kind, named) is None:
+        day = min(start for _, start in named)
+    while day <= games["day"].max():
+        key = _season_key(day, kind, named)
+        keys.append(key)
+        if key[2] is None:
+            break
+        day = key[2]
+    if not keys:  # every game before the first named season
+        return pd.DataFrame(columns=seasons_columns), pd.DataFrame(columns=player_columns)
+    history = rating_history(df)
+    summaries, tables = [], []
+    for label, first_day, end_day in keys:
+        ids = games.index[games["key"] == (label, first_day, end_day)]
+        rows = df.loc[df["game_id"].isin(ids)]
+        table = player_summary(rows)
+        if end_day is not None:
+            end = pd.Timestamp(dt.datetime.combine(end_day, dt.time(), tzinfo=zone))
+            before = history.loc[history["game_started_at"] < end]
+        else:
+            before = history
+        last = before.groupby("player")["rating"].last()
+        table["rating"] = table["player"].map(last).astype("float64").fillna(0.0)
+        most = table["wins"].max() if len(table) else 0
+        table["leader"] = table["wins"].eq(most) & (most > 0)
+        leaders = sorted(table.loc[table["leader"], "player"].astype(str))
+        summaries.append([label, first_day, end_day, len(ids), ", ".join(leaders), int(most)])
+        tables.append(table.assign(season=label))
+    return (
+        pd.DataFrame(summaries, columns=seasons_columns),
+        pd.concat(tables, ignore_index=True)[player_columns],
+    )
