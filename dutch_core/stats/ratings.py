@@ -32,7 +32,7 @@ from dutch_core.stats._util import frame_of, is_value, rate, take
 from dutch_core.stats.players import _results
 
 PROVISIONAL_GAMES = 5
-"""Rated games a player needs before their conservative rating is shown as settled."""
+"""Rated games a player needs before their rating is shown as settled."""
 PRIOR_GAMES = 1.0
 """The ridge penalty: how many games at the table's average a player's record starts with."""
 NEWCOMER_SPREAD = 10.0
@@ -62,8 +62,8 @@ def rating_history(
     ``game_id``, ``game_started_at``, ``game_number`` (the player's 1st, 2nd,
     ... rated game), ``players`` (in that game), ``rank`` (1 for the lowest
     total, equal totals share a rank), and the rating after the game: ``mu``,
-    ``sigma`` and ``rating`` (mu - 3·sigma). ``results``, when given, must be
-    ``game_results(df)``; ``prior_games`` sets the ridge penalty (for trying others).
+    ``sigma`` and ``rating`` (the skill as shown: ``mu``). ``results``, when given,
+    must be ``game_results(df)``; ``prior_games`` sets the ridge penalty (for trying others).
     """
     results = _results(df, results)
     ended = np.flatnonzero(is_value(results["game_status"], "ended"))
@@ -200,6 +200,15 @@ def player_ratings(
             "win_rate": rate(wins, games_ended)[order],
         }
     )
+
+
+def games_to_settle(rated_games: int) -> int:
+    """How many more rated games a player needs before their rating is settled.
+
+    >>> games_to_settle(2), games_to_settle(PROVISIONAL_GAMES), games_to_settle(40)
+    (3, 0, 0)
+    """
+    return max(PROVISIONAL_GAMES - int(rated_games), 0)
 
 
 def _usual_table(history: pd.DataFrame) -> int:

@@ -388,3 +388,14 @@ def test_call_advice_is_the_highest_total_with_three_in_four_calls_lowest_once_t
     assert (at_three["lowest_at_or_below"], at_three["calls_at_or_below"]) == (8, 10)
     at_two = advice.loc[advice["players"] == 2].iloc[0]
     assert (at_two["calls"], at_two["hand_total"]) == (1, pd.NA)
+
+
+def test_the_latest_game_is_the_newest_one_in_seat_order():
+    frame = history_of([{"Ann": 3, "Ben": 10}, {"Cleo": 9, "Ann": 1, "Dan": 4}])
+    latest = stats.latest_game(stats.game_results(frame))
+    assert latest["player"].tolist() == ["Cleo", "Ann", "Dan"]
+    assert stats.latest_game(stats.game_results(stats.empty_history())).empty
+
+
+def test_a_player_needs_the_games_left_to_five_before_the_rating_settles():
+    assert [stats.games_to_settle(games) for games in range(7)] == [5, 4, 3, 2, 1, 0, 0]
