@@ -82,6 +82,7 @@ lint: $(DEV_STAMP)
 #              make bench BENCH_ARGS="--live only"   (just the live table: delay and idle cost)
 BENCH_ARGS ?= --sizes 10000,100000,1000000 --databases sqlite,postgresql --out benchmarks/results/latest.json
 
+# Then the statistics' evaluation: docs/statistics.md's "How good are these numbers".
 # The load test (many tables saving rounds at once through the websocket protocol, on
 # PostgreSQL) runs after the ratios: make bench LOAD_ARGS="--tables 1,10 --rounds 3".
 LOAD_ARGS ?= --tables 1,10,25,50 --rounds 6
@@ -91,4 +92,5 @@ bench: $(DEV_STAMP)
 	scripts/system-deps.sh
 	url="$${DUTCH_TEST_POSTGRES_URL:-$$(scripts/postgres.sh)}" \
 		&& DUTCH_TEST_POSTGRES_URL="$$url" $(VENV)/bin/python -m benchmarks $(BENCH_ARGS) \
-		&& DUTCH_TEST_POSTGRES_URL="$$url" $(VENV)/bin/python -m benchmarks.load_test $(LOAD_ARGS)
+		&& DUTCH_TEST_POSTGRES_URL="$$url" $(VENV)/bin/python -m benchmarks.load_test $(LOAD_ARGS) \
+		&& $(VENV)/bin/python -m benchmarks.stats_evaluation

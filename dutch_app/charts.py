@@ -754,11 +754,11 @@ RATING_TREND = _trend(
     "game_started_at",
     "rating",
     N_("Rating over time"),
-    N_("Rating (mu - 3 sigma)"),
+    N_("Skill (points a game below the table's average)"),
     N_("Game"),
     value_format=".0f",
 )
-"""Each player's conservative rating after each rated game (from ``rating_history``)."""
+"""Each player's skill after each rated game (from ``rating_history``)."""
 
 
 def _win_chances(data: Any, marked: bool) -> alt.Chart:
@@ -772,7 +772,7 @@ def _win_chances(data: Any, marked: bool) -> alt.Chart:
             tooltip=[
                 alt.Tooltip("player:N", title=_("Player")),
                 alt.Tooltip("win_chance:Q", title=_("Chance to win"), format=PERCENT_FORMAT),
-                alt.Tooltip("rating:Q", title=_("Rating"), format=".1f"),
+                alt.Tooltip("rating:Q", title=_("Skill"), format=".1f"),
             ],
         )
     )

@@ -278,19 +278,26 @@ def document(name: str) -> str:
     return (DOCS_DIR / f"{name}.md").read_text(encoding="utf-8")
 
 
-def format_number(value: float | int, digits: int | None = None) -> str:
-    """A number as the person's locale writes it; ``digits`` fixes the decimals.
+def format_number(value: float | int, digits: int | None = None, *, signed: bool = False) -> str:
+    """A number as the person's locale writes it; ``digits`` fixes the decimals;
+    ``signed`` writes a plus before a number above zero (as shown, so "+0,0" never).
 
     >>> use_language("de")
     'de'
     >>> format_number(12345), format_number(0.5, digits=2)
     ('12.345', '0,50')
+    >>> format_number(3.21, digits=1, signed=True), format_number(-0.04, digits=1, signed=True)
+    ('+3,2', '0,0')
     >>> use_language("en")
     'en'
     """
     if digits is None:
         return babel_numbers.format_decimal(value, locale=active_locale())
+    if round(value, digits) == 0:
+        value = 0  # neither "+0.0" nor "-0.0"
     pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    if signed and value > 0:
+        pattern = f"+{pattern};-{pattern}"
     return babel_numbers.format_decimal(value, format=pattern, locale=active_locale())
 
 

@@ -165,13 +165,22 @@ RATINGS: dict[str, Column] = {
     "player": PLAYER,
     "rating_text": column_config.TextColumn(
         N_("Rating"),
-        help=N_("Conservative skill rating, mu - 3 sigma: shown once a player has 5 rated games"),
+        help=N_(
+            "Points a game the player finishes below their table's average (+ is better); "
+            "settled after 5 rated games"
+        ),
+    ),
+    "group_chance": share(
+        N_("Wins against the group"),
+        N_("Chance to win a game of the group's usual size against players of average skill"),
     ),
     "wins": count(N_("Wins"), N_("Ended games won or shared the win of")),
     "games_ended": count(N_("Games"), N_("Ended games")),
     "win_rate": share(N_("Win rate"), N_("Wins per ended game")),
-    "mu": points(N_("Skill (mu)"), N_("The rating model's estimate of the player's skill")),
-    "sigma": points(N_("Uncertainty (sigma)"), N_("How unsure the estimate still is")),
+    "mu": points(
+        N_("Skill"), N_("Points a game below the table's average, also while provisional")
+    ),
+    "sigma": points(N_("Uncertainty"), N_("The skill's standard error, in points a game")),
     "rated_games": count(N_("Rated games"), N_("Ended games with at least two players")),
 }
 
@@ -180,7 +189,7 @@ WIN_CHANCES: dict[str, Column] = {
     "win_chance": share(
         N_("Chance to win"), N_("By the rating model, for a game of these players")
     ),
-    "rating": points(N_("Rating"), N_("mu - 3 sigma")),
+    "rating": points(N_("Skill"), N_("Points a game below the table's average")),
 }
 
 CALL_CHANCES: dict[str, Column] = {
@@ -227,9 +236,8 @@ RATING_TREND: dict[str, Column] = {
     "game_started_at": when(N_("Game started (UTC)")),
     "game_number": count(N_("Game #")),
     "rank": count(N_("Place")),
-    "rating": points(N_("Rating"), N_("mu - 3 sigma after the game")),
-    "mu": points(N_("Skill (mu)")),
-    "sigma": points(N_("Uncertainty (sigma)")),
+    "rating": points(N_("Skill"), N_("Points a game below the table's average, after the game")),
+    "sigma": points(N_("Uncertainty"), N_("The skill's standard error, in points a game")),
 }
 
 SEASONS: dict[str, Column] = {

@@ -197,6 +197,7 @@ SECTIONS: tuple[Section, ...] = (
         title=N_("Skill ratings"),
         columns=columns.RATINGS,
     ),
+    Section("latest_game", lambda v: stats.latest_game(v.results)),
     Section(
         "rating_trend",
         lambda v: v.ours(v.rating_history),

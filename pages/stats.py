@@ -18,6 +18,7 @@ from dutch_app.i18n import N_, _, format_moment, format_number
 from dutch_app.services.views import GroupView, SeasonsView
 from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section, TrendWindows
 from dutch_app.stats_view import StatsBundle, StatsFilters
+from dutch_app.ui import rating_words as words
 from dutch_app.ui import stats_tables as tables
 from dutch_app.ui.cache import roster
 from dutch_app.ui.call_advice import advice_lines
@@ -215,52 +216,80 @@ def caller_sentence(row) -> str:
     return text + "."
 
 
-def rating_label(rating: float, provisional: bool, games: int) -> str:
-    """The rating as shown: the number once settled, else how far from settled."""
-    if provisional:
-        return _("provisional ({games} of {needed} games)").format(
-            games=games, needed=stats.PROVISIONAL_GAMES
-        )
-    return format_number(rating, digits=1)
-
-
-def show_ratings(bundle: StatsBundle) -> None:
-    """Skill ratings, their history, and win chances for a chosen line-up."""
+def show_ratings(me: str | None, bundle: StatsBundle) -> None:
+    """Skill ratings in words, their history, and the chances of a chosen line-up; ``me``
+    is the signed-in person's player, if they have one."""
     section = BY_KEY["ratings"]
     st.subheader(said(section.title))
     ratings = bundle.table("ratings")
     if ratings["rated_games"].sum() == 0:
         st.info(_("Ratings start with the first ended game of two or more players."))
         return
+    show_standings(ratings)
     labels = [
-        rating_label(row.rating, row.provisional, row.rated_games)
+        words.rating_label(row.rating, row.provisional, row.rated_games)
         for row in tables.records(ratings)
     ]
     tables.show_table(ratings.assign(rating_text=labels), section.columns)
     st.caption(
         _(
-            "The rating weighs who you beat: every ended game moves each player's skill "
-            "estimate by how their final total ranked against the others (lower is better, "
-            "equal totals tie). The rating shown is the cautious estimate, skill minus three "
-            "times its uncertainty, so it grows as a player's record gets longer."
+            "How the rating works: in every ended game each player's final total is compared "
+            "with their table's average, and the rating is the number of points a game a "
+            "player finishes below that average (+ is better), worked out from all the games "
+            "at once so that who you played against counts, and pulled towards 0 while a "
+            "record is short."
         )
     )
     show_section(BY_KEY["rating_trend"], bundle)
+    show_next_game(me, bundle, ratings)
+
+
+def show_standings(ratings) -> None:
+    """Who is best in a sentence; then each settled player, best first, and below them
+    the provisional ones with how many more games each needs."""
+    st.markdown(words.leader_sentence(ratings))
+    rows = list(tables.records(ratings))
+    settled = [words.standing_line(row) for row in rows if not row.provisional]
+    provisional = [words.standing_line(row) for row in rows if row.provisional]
+    if settled:
+        st.markdown("\n".join(f"- {line}" for line in settled))
+    if provisional:
+        st.markdown(
+            _("Provisional, until {needed} rated games:").format(needed=stats.PROVISIONAL_GAMES)
+            + "\n"
+            + "\n".join(f"- {line}" for line in provisional)
+        )
+
+
+def show_next_game(me: str | None, bundle: StatsBundle, ratings) -> None:
+    """Each player's chance to win the next game of a chosen line-up (the latest game's
+    players unless changed), in words, as a chart and as a table."""
     st.subheader(_("Who wins the next game?"))
     names = ratings["player"].tolist()
+    latest = bundle.table("latest_game")["player"].tolist()
     lineup = st.multiselect(
         _("Line-up"),
         names,
-        default=names[: min(4, len(names))],
+        default=[name for name in latest if name in names],
         key="stats_lineup",
-        help=_("Choose the players of the next game."),
+        help=_("Choose the players of the next game; at first, the players of the latest game."),
     )
     if len(lineup) < 2:
         st.info(_("Choose at least two players."))
         return
     chances = stats.win_chances(ratings, lineup)
+    pairs = list(zip(chances["player"].tolist(), chances["win_chance"].tolist(), strict=True))
+    if me is not None and me in lineup:
+        st.markdown(words.your_chance(me, dict(pairs)[me]))
+    st.markdown("\n".join(f"- {words.chance_line(player, chance)}" for player, chance in pairs))
     chart(WIN_CHANCES.spec(chances))
     tables.show_table(chances, columns.WIN_CHANCES)
+
+
+def my_player(group: GroupView) -> str | None:
+    """The name of the signed-in person's player in the group, if they have one."""
+    me = require_account().user_id
+    return next((player.name for player in roster(group) if player.user_id == me), None)
 
 
 def rival(head_to_head, column: str) -> str | None:
@@ -286,7 +315,8 @@ def show_one_player(bundle: StatsBundle) -> None:
     if not rating.empty:
         row = rating.iloc[0]
         left.metric(
-            _("Rating"), rating_label(row["rating"], row["provisional"], row["rated_games"])
+            _("Rating"),
+            words.rating_label(row["rating"], row["provisional"], row["rated_games"]),
         )
     if not summary.empty:
         row = summary.iloc[0]
@@ -470,7 +500,7 @@ def show_stats() -> None:
     # The sections the page draws in a way of their own; every other one by show_section.
     own_drawing: dict[str, Callable[[StatsBundle], None]] = {
         "summary": show_players,
-        "ratings": show_ratings,
+        "ratings": partial(show_ratings, my_player(group)),
         "calls": show_calls,
         "by_hand_total": show_by_hand_total,
         "games": partial(show_game_totals, group, filters),

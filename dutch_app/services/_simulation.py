@@ -8,11 +8,16 @@ player look at one of their unknown cards, a Jack lets them pass their worst
 known card to someone else. A player calls Dutch once their estimate is low
 enough; one who runs out of cards calls Auto Dutch. After the reveal the caller
 draws the penalty cards the core says are due, from the same deck.
+
+Players are equally good unless told otherwise: a player's ``forgetting`` is the
+chance that, at the start of each of their turns, they lose track of one card they
+knew. It gives a simulated group players of known skill (0 plays best).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from dutch_core import (
@@ -50,6 +55,7 @@ class Holding:
     cards: list[Valued]
     known: list[bool]
     boldness: float = 0.0
+    forgetting: float = 0.0
 
     def estimate(self) -> float:
         return sum(
@@ -121,6 +127,10 @@ class Table:
 
     def turn(self, name: str) -> None:
         holding = self.holdings[name]
+        if holding.forgetting and self.rng.random() < holding.forgetting:
+            seen = [i for i, known in enumerate(holding.known) if known]
+            if seen:
+                holding.known[self.rng.choice(seen)] = False
         drawn = self.draw(refill=not self.rules.allow_no_caller)
         if drawn is None:
             return
@@ -163,8 +173,10 @@ def play_round(
     rules: HouseRules,
     dealer: int,
     deck: list[Valued] | None = None,
+    forgetting: Mapping[str, float] | None = None,
 ) -> RoundInput:
-    """Play one round (``deck``: the rules' full deck, if already made); the
+    """Play one round (``deck``: the rules' full deck, if already made; ``forgetting``:
+    each player's chance per turn to lose track of a known card, 0 if absent); the
     RoundInput as the players would enter it, hands as cards."""
     deck = list(deck or full_deck(rules))
     rng.shuffle(deck)
@@ -173,6 +185,7 @@ def play_round(
             cards=[deck.pop() for _ in range(4)],
             known=[True, True, False, False],
             boldness=rng.uniform(-1.5, 2.5),
+            forgetting=(forgetting or {}).get(name, 0.0),
         )
         for name in players
     }

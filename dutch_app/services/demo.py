@@ -13,7 +13,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -114,14 +114,19 @@ def _as_entered(rng: random.Random, round_input: RoundInput, rules: HouseRules) 
     return RoundInput(hands, round_input.caller, round_input.call_type, penalty)
 
 
-def _play_game(rng: random.Random, rules: HouseRules, names: Sequence[str]) -> list:
+def _play_game(
+    rng: random.Random,
+    rules: HouseRules,
+    names: Sequence[str],
+    forgetting: Mapping[str, float] | None = None,
+) -> list:
     """The scored rounds of one game, played until its end (open games: a few rounds)."""
     results = []
     stop_after = rng.randint(4, 12)
     dealer = rng.randrange(len(names))
     deck = full_deck(rules)
     while True:
-        played = play_round(rng, list(names), rules, dealer, deck)
+        played = play_round(rng, list(names), rules, dealer, deck, forgetting)
         round_input = _as_entered(rng, played, rules)
         results.append(score_round(round_input, rules))
         dealer = (dealer + 1) % len(names)
@@ -138,6 +143,7 @@ def _generate(
     seed: int,
     end: datetime,
     after_batch: Callable[[], None],
+    forgetting: Mapping[str, float] | None = None,
 ) -> DemoSummary:
     rng = random.Random(seed)  # noqa: S311 - demo data must be reproducible, not secret
     roster = _roster(session, group_id)
@@ -148,7 +154,7 @@ def _generate(
     while rows_made < rows:
         seated = rng.sample(roster, rng.choice((3, 4, 4, 4, 5, 5, 6)))
         rules = rng.choices(rules_pool, weights)[0]
-        results = _play_game(rng, rules, [player.name for player in seated])
+        results = _play_game(rng, rules, [player.name for player in seated], forgetting)
         ended_at: datetime | None = started + timedelta(minutes=4 * len(results) + 2)
         status = GameStatus.ENDED
         if rows_made + len(results) * len(seated) >= rows:
@@ -192,10 +198,16 @@ _WRITTEN = (Game, GamePlayer, Player, Round, RoundHand)
 
 
 def generate_history(
-    session: Session, group_id: int, rows: int, seed: int, end: datetime | None = None
+    session: Session,
+    group_id: int,
+    rows: int,
+    seed: int,
+    end: datetime | None = None,
+    forgetting: Mapping[str, float] | None = None,
 ) -> DemoSummary:
     """Fill a group with about ``rows`` player-round rows of games ending before ``end``
     (default now). Commits after every batch; meant for the command line and tests.
+    ``forgetting`` gives named players a skill (see :mod:`dutch_app.services._simulation`).
 
     On PostgreSQL the written tables are analysed afterwards, as its manual asks after a
     bulk load: until autovacuum gets to them (up to a minute or more), the planner takes
@@ -214,7 +226,9 @@ def generate_history(
     try:
         if session.get(Group, group_id) is None:
             raise NotFound("group", group_id)
-        summary = _generate(session, group_id, rows, seed, as_utc(end) or utcnow(), next_batch)
+        summary = _generate(
+            session, group_id, rows, seed, as_utc(end) or utcnow(), next_batch, forgetting
+        )
         session.commit()
         if session.get_bind().dialect.name == "postgresql":
             tables = ", ".join(model.__tablename__ for model in _WRITTEN)

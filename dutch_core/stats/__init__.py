@@ -28,9 +28,16 @@ from dutch_core.stats.frame import (
     filter_history,
     only_players,
 )
-from dutch_core.stats.players import game_list, game_results, head_to_head, player_summary
+from dutch_core.stats.players import (
+    game_list,
+    game_results,
+    head_to_head,
+    latest_game,
+    player_summary,
+)
 from dutch_core.stats.ratings import (
     PROVISIONAL_GAMES,
+    games_to_settle,
     player_ratings,
     rating_history,
     win_chances,
@@ -74,7 +81,9 @@ __all__ = [
     "filter_history",
     "game_list",
     "game_results",
+    "games_to_settle",
     "head_to_head",
+    "latest_game",
     "only_players",
     "player_ratings",
     "player_records",

@@ -190,6 +190,19 @@ def _pairs_in_games(games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return me, them
 
 
+def latest_game(results: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the newest game (by start, then game id), in seat order; none when
+    there is no game.
+
+    ``results`` are the view's :func:`game_results` (sorted by start, game and seat).
+    """
+    if results.empty:
+        return results
+    newest = results["game_id"].to_numpy()[-1]
+    rows: pd.DataFrame = results.loc[results["game_id"].to_numpy() == newest]
+    return rows
+
+
 def game_list(results: pd.DataFrame) -> pd.DataFrame:
     """One row per game, newest first: when, status, rounds and the players in seat order.
 

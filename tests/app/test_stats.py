@@ -33,7 +33,7 @@ from dutch_app.services.history import load_history
 from dutch_app.stats_sections import ROLLING_WINDOW
 from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, compute_bundle
 from dutch_app.ui.stats_cache import _bundle, games_csv, rounds_csv
-from dutch_core import EndCondition, HouseRules
+from dutch_core import EndCondition, HouseRules, stats
 from tests.app.apptools import Table, literal, messages, open_app, shown
 from tests.views import get_group
 
@@ -42,10 +42,17 @@ OPEN = HouseRules(end=EndCondition.open())
 STATS = "pages/stats.py"
 
 
-def play(table: Table, started: datetime, rounds_played: list[tuple], rules=TWO_ROUNDS) -> int:
-    """Start a game of Ann, Ben and Cleo and add ``(hands, caller, call_type, penalty)`` rounds."""
+def play(
+    table: Table,
+    started: datetime,
+    rounds_played: list[tuple],
+    rules=TWO_ROUNDS,
+    names=("Ann", "Ben", "Cleo"),
+) -> int:
+    """Start a game of ``names`` (Ann, Ben and Cleo) and add ``(hands, caller, call_type,
+    penalty)`` rounds."""
     ids = table.player_ids
-    seated = [ids["Ann"], ids["Ben"], ids["Cleo"]]
+    seated = [ids[name] for name in names]
     game = table.call(games.start_game, table.group_id, seated, rules, started_at=started)
     for number, (hands, caller, call_type, penalty) in enumerate(rounds_played, start=1):
         table.call(
@@ -445,7 +452,7 @@ def test_ratings_rank_the_steady_winner_first_and_call_everyone_provisional(hist
     at = show_section(open_app(history.account, STATS), "Ratings")
     ratings = table_with(at, "rating_text")
     assert ratings["player"].tolist() == ["Ann", "Ben", "Cleo"]
-    assert ratings["rating_text"].tolist() == ["provisional (2 of 5 games)"] * 3
+    assert ratings["rating_text"].tolist() == ["provisional: 3 more games"] * 3
     assert ratings["wins"].tolist() == [2, 0, 0]
     assert ratings["win_rate"].tolist() == [100.0, 0.0, 0.0]
     assert ratings["mu"].is_monotonic_decreasing
@@ -466,6 +473,98 @@ def test_a_chosen_line_up_gets_its_own_win_chances(history):
     assert chances["win_chance"].iloc[1] > 0.5
     at.multiselect(key="stats_lineup").set_value(["Cleo"]).run()
     assert any("at least two players" in info.value for info in at.info)
+
+
+def page_text(at) -> str:
+    """Every Markdown text on the page, as a person reads it."""
+    return "\n".join(shown(markdown.value) for markdown in at.markdown)
+
+
+def in_ten(chance: float) -> str:
+    """A chance in games out of ten, as the sentences round it (never at the ends here)."""
+    assert 0.05 < chance < 0.95
+    return str(round(chance * 10))
+
+
+def test_ratings_in_words_before_anyone_has_five_games(history):
+    """Two games each: nobody is best yet. By hand, the ridge skill after both is a third
+    of each player's summed margin below the table's average: Ann (23/3 + 19) / 3 = +8.9,
+    Ben (8/3 + 4) / 3 = +2.2, Cleo -(31/3 + 23) / 3 = -11.1 points a game."""
+    at = show_section(open_app(history.account, STATS), "Ratings")
+    text = page_text(at)
+    assert (
+        "Nobody is settled yet, so there is no best player: a rating settles after 5 rated games."
+        in text
+    )
+    ratings = stats.player_ratings(history.call(load_history, history.group_id))
+    share = dict(zip(ratings["player"], ratings["group_chance"], strict=True))
+    assert "Provisional, until 5 rated games:" in text
+    for name, points in (("Ann", "+8.9"), ("Ben", "+2.2"), ("Cleo", "-11.1")):
+        line = (
+            f"{name}: 3 more games to settle ({points} points a game so far); "
+            f"wins {round(share[name] * 100)}% of games against this group"
+        )
+        assert line in text
+    assert text.index("Ann: 3 more") < text.index("Ben: 3 more") < text.index("Cleo: 3 more")
+    # The line-up starts as the latest game's players; Ann is the signed-in person.
+    assert at.multiselect(key="stats_lineup").value == ["Ann", "Ben", "Cleo"]
+    chances = stats.win_chances(ratings, ["Ann", "Ben", "Cleo"])
+    chance = dict(zip(chances["player"], chances["win_chance"], strict=True))
+    assert (
+        f"Your chance tonight: you (Ann) win about {in_ten(chance['Ann'])} in 10 games "
+        "against this line-up." in text
+    )
+    assert f"Ben wins about {in_ten(chance['Ben'])} in 10 such games" in text
+    at.multiselect(key="stats_lineup").set_value(["Cleo", "Ben"]).run()
+    text = page_text(at)
+    assert "Your chance tonight" not in text  # Ann does not play
+    chances = stats.win_chances(ratings, ["Cleo", "Ben"])
+    assert f"Cleo wins about {in_ten(chances['win_chance'][0])} in 10 such games" in text
+
+
+def test_settled_ratings_name_the_best_player_and_rank_newcomers_below_in_dutch(history):
+    """Three more games ending Ann 0, Ben 10, Cleo 20 (margins -10, 0, +10): with five
+    games each the skills are a sixth of the summed margins: Ann (80/3 + 30) / 6 = +9.4,
+    Ben (20/3) / 6 = +1.1, Cleo -(100/3 + 30) / 6 = -10.6 points a game."""
+    for day in (1, 2, 3):
+        play(
+            history,
+            datetime(2025, 3, day, 19, tzinfo=UTC),
+            [
+                ({"Ann": "KH KD", "Ben": "4", "Cleo": "10"}, "Ann", "dutch", None),
+                ({"Ann": "KH KD", "Ben": "6", "Cleo": "10"}, "Ann", "dutch", None),
+            ],
+        )
+    at = open_app(history.account, STATS, context={"locale": "nl-NL"})
+    at = show_section(at, "Ratings")
+    text = page_text(at)
+    assert "Beste speler: Ann, met +9,4 punten per spel." in text
+    ratings = stats.player_ratings(history.call(load_history, history.group_id))
+    share = dict(zip(ratings["player"], ratings["group_chance"], strict=True))
+    for name, points in (("Ann", "+9,4"), ("Ben", "+1,1"), ("Cleo", "-10,6")):
+        line = (
+            f"{name}: {points} punten per spel; wint {round(share[name] * 100)}% van de "
+            "spellen tegen deze groep"
+        )
+        assert line in text
+    assert "Voorlopig" not in text
+    # Dan joins for one game: he is provisional, listed below the settled players.
+    play(
+        history,
+        datetime(2025, 3, 4, 19, tzinfo=UTC),
+        [
+            ({"Ann": "5", "Ben": "6", "Dan": "7"}, "Ann", "dutch", None),
+            ({"Ann": "5", "Ben": "6", "Dan": "7"}, "Ann", "dutch", None),
+        ],
+        names=("Ann", "Ben", "Dan"),
+    )
+    at = show_section(open_app(history.account, STATS, context={"locale": "nl-NL"}), "Ratings")
+    text = page_text(at)
+    assert "Voorlopig, tot 5 gewaardeerde spellen:" in text
+    assert "Dan: nog 4 spellen tot een vaste rating" in text
+    assert text.index("Cleo: ") < text.index("Voorlopig") < text.index("Dan: nog 4")
+    assert at.multiselect(key="stats_lineup").value == ["Ann", "Ben", "Dan"]
+    assert "Jouw kans vanavond: jij (Ann) wint ongeveer" in text
 
 
 def test_should_i_call_shows_the_chances_by_hand_total_with_counts_and_the_reference(history):
@@ -510,7 +609,7 @@ def test_the_one_player_view_shows_rating_record_rivals_calls_and_best_games(his
     at.selectbox(key="stats_one_player").select("Cleo").run()
     assert not at.exception
     metrics = {metric.label: metric.value for metric in at.metric}
-    assert metrics["Rating"] == "provisional (2 of 5 games)"
+    assert metrics["Rating"] == "provisional: 3 more games"
     assert metrics["Wins"] == "0 of 2"
     lines = " ".join(markdown.value for markdown in at.markdown)
     assert "Beats most often: nobody yet" in lines

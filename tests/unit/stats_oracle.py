@@ -374,40 +374,57 @@ def call_success_trend(df: pd.DataFrame, window: int = 10) -> pd.DataFrame:
 
 
 def rating_history(df: pd.DataFrame) -> pd.DataFrame:
-    """Ended games of two or more players in start order, each rated with the model in turn."""
-    from dutch_core.stats.ratings import MODEL
+    """Ended games of two or more players in start order; after each, the ridge fit of
+    every margin so far (a total less its table's average) on the players' skills."""
+    from dutch_core.stats.ratings import PRIOR_GAMES
 
     results = game_results(df)
     ended = results.loc[is_value(results["game_status"], "ended")]
-    current: dict[str, object] = {}
+    sizes = ended.groupby("game_id")["player"].transform("size")
+    names = sorted(set(ended.loc[sizes >= 2, "player"].astype(str)))  # the rated players
+    column = {name: index for index, name in enumerate(names)}
+    design: list[np.ndarray] = []  # one row per player per game: +1 for them, -1/n each
+    margins: list[float] = []
     played: dict[str, int] = {}
     rows = []
     for _, game in ended.groupby(["game_started_at", "game_id"], sort=True):
         if len(game) < 2:
             continue
         game = game.sort_values("seat", kind="stable")
-        # Each player plays with their own copy of the rating (two may share a name).
-        teams = [
-            [MODEL.rating(mu=current[name].mu, sigma=current[name].sigma)]
-            if name in current
-            else [MODEL.rating()]
-            for name in game["player"]
-        ]
-        rated = MODEL.rate(teams, ranks=game["rank"].tolist())
-        for (_, row), (after,) in zip(game.iterrows(), rated, strict=True):
-            current[row["player"]] = after
-            played[row["player"]] = played.get(row["player"], 0) + 1
+        size = len(game)
+        for player, total in zip(game["player"], game["game_total"], strict=True):
+            row = np.zeros(len(names))
+            for other in game["player"]:
+                row[column[other]] -= 1 / size
+            row[column[player]] += 1
+            design.append(row)
+            margins.append(total - game["game_total"].mean())
+        x, y = np.array(design), np.array(margins)
+        # Ridge as plain least squares: sqrt(prior) * identity rows asking for skill 0.
+        stacked = np.vstack([x, np.sqrt(PRIOR_GAMES) * np.eye(len(names))])
+        target = np.concatenate([y, np.zeros(len(names))])
+        solution = np.linalg.lstsq(stacked, target, rcond=None)[0]
+        inverse = np.linalg.inv(stacked.T @ stacked)
+        centre = np.eye(len(names)) - 1 / len(names)
+        relative = np.diag(centre @ inverse @ centre)
+        degrees = sum(len(g) - 1 for g in _games_so_far(ended, game["game_id"].iloc[0]))
+        spread = np.sqrt((y**2).sum() / degrees)
+        for _, result in game.iterrows():
+            name = result["player"]
+            played[name] = played.get(name, 0) + 1
+            skill = -solution[column[name]]
             rows.append(
                 {
-                    "player": row["player"],
-                    "game_id": row["game_id"],
-                    "game_started_at": row["game_started_at"],
-                    "game_number": played[row["player"]],
-                    "players": len(game),
-                    "rank": row["rank"],
-                    "mu": after.mu,
-                    "sigma": after.sigma,
-                    "rating": after.mu - 3 * after.sigma,
+                    "player": name,
+                    "game_id": result["game_id"],
+                    "game_started_at": result["game_started_at"],
+                    "game_number": played[name],
+                    "players": size,
+                    "rank": result["rank"],
+                    "mu": skill,
+                    "sigma": spread * np.sqrt(relative[column[name]]),
+                    "rating": skill,
+                    "spread": spread,
                 }
             )
     columns = [
@@ -420,33 +437,68 @@ def rating_history(df: pd.DataFrame) -> pd.DataFrame:
         "mu",
         "sigma",
         "rating",
+        "spread",
     ]
     return pd.DataFrame(rows, columns=columns)
 
 
+def _games_so_far(ended: pd.DataFrame, last_game: int) -> list[pd.DataFrame]:
+    """The rated games (two or more players) in start order up to and with ``last_game``."""
+    games = []
+    for (_, game_id), game in ended.groupby(["game_started_at", "game_id"], sort=True):
+        if len(game) >= 2:
+            games.append(game)
+        if game_id == last_game:
+            break
+    return games
+
+
 def player_ratings(df: pd.DataFrame) -> pd.DataFrame:
-    """The last rating of each player (the prior without one), beside their wins."""
-    from dutch_core.stats.ratings import MODEL, PROVISIONAL_GAMES
+    """The last rating of each player (a newcomer's without one), beside their wins."""
+    from dutch_core.stats.ratings import (
+        NEWCOMER_SPREAD,
+        PRIOR_GAMES,
+        PROVISIONAL_GAMES,
+        chances_lowest,
+    )
 
     history = rating_history(df)
+    spread = history["spread"].iloc[-1] if len(history) else NEWCOMER_SPREAD
     last = history.groupby("player").agg(
         rated_games=("game_number", "size"), mu=("mu", "last"), sigma=("sigma", "last")
     )
     summary = player_summary(df).set_index("player")
     table = summary[["games_ended", "wins", "win_rate"]].join(last, how="left")
     table["rated_games"] = table["rated_games"].fillna(0).astype("int64")
-    table["mu"] = table["mu"].fillna(MODEL.mu)
-    table["sigma"] = table["sigma"].fillna(MODEL.sigma)
-    table["rating"] = table["mu"] - 3 * table["sigma"]
+    table["mu"] = table["mu"].fillna(0.0)
+    table["sigma"] = table["sigma"].fillna(spread / np.sqrt(PRIOR_GAMES))
+    table["rating"] = table["mu"]
+    table["spread"] = spread
     table["provisional"] = table["rated_games"] < PROVISIONAL_GAMES
+    # The usual table: the most common size of a rated game (the smaller on a tie).
+    sizes = history.drop_duplicates("game_id")["players"]
+    usual = int(sizes.value_counts().sort_index().idxmax()) if len(sizes) else 4
+    chances = []
+    for name in table.index:
+        others = table.drop(index=name)
+        if others.empty:
+            chances.append(1 / usual)
+            continue
+        mu = [table.loc[name, "mu"]] + [others["mu"].mean()] * (usual - 1)
+        sigma = [table.loc[name, "sigma"]] + [others["sigma"].mean()] * (usual - 1)
+        chances.append(chances_lowest(np.array(mu), np.array(sigma), spread)[0])
+    table["group_chance"] = chances
     table = table.reset_index()
     # Plain text: mapped, a categorical column would keep its categories' order.
     table["folded"] = table["player"].astype(str).map(str.casefold)
+    table["rounded"] = table["rating"].round(9)
     table = table.sort_values(
-        ["provisional", "rating", "folded", "player"], ascending=[True, False, True, True]
+        ["provisional", "rounded", "folded", "player"], ascending=[True, False, True, True]
     )
-    columns = ["player", "rated_games", "mu", "sigma", "rating", "provisional"]
-    return table[[*columns, "games_ended", "wins", "win_rate"]].reset_index(drop=True)
+    columns = ["player", "rated_games", "mu", "sigma", "rating", "spread", "provisional"]
+    return table[[*columns, "group_chance", "games_ended", "wins", "win_rate"]].reset_index(
+        drop=True
+    )
 
 
 def _round_calls(df: pd.DataFrame, callers: Iterable[str] | None = None) -> pd.DataFrame:

@@ -8,7 +8,6 @@ line against independent simulation figures (200,000 random deals).
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import pandas as pd
@@ -17,7 +16,7 @@ import pytest
 from dutch_app import charts
 from dutch_core import stats
 from dutch_core.stats import calling
-from dutch_core.stats.ratings import MODEL
+from dutch_core.stats.ratings import NEWCOMER_SPREAD, PRIOR_GAMES
 
 START = pd.Timestamp(2025, 3, 1, 19, tz="UTC")
 NAMES = {"Ann": 1, "Ben": 2, "Cleo": 3, "Dan": 4, "Eve": 5}
@@ -67,16 +66,13 @@ def final(frame: pd.DataFrame) -> dict[str, tuple[float, float]]:
 # Ratings
 
 
-def test_two_players_move_apart_by_the_hand_worked_bradley_terry_step():
-    beta = 25 / 6
-    variance = (25 / 3) ** 2 + (25 / 300) ** 2  # the prior, widened by tau before each game
-    c = math.sqrt(2 * beta**2 + 2 * variance)
-    step = variance / c * 0.5  # equal ratings: each had a 1/2 chance to win
+def test_two_players_move_apart_by_the_hand_worked_ridge_step():
+    # Margins -7.5 and +7.5; normal equations (1 + 1/2)·a - 1/2·b = -7.5 and the mirror:
+    # a = -7.5 / 2 for the lower total, so Ann's skill is +3.75 points a game.
     ratings = final(history_of([{"Ann": 5, "Ben": 20}]))
-    assert ratings["Ann"][0] == pytest.approx(25 + step)
-    assert ratings["Ben"][0] == pytest.approx(25 - step)
+    assert ratings["Ann"][0] == pytest.approx(7.5 / (PRIOR_GAMES + 1))
+    assert ratings["Ben"][0] == pytest.approx(-7.5 / (PRIOR_GAMES + 1))
     assert ratings["Ann"][1] == pytest.approx(ratings["Ben"][1])
-    assert ratings["Ann"][1] < 25 / 3
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations(["Ann", "Ben", "Cleo", "Dan"])))
@@ -93,8 +89,8 @@ def test_two_players_tied_for_the_win_are_level_and_above_everyone_behind(order)
 
 def test_a_tie_between_two_players_leaves_both_where_they_were():
     ratings = final(history_of([{"Ann": 9, "Ben": 9}]))
-    assert ratings["Ann"][0] == pytest.approx(25)
-    assert ratings["Ben"][0] == pytest.approx(25)
+    assert ratings["Ann"][0] == pytest.approx(0)
+    assert ratings["Ben"][0] == pytest.approx(0)
 
 
 def test_a_new_player_starts_from_the_prior_and_is_provisional():
@@ -104,8 +100,8 @@ def test_a_new_player_starts_from_the_prior_and_is_provisional():
     frame = stats.conform_history(frame.assign(game_id=[1, 1, 2, 2], round_id=[1, 1, 2, 2]))
     table = stats.player_ratings(frame).set_index("player")
     assert table.loc["Cleo", "rated_games"] == 0
-    assert table.loc["Cleo", "mu"] == MODEL.mu
-    assert table.loc["Cleo", "sigma"] == pytest.approx(25 / 3)
+    assert table.loc["Cleo", "mu"] == 0
+    assert table.loc["Cleo", "sigma"] == pytest.approx(table.loc["Cleo", "spread"])
     assert table.loc["Cleo", "rating"] == pytest.approx(0)
     assert table["provisional"].all()
 
@@ -125,7 +121,8 @@ def test_the_rating_history_follows_each_player_game_by_game():
     history = stats.rating_history(history_of([{"Ann": 3, "Ben": 10}, {"Ben": 1, "Cleo": 9}]))
     assert history["game_number"].tolist() == [1, 1, 2, 1]
     ben = history.loc[history["player"] == "Ben"]
-    assert ben["rating"].tolist() == pytest.approx((ben["mu"] - 3 * ben["sigma"]).tolist())
+    assert ben["rating"].tolist() == pytest.approx(ben["mu"].tolist())
+    assert ben["mu"].tolist()[1] > ben["mu"].tolist()[0]  # last, then a win
     assert ben["rank"].tolist() == [2, 1]
 
 
@@ -136,7 +133,24 @@ def test_win_chances_add_up_to_one_favour_the_stronger_and_welcome_newcomers():
     assert chances["win_chance"].sum() == pytest.approx(1)
     by_name = dict(zip(chances["player"], chances["win_chance"], strict=True))
     assert by_name["Ann"] > by_name["Newcomer"] > by_name["Cleo"]
-    assert chances.loc[2, "mu"] == MODEL.mu
+    assert chances.loc[2, "mu"] == 0
+
+
+def test_a_player_with_the_group_average_wins_one_game_in_the_usual_table_size():
+    games = [{"Ann": 3, "Ben": 10, "Cleo": 17}] * 6
+    table = stats.player_ratings(history_of(games)).set_index("player")
+    # Ben sits at the group's average: one game in three at the usual table of three.
+    assert table.loc["Ben", "group_chance"] == pytest.approx(1 / 3, abs=0.02)
+    assert table.loc["Ann", "group_chance"] > table.loc["Ben", "group_chance"]
+    assert table.loc["Cleo", "group_chance"] < 1 / 3
+
+
+def test_without_any_game_everyone_is_alike():
+    table = stats.player_ratings(stats.empty_history())
+    assert table.empty
+    chances = stats.win_chances(table, ["Ann", "Ben"])
+    assert chances["win_chance"].tolist() == pytest.approx([0.5, 0.5])
+    assert chances["sigma"].tolist() == [NEWCOMER_SPREAD] * 2
 
 
 def test_a_changed_past_game_changes_the_ratings_worked_out_again():
@@ -374,3 +388,14 @@ def test_call_advice_is_the_highest_total_with_three_in_four_calls_lowest_once_t
     assert (at_three["lowest_at_or_below"], at_three["calls_at_or_below"]) == (8, 10)
     at_two = advice.loc[advice["players"] == 2].iloc[0]
     assert (at_two["calls"], at_two["hand_total"]) == (1, pd.NA)
+
+
+def test_the_latest_game_is_the_newest_one_in_seat_order():
+    frame = history_of([{"Ann": 3, "Ben": 10}, {"Cleo": 9, "Ann": 1, "Dan": 4}])
+    latest = stats.latest_game(stats.game_results(frame))
+    assert latest["player"].tolist() == ["Cleo", "Ann", "Dan"]
+    assert stats.latest_game(stats.game_results(stats.empty_history())).empty
+
+
+def test_a_player_needs_the_games_left_to_five_before_the_rating_settles():
+    assert [stats.games_to_settle(games) for games in range(7)] == [5, 4, 3, 2, 1, 0, 0]
