@@ -20,7 +20,7 @@ import pandas as pd
 from dutch_core.seasons import NamedSeason, SeasonKind, seasons_between
 from dutch_core.stats._util import frame_of, moments
 from dutch_core.stats.players import player_summary
-from dutch_core.stats.ratings import MODEL, conservative, rating_history
+from dutch_core.stats.ratings import rating_history
 
 SEASON_COLUMNS = ("season", "first_day", "end_day", "games", "leaders", "leader_wins")
 SEASON_INPUT_COLUMNS = (
@@ -71,7 +71,7 @@ def season_table(
 
     The second has one row per season per player who played in it: ``games`` (with at
     least one round, any status), ``wins`` (ended games with the lowest total),
-    ``avg_game_total`` (over their ended games), ``rating`` (their conservative rating
+    ``avg_game_total`` (over their ended games), ``rating`` (their rating
     after their last rated game of the frame started before the season's end: the
     starting rating, 0, before any), ``time_played`` (the lengths of their games, as
     :func:`dutch_core.stats.player_summary` adds them up) and ``leader``.
@@ -121,7 +121,7 @@ def _season_players(games: pd.DataFrame, before: pd.DataFrame) -> pd.DataFrame:
     summary = player_summary(games)
     last = before.drop_duplicates("player", keep="last")
     rating = dict(zip(last["player"].astype(str), last["rating"], strict=True))
-    newcomer = conservative(MODEL.mu, MODEL.sigma)
+    newcomer = 0.0  # a player with no rated game yet is taken as the group's average
     wins = summary["wins"].to_numpy()
     return frame_of(
         {
