@@ -27,7 +27,6 @@ from dutch_app.ui.context import (
     set_active_group,
     settings_problem,
     show_lost_group,
-    show_stopped_imports,
     signed_out_notice,
 )
 from dutch_app.ui.guard import guarded
@@ -222,8 +221,6 @@ def run() -> None:
         with guarded(st.sidebar):
             sidebar_for_signed_in()
         page_bar(pages, page)
-        with guarded():
-            show_stopped_imports()
     elif (notice := signed_out_notice()) is not None and not resetting:
         st.info(_(notice), icon=":material/logout:")
     if current_account() is None and invite_waiting() and not resetting:

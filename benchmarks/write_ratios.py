@@ -2,11 +2,11 @@
 of one, and another group's round while a large file is imported.
 
 8. Another group's round save during a 3,000-game import ÷ the same save alone. The file
-   is imported as the History page imports it: a thread of this process (the server)
-   hands it to the server's import process and waits, while the main thread saves another
-   group's rounds one after another, as another session of the same server would. The
-   slowest save of each import is compared with the slowest of as many saves in a row
-   with nothing else going on.
+   is imported as the History page imports it, in a thread of this process (the server's
+   script thread of that page), while the main thread saves another group's rounds one
+   after another, as another session of the same server would. The slowest save of each
+   import is compared with the slowest of as many saves in a row with nothing else going
+   on.
 9. Adding a round to a 20,000-round game ÷ adding one to a 10-round game.
 11. Reading a 20,000-round game as the Play page does ÷ reading a game of 100 rounds, as
     many as the page lists: past those, a longer game costs nothing more to show.
@@ -35,7 +35,7 @@ from benchmarks import machine, pages
 from benchmarks.databases import BenchDatabase
 from benchmarks.timing import Comparison, compare, percentile
 from dutch_app.csv_io import ROUND_COLUMNS
-from dutch_app.services import games, groups, import_process, players, rounds, sharing
+from dutch_app.services import csv_import, games, groups, players, rounds, sharing
 from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.db import make_engine
@@ -190,9 +190,8 @@ def _round_saver(database: BenchDatabase, sessions) -> Callable[[], None]:
 
 
 class _Import:
-    """A file imported the way the History page imports it (in the server's import process,
-    :mod:`dutch_app.services.import_process`), from a thread of this process, as a page's
-    script thread waits for it while the server's other sessions go on."""
+    """A file imported the way the History page imports it, from a thread of this process,
+    as a page's script thread runs it while the server's other sessions go on."""
 
     def __init__(self, sessions, owner: int, group_id: int, data: bytes) -> None:
         self.done = threading.Event()
@@ -204,7 +203,7 @@ class _Import:
     def _run(self, sessions, owner: int, group_id: int, data: bytes) -> None:
         try:
             with sessions() as session:
-                perform(session, import_process.import_rounds_csv_apart, owner, group_id, data)
+                perform(session, csv_import.import_rounds_csv, owner, group_id, data)
         except BaseException as error:  # reported by the measuring thread
             self.errors.append(error)
         finally:
@@ -219,16 +218,6 @@ class _Import:
             raise RuntimeError(f"the import failed: {self.errors[0]!r}")
 
 
-def start_import_process(sessions, owner: int) -> None:
-    """Start the import process and connect it, as on a server that has imported before
-    (the first import after an idle spell also starts it: about a second on one core)."""
-    with sessions() as session:
-        target = perform(session, groups.create_group, owner, "First import").id
-    importing = _Import(sessions, owner, target, import_file(1))
-    importing.start()
-    importing.join()
-
-
 def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
     """8. The slowest round save of another group while a 3,000-game file is imported ÷ the
     slowest of as many saves in a row with nothing else going on (medians over the imports).
@@ -241,8 +230,7 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
     the 99th percentiles. The two windows take turns which goes first. The measuring
     process freezes what it holds before each window (as the server does after its
     warm-up, ``dutch_app/web/warm.py``), so a full collection of its own objects falls
-    into neither, and runs a few saves untimed before each (:func:`_ready_to_time`). The
-    import process is started before the first window (:func:`start_import_process`).
+    into neither, and runs a few saves untimed before each (:func:`_ready_to_time`).
     """
     engine, sessions = _sessions(database)
     save = _round_saver(database, sessions)
@@ -262,7 +250,6 @@ def save_during_import(database: BenchDatabase, repeats: int) -> Comparison:
     try:
         for _ in range(3):
             save()
-        start_import_process(sessions, owner)
         alone: list[list[float]] = []
         during: list[list[float]] = []
         for turn in range(repeats):

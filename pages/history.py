@@ -7,7 +7,7 @@ import streamlit as st
 
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
 from dutch_app.i18n import _, error_text, format_number, localized
-from dutch_app.services import games, import_process, rounds
+from dutch_app.services import csv_import, games, rounds
 from dutch_app.services.errors import Conflict, EndCrossed, ServiceError
 from dutch_app.services.views import GameSummary, GroupView, RoundView
 from dutch_app.ui.cache import roster
@@ -340,7 +340,7 @@ def import_section(group_id: int) -> None:
     ):
         with guarded():
             try:
-                report = call(import_process.import_rounds_csv_apart, group_id, uploaded.getvalue())
+                report = call(csv_import.import_rounds_csv, group_id, uploaded.getvalue())
             except CsvImportError as error:
                 st.error(refusal(error))
                 st.dataframe(problems_frame(error), hide_index=True, width="stretch")

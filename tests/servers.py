@@ -31,27 +31,6 @@ def wait_until(condition: Callable[[], bool], timeout: float, interval: float = 
     return condition()
 
 
-def child_processes(pid: int) -> list[int]:
-    """The processes ``pid`` started that are still running."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # ended meanwhile
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def mapped_libraries(
-    pid: int, names: tuple[str, ...] = ("numpy", "pandas", "pyarrow")
-) -> list[str]:
-    """Which of these packages have compiled code mapped into process ``pid`` (loaded)."""
-    mapped = Path(f"/proc/{pid}/maps").read_text()
-    return [name for name in names if f"/{name}/" in mapped]
-
-
 def log_tail(path: Path, lines: int = 80) -> str:
     """The last ``lines`` lines of a log file (or a note that there is none)."""
     if not path.exists():

@@ -33,7 +33,6 @@ from dutch_app.storage.models import (
     RoundHand,
     User,
     UserPreferences,
-    game_is_shown,
 )
 
 README = """\
@@ -178,7 +177,7 @@ def export_user_data(session: Session, user_id: int) -> bytes:
     group_ids = list(
         session.scalars(select(Membership.group_id).where(Membership.user_id == user_id))
     )
-    games = select(Game.id).where(Game.group_id.in_(group_ids), game_is_shown())
+    games = select(Game.id).where(Game.group_id.in_(group_ids))
     rounds = select(Round.id).where(Round.game_id.in_(games))
     files = {
         "README.txt": README,
@@ -197,7 +196,7 @@ def export_user_data(session: Session, user_id: int) -> bytes:
                 Game.notes,
                 Game.rules,
             ],
-            Game.group_id.in_(group_ids) & game_is_shown(),
+            Game.group_id.in_(group_ids),
             order=[Game.group_id, Game.started_at, Game.id],
         ),
         "game_players.csv": _table(

@@ -1,8 +1,7 @@
 """Exporting a history frame as the rounds file and the games file.
 
 The export works on pandas frames; the rest of :mod:`dutch_app.csv_io` (the formats and
-the import) does not need pandas, and does not load it: an import process that only
-reads and checks files stays small (see :mod:`dutch_app.services.import_process`)."""
+the import) does not need pandas."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from dutch_app.i18n import _
 from dutch_app.services._input import check_id
 from dutch_app.services.errors import Forbidden, NotFound
 from dutch_app.services.views import Role
-from dutch_app.storage.models import Game, Group, Membership, Player, Round, User, game_is_shown
+from dutch_app.storage.models import Game, Group, Membership, Player, Round, User
 
 
 def acting_user(session: Session, user_id: object) -> User:
@@ -54,7 +54,6 @@ def game_for(session: Session, user_id: object, game_id: object, lock: bool = Fa
     query = select(Game).where(
         Game.id == check_id("game_id", game_id),
         _member_of(user_id, Game.group_id).exists(),
-        game_is_shown(),
     )
     if lock:
         query = query.with_for_update(of=Game)
@@ -73,7 +72,6 @@ def round_for(session: Session, user_id: object, round_id: object) -> Round:
         .where(
             Round.id == check_id("round_id", round_id),
             _member_of(user_id, Game.group_id).exists(),
-            game_is_shown(),
         )
     )
     found = session.scalars(query).one_or_none()

@@ -11,16 +11,14 @@ from sqlalchemy.orm import Session
 from dutch_app.csv_io.export import export_games_csv, export_rounds_csv
 from dutch_app.services._access import membership
 from dutch_app.services.history import load_history
-from dutch_app.storage.models import Game, game_is_shown
+from dutch_app.storage.models import Game
 from dutch_core import HouseRules
 
 
 def game_rules(session: Session, user_id: int, group_id: int) -> dict[int, HouseRules]:
     """The house rules of every game of the group, by game id."""
     membership(session, user_id, group_id)
-    stored = session.execute(
-        select(Game.id, Game.rules).where(Game.group_id == group_id, game_is_shown())
-    )
+    stored = session.execute(select(Game.id, Game.rules).where(Game.group_id == group_id))
     return {game_id: HouseRules.from_dict(rules) for game_id, rules in stored}
 
 

@@ -1,11 +1,13 @@
-"""Importing a rounds file into a group: all games or none, none twice.
+"""Importing a rounds file into a group: all games in one transaction, none twice.
 
-The file is read, checked and scored by :func:`dutch_app.csv_io.parse_rounds_csv`
-before any write begins, and the games the group already holds are found in a
-read of their own. The new players and games are then written in short
-transactions, hidden from every reader until the last one shows them all at once
-(:mod:`dutch_app.services._import_writes`), so other groups' rounds wait a few
-milliseconds at most (SQLite has one writer at a time).
+The file is read, checked and scored by :func:`dutch_app.csv_io.parse_rounds_csv`,
+and every row to insert built, before the write begins; the games the group already
+holds are found in a read of their own. One write transaction then creates the new
+players and inserts the new games in bulk (one statement per table) and commits: a
+reader sees the whole file or nothing of it, and a process that dies half-way leaves
+nothing, as the database rolls its transaction back. Meanwhile another group's round
+waits for that transaction on SQLite (one writer at a time) and goes on at once on
+PostgreSQL.
 
 Players are matched by name (ignoring case) and created when new. A game is
 skipped when the group already holds it: one with the same import key, or one
@@ -20,30 +22,26 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import NamedTuple, cast
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.csv_io import ImportPlan, PlannedGame, import_key, parse_rounds_csv
-from dutch_app.services._access import membership
-from dutch_app.services._bulk import BulkGame, PreparedGames, prepare_games
-from dutch_app.services._import_writes import discard_abandoned, store
+from dutch_app.services._access import bump_group, membership
+from dutch_app.services._bulk import (
+    BulkGame,
+    PreparedGames,
+    insert_games,
+    insert_with_ids,
+    prepare_games,
+)
+from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._in_lists import in_lists
 from dutch_app.services._input import as_utc, clean_name, name_key
 from dutch_app.services._stored_games import Table, core_game
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.players import PLAYER_NAME_LENGTH
 from dutch_app.services.unit_of_work import in_steps, read, write
-from dutch_app.storage.models import (
-    Game,
-    GamePlayer,
-    Group,
-    Membership,
-    Player,
-    Round,
-    RoundHand,
-    StoppedImport,
-    game_is_shown,
-)
+from dutch_app.storage.models import Game, GamePlayer, Group, Player, Round, RoundHand
 from dutch_core.game import GameStatus
 
 
@@ -82,7 +80,6 @@ def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]
         for game in session.scalars(
             select(Game).where(
                 Game.group_id == group_id,
-                game_is_shown(),
                 Game.started_at >= min(seconds),
                 Game.started_at < max(seconds) + timedelta(seconds=1),
             )
@@ -172,14 +169,104 @@ def _prepared(user_id: int, group_id: int, games: list[PlannedGame]) -> _Prepare
     return _Prepared(prepare_games(batch), names)
 
 
+def _players(
+    session: Session, group_id: int, names: dict[str, str]
+) -> tuple[dict[object, int], list[str]]:
+    """The stored player id for each name key of ``names`` (key: the name a new player
+    gets): the group's player of that name, or a new one; and the names of the new ones."""
+    ids: dict[object, int] = {
+        key: player_id
+        for keys in in_lists(list(names))
+        for key, player_id in session.execute(
+            select(Player.name_key, Player.id).where(
+                Player.group_id == group_id, Player.name_key.in_(keys)
+            )
+        )
+    }
+    created = [name for key, name in names.items() if key not in ids]
+    check_room_for_players(session, group_id, len(created))
+    rows = [
+        {"group_id": group_id, "name": name, "name_key": key}
+        for key, name in names.items()
+        if key not in ids
+    ]
+    new_ids = insert_with_ids(session, Player.__table__, rows)
+    ids.update(zip((row["name_key"] for row in rows), new_ids, strict=True))
+    return ids, created
+
+
+def _without(prepared: PreparedGames, kept: list[int]) -> PreparedGames:
+    """The prepared rows of the games at the indexes ``kept``, renumbered from 0."""
+    games = {old: new for new, old in enumerate(kept)}
+    rounds: list[dict] = []
+    round_index: dict[int, int] = {}
+    for old, row in enumerate(prepared.rounds):
+        if row["game_id"] in games:
+            round_index[old] = len(rounds)
+            rounds.append({**row, "game_id": games[row["game_id"]]})
+    return PreparedGames(
+        [prepared.games[old] for old in kept],
+        [{**r, "game_id": games[r["game_id"]]} for r in prepared.seats if r["game_id"] in games],
+        rounds,
+        [
+            {**r, "round_id": round_index[r["round_id"]]}
+            for r in prepared.hands
+            if r["round_id"] in round_index
+        ],
+    )
+
+
+class _Stored(NamedTuple):
+    """What the write stored: the index in the file's candidates of each game stored, the
+    new games' ids (in the same order), and the names of the players created."""
+
+    kept: list[int]
+    game_ids: list[int]
+    created: list[str]
+
+
+def _write(
+    session: Session,
+    user_id: int,
+    group_id: int,
+    candidates: list[PlannedGame],
+    prepared: _Prepared,
+) -> _Stored:
+    """Store the ``candidates`` (whose rows are ``prepared``) that the group does not hold
+    yet, with their new players, in the caller's one write transaction."""
+    membership(session, user_id, group_id)
+    # Two imports into one group write one after the other (the group's row locked, on
+    # PostgreSQL), and the second finds the first one's games by their keys.
+    session.execute(select(Group.id).where(Group.id == group_id).with_for_update())
+    keys = [game.import_key for game in candidates]
+    taken = {
+        key
+        for chunk in in_lists(keys)
+        for key in session.scalars(
+            select(Game.import_key).where(Game.group_id == group_id, Game.import_key.in_(chunk))
+        )
+    }
+    kept = [index for index, key in enumerate(keys) if key not in taken]
+    if not kept:
+        return _Stored([], [], [])
+    rows = prepared.rows if len(kept) == len(keys) else _without(prepared.rows, kept)
+    names: dict[str, str] = {}  # the first spelling in the file of each player
+    for index in kept:
+        for name in candidates[index].players:
+            names.setdefault(*prepared.names[name])
+    player_ids, created = _players(session, group_id, names)
+    game_ids = insert_games(session, rows, player_ids)
+    bump_group(session, group_id)
+    return _Stored(kept, game_ids, created)
+
+
 @in_steps
 def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes) -> ImportReport:
-    """Import a rounds file into the group, all or nothing, skipping games it already has.
+    """Import a rounds file into the group in one transaction, skipping games it already has.
 
     Raises CsvImportError (listing every problem with its line, found in one pass)
     and writes nothing when any part of the file is wrong. The file is read and
-    checked, and every row to insert built, before the first write begins; the
-    import's short transactions are its own and leave ``session``'s alone.
+    checked, and every row to insert built, before the write transaction begins.
     """
     read(session, _check_member, user_id, group_id)
     if not isinstance(data, bytes):
@@ -188,62 +275,15 @@ def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes
     content_keys = read(session, _content_keys, group_id, plan)
     candidates = [game for game in plan.games if game.import_key not in content_keys]
     prepared = _prepared(user_id, group_id, candidates)
-    if candidates:
-        names: dict[str, str] = {}  # the first spelling in the file of each player
-        for game in candidates:
-            for name in game.players:
-                names.setdefault(*prepared.names[name])
-        written = store(session, user_id, group_id, prepared.rows, names)
-        stored = [candidates[index] for index in written.kept]
-        game_ids, created = written.game_ids, written.created
-    else:
-        stored, game_ids, created = [], [], []
-    return ImportReport(
-        games_imported=len(game_ids),
-        rounds_imported=sum(len(game.rounds) for game in stored),
-        games_skipped=len(plan.games) - len(stored) + len(plan.repeated),
-        players_created=tuple(created),
-        game_ids=tuple(game_ids),
+    stored = (
+        write(session, _write, user_id, group_id, candidates, prepared)
+        if candidates
+        else _Stored([], [], [])
     )
-
-
-@in_steps
-def discard_abandoned_imports(session: Session) -> int:
-    """Undo the imports that a dead process left half-way (hidden, and no process holds
-    their group's import lock); how many there were. Run when the app starts, and by every
-    import."""
-    return discard_abandoned(session.get_bind().engine)
-
-
-@in_steps
-def stopped_imports(session: Session, user_id: int) -> list[str]:
-    """The names of the groups (the person's still) into which an import of theirs stopped
-    before it ended with nobody left to say so; each is told once, then forgotten.
-
-    Read on every page run: one indexed query when there is nothing to tell.
-    """
-    rows = read(session, _stopped, user_id)
-    if rows:
-        write(session, _forget_stopped, [row_id for row_id, _name in rows])
-    return list(dict.fromkeys(name for _row_id, name in rows if name is not None))
-
-
-def _stopped(session: Session, user_id: int) -> list[tuple[int, str | None]]:
-    return [
-        (row_id, name)
-        for row_id, name in session.execute(
-            select(StoppedImport.id, Group.name)
-            .outerjoin(
-                Membership,
-                (Membership.group_id == StoppedImport.group_id)
-                & (Membership.user_id == StoppedImport.user_id),
-            )
-            .outerjoin(Group, (Group.id == Membership.group_id))
-            .where(StoppedImport.user_id == user_id)
-            .order_by(StoppedImport.id)
-        )
-    ]
-
-
-def _forget_stopped(session: Session, ids: list[int]) -> None:
-    session.execute(delete(StoppedImport).where(StoppedImport.id.in_(ids)))
+    return ImportReport(
+        games_imported=len(stored.game_ids),
+        rounds_imported=sum(len(candidates[index].rounds) for index in stored.kept),
+        games_skipped=len(plan.games) - len(stored.kept) + len(plan.repeated),
+        players_created=tuple(stored.created),
+        game_ids=tuple(stored.game_ids),
+    )

@@ -21,12 +21,7 @@ NOT_FOUND = {
 
 
 class ServiceError(Exception):
-    """Base of every error a service raises for a request it cannot carry out.
-
-    Each one can be pickled and made again as it was (an import runs in a process of its
-    own and sends its refusal back): those with more than their message say how, with
-    ``__reduce__``.
-    """
+    """Base of every error a service raises for a request it cannot carry out."""
 
 
 class NotFound(ServiceError, LookupError):
@@ -49,9 +44,6 @@ class NotFound(ServiceError, LookupError):
             message = _(template).format(ident=ident)
         super().__init__(message)
 
-    def __reduce__(self) -> tuple:
-        return (type(self), (self.kind, self.ident, self.key))
-
 
 class Conflict(ServiceError):
     """Someone else changed the object first, or its state forbids the change."""
@@ -73,9 +65,6 @@ class ValidationError(ServiceError, ValueError):
         self.field = field
         super().__init__(message)
 
-    def __reduce__(self) -> tuple:
-        return (type(self), (self.field, str(self)))
-
 
 class LimitReached(ServiceError):
     """A cap or a throttle refuses the request: too many groups, players, or wrong codes.
@@ -86,9 +75,6 @@ class LimitReached(ServiceError):
     def __init__(self, message: str, field: str | None = None) -> None:
         self.field = field
         super().__init__(message)
-
-    def __reduce__(self) -> tuple:
-        return (type(self), (str(self), self.field))
 
 
 class StaleRound(Conflict):
@@ -107,10 +93,6 @@ class StaleRound(Conflict):
         self.latest_by = latest_by
         super().__init__(message)
 
-    def __reduce__(self) -> tuple:
-        details = {"next_number": self.next_number, "latest": self.latest}
-        return (_made_again, (type(self), str(self), {**details, "latest_by": self.latest_by}))
-
 
 class GameEnded(Conflict):
     """A round written into a game that has ended; ``winners`` and ``total`` say who won,
@@ -124,10 +106,6 @@ class GameEnded(Conflict):
         self.final = final
         super().__init__(message)
 
-    def __reduce__(self) -> tuple:
-        details = {"winners": self.winners, "total": self.total, "final": self.final}
-        return (_made_again, (type(self), str(self), details))
-
 
 class EndCrossed(ServiceError):
     """A correction after which the game would have ended before its last round, refused
@@ -139,12 +117,3 @@ class EndCrossed(ServiceError):
         self.ended_after = ended_after
         self.played = played
         super().__init__(message)
-
-    def __reduce__(self) -> tuple:
-        details = {"ended_after": self.ended_after, "played": self.played}
-        return (_made_again, (type(self), str(self), details))
-
-
-def _made_again(kind: type[ServiceError], message: str, details: dict) -> ServiceError:
-    """An error with keyword-only details, made again from a pickle."""
-    return kind(message, **details)

@@ -25,7 +25,6 @@ from dutch_app.storage.models import (
     Player,
     Round,
     RoundHand,
-    game_is_shown,
     utcnow,
 )
 from dutch_core import Game as CoreGame
@@ -125,7 +124,6 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
         select(Membership.group_id)
         .where(Membership.group_id == Game.group_id, Membership.user_id == user_id)
         .exists(),
-        game_is_shown(),  # a game an import still holds is not found, like any unknown id
     )
     version = session.scalar(query)
     if version is None:
@@ -216,7 +214,7 @@ def list_games(
     (a date includes that whole day), ``player_id`` keeps games that player sat in."""
     membership(session, user_id, group_id)
     kept = filter_values(date_from, date_to, status)
-    query = kept_games(select(Game).where(Game.group_id == group_id, game_is_shown()), kept)
+    query = kept_games(select(Game).where(Game.group_id == group_id), kept)
     if player_id is not None:
         player = player_for(session, user_id, check_id("player_id", player_id))
         if player.group_id != group_id:

@@ -36,7 +36,6 @@ from dutch_app.storage.models import (
     Player,
     Round,
     RoundHand,
-    game_is_shown,
 )
 
 
@@ -86,7 +85,7 @@ def _group_hands(query: Select, group_id: int | BindParameter) -> Select:
         query.select_from(RoundHand)
         .join(Round, Round.id == RoundHand.round_id)
         .join(Game, Game.id == Round.game_id)
-        .where(Game.group_id == group_id, game_is_shown())
+        .where(Game.group_id == group_id)
     )
 
 

@@ -20,7 +20,6 @@ from dutch_app.storage.models import (
     Player,
     Round,
     RoundHand,
-    game_is_shown,
 )
 
 PLAYER_NAME_LENGTH = 60
@@ -162,8 +161,7 @@ def _check_never_together(session: Session, source: Player, target: Player) -> N
         select(func.count())
         .select_from(GamePlayer)
         .join(other, other.game_id == GamePlayer.game_id)
-        .join(Game, Game.id == GamePlayer.game_id)
-        .where(GamePlayer.player_id == source.id, other.player_id == target.id, game_is_shown())
+        .where(GamePlayer.player_id == source.id, other.player_id == target.id)
     )
     if shared:
         raise ValidationError(

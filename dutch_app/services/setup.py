@@ -20,7 +20,7 @@ from dutch_app.services._input import name_key
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.unit_of_work import writes
 from dutch_app.services.views import GameDefaults, GameView
-from dutch_app.storage.models import Game, GamePlayer, Membership, Player, game_is_shown
+from dutch_app.storage.models import Game, GamePlayer, Membership, Player
 from dutch_core import HouseRules
 
 
@@ -72,7 +72,7 @@ def game_defaults(session: Session, user_id: int, group_id: int) -> GameDefaults
     membership(session, user_id, group_id)
     last = session.scalars(
         select(Game)
-        .where(Game.group_id == group_id, game_is_shown())
+        .where(Game.group_id == group_id)
         .order_by(Game.started_at.desc(), Game.id.desc())
         .limit(1)
     ).one_or_none()

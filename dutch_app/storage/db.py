@@ -32,8 +32,7 @@ def in_memory(url: str | URL) -> bool:
     """Whether ``url`` names a SQLite database in the memory of the process that opens it
     (``sqlite://``, ``:memory:``, or a ``mode=memory`` URI): no other process can see it.
 
-    The one test of it: the engine gives such a database one shared connection, and an
-    import runs in the server's process rather than the import process.
+    The one test of it: the engine gives such a database one shared connection.
     """
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
@@ -112,10 +111,9 @@ def begin_writing(driver: sqlite3.Connection) -> None:
     """``BEGIN IMMEDIATE``, trying again every half millisecond while another writer holds
     the lock (for up to the busy timeout).
 
-    SQLite's own busy handler sleeps 1, 2, 5, 10, 15, 20, 25 ms and longer between tries,
-    so a writer that arrives during another's transaction wakes up well after the lock is
-    free, and one that writes in many short transactions (a large import) takes it back
-    before the waiter wakes. Trying often lets a waiting round save in between them.
+    SQLite's own busy handler sleeps 1, 2, 5, 10, 15, 20, 25 ms and longer between tries
+    (up to 100 ms), so a writer that arrives during another's transaction (a large import's,
+    say) wakes up well after the lock is free. Trying often saves a round as soon as it is.
     """
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     driver.execute("PRAGMA busy_timeout=0")
@@ -159,8 +157,7 @@ def migrating(engine: Engine) -> Iterator[Connection]:
 
 def upgrade(engine: Engine) -> None:
     """Bring the database schema to the newest migration."""
-    # Loaded here: only the start-up migrates, and a process that only reads and writes
-    # rows (the import process) does without Alembic's modules.
+    # Loaded here: only the start-up migrates.
     from alembic import command
     from alembic.config import Config
 

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, date, datetime
-from functools import cache
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     Boolean,
-    ColumnElement,
     Date,
     DateTime,
     ForeignKey,
@@ -32,10 +30,8 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
-    or_,
-    select,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # Constraint names are spelled out so that migrations can refer to them on every database.
 NAMING_CONVENTION = {
@@ -172,10 +168,6 @@ class Group(Base):
     # A demo group (made up players and games to look around in): marked as such on every
     # page, and its owner can delete it in one step.
     is_demo: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    # Set on the holding group of an import at work: the group its games are for. Nobody
-    # is a member of a holding group; it holds the import's new players, and the import's
-    # games (stored in their group already) are hidden while it exists.
-    import_into_id: Mapped[int | None] = mapped_column(Integer)
     # How the Stats and History pages cut the games into seasons (a SeasonKind):
     # calendar quarters unless the owner chose months, years or the named seasons below.
     season_kind: Mapped[str] = mapped_column(String(8), server_default="quarter")
@@ -258,9 +250,6 @@ class Game(Base):
     # Bumped on every change to the game or its rounds; add_round locks the row first.
     version: Mapped[int] = mapped_column(Integer, default=1)
     import_key: Mapped[str | None] = mapped_column(String(64))
-    # The holding group of the import that wrote the game (see Group.import_into_id): the
-    # game is hidden while that group exists, and shown once the import deletes it.
-    held_by_id: Mapped[int | None] = mapped_column(Integer)
 
 
 class GamePlayer(Base):
@@ -360,20 +349,6 @@ class UserPreferences(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class StoppedImport(Base):
-    """An import that stopped before it ended with nobody left to say so: its server went
-    away, and what it had written was discarded. The person who started it is told at
-    their next page view, and the row is then deleted."""
-
-    __tablename__ = "stopped_imports"
-    __table_args__ = NEVER_REUSED
-
-    id: Mapped[int] = surrogate_key()
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
-    stopped_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
 class SharedGame(Base):
     """A read-only link to one game that works without an account.
 
@@ -389,18 +364,3 @@ class SharedGame(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-@cache
-def game_is_shown() -> ColumnElement[bool]:
-    """Whether a game may be read: not one of an import still at work (``held_by_id``).
-
-    Built once and shared by every query (an expression is never changed once made):
-    making the alias and its subquery takes about half a millisecond, more than the
-    indexed query an open page's version check runs.
-    """
-    holding = aliased(Group)
-    return or_(
-        Game.held_by_id.is_(None),
-        ~select(holding.id).where(holding.id == Game.held_by_id).exists(),
-    )

@@ -31,7 +31,7 @@ from dutch_app.accounts import Account, AccountBackend, AuthFailed, make_backend
 from dutch_app.accounts.housekeeping import Daily
 from dutch_app.config import ConfigError, Settings, load_settings
 from dutch_app.i18n import N_, _
-from dutch_app.services import csv_import, groups, preferences, unit_of_work
+from dutch_app.services import groups, preferences, unit_of_work
 from dutch_app.services.views import GroupView
 from dutch_app.storage.db import get_engine, make_session_factory
 from dutch_app.ui.text import md
@@ -72,8 +72,6 @@ def resources() -> Resources:
     settings = load_settings()
     engine = get_engine(settings.database_url)
     sessions = make_session_factory(engine)
-    with sessions() as session:
-        unit_of_work.perform(session, csv_import.discard_abandoned_imports)
     backend = make_backend(sessions, settings)
     clean_up = Daily(backend.remove_unused_anonymous)
     clean_up.run_if_due()
@@ -339,18 +337,4 @@ def show_lost_group() -> None:
         st.warning(
             message,
             icon=":material/group_off:",
-        )
-
-
-def show_stopped_imports() -> None:
-    """Say once that an import of the person's stopped while nobody could tell them (the
-    server went away during it), and that nothing of it was kept."""
-    for name in call(csv_import.stopped_imports):
-        st.warning(
-            _(
-                "Your import of a rounds file into the group {name} stopped before it ended, "
-                "because the server restarted. Nothing of that file was kept: import it again "
-                "on the History page."
-            ).format(name=md(name)),
-            icon=":material/sync_problem:",
         )

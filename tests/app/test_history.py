@@ -532,24 +532,3 @@ def test_a_new_correction_replaces_the_question(table):
     at.button(key=entry_key(at, f"{EDIT}_save")).click().run()
     assert not at.exception and not at.warning
     assert table.call(games.get_game, game_id).totals["Ben"] == 91
-
-
-def test_an_import_that_stopped_with_its_server_is_told_at_the_next_page_view(table):
-    """An import whose server went away is discarded by its process, which notes it for
-    the person: their next page (whichever) says so once, and names the group."""
-    from dutch_app.services import _import_writes
-    from dutch_app.services.unit_of_work import perform
-
-    with table.resources.sessions() as session:
-        perform(session, _import_writes.note_stopped, table.account.user_id, table.group_id)
-    at = open_app(table.account)
-    assert not at.exception, at.exception
-    name = table.call(get_group, table.group_id).name
-    told = [m for m in messages(at) if "stopped before it ended" in m]
-    assert told == [
-        f"Your import of a rounds file into the group {name} stopped before it ended, "
-        "because the server restarted. Nothing of that file was kept: import it again "
-        "on the History page."
-    ]
-    at.switch_page("pages/stats.py").run()
-    assert not [m for m in messages(at) if "stopped before it ended" in m]

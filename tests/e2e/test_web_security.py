@@ -13,7 +13,6 @@ import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 import requests
@@ -33,7 +32,7 @@ from tests.e2e.streamlit_ui import (
     watch_content_policy,
     widget,
 )
-from tests.servers import child_processes, free_port, mapped_libraries
+from tests.servers import free_port
 
 COOKIE_ROUTE = "/_dutch/session-cookie"
 THIRTY_DAYS = 30 * 86400
@@ -308,17 +307,9 @@ def test_files_download_and_upload_under_the_policy(app_server, make_table, page
     widget(page, "history_import_file").locator("input[type='file']").set_input_files(rounds_file)
     press(page.get_by_role("button", name="Import the file"))
     expect(page.get_by_text("Skipped 1 game already stored in this group.")).to_be_visible()
-    # The import ran in the server's import process, which did not run the page's script
-    # again at its start (Streamlit runs scripts as __main__): nothing of the statistics.
-    (importer,) = [pid for pid in child_processes(app_server.pid) if b"spawn_main" in cmdline(pid)]
-    assert mapped_libraries(importer) == []
 
     page.goto(f"{app_server.url}/account")
     expect_title(page, "Account")
     archive = download(page, "account_download_data", tmp_path / "data.zip")
     assert archive.read_bytes()[:2] == b"PK"
     assert breaches == []
-
-
-def cmdline(pid: int) -> bytes:
-    return Path(f"/proc/{pid}/cmdline").read_bytes()

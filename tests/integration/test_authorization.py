@@ -21,14 +21,12 @@ from sqlalchemy import select
 
 import dutch_app.services
 from dutch_app.services import (
-    _import_writes,
     csv_export,
     csv_import,
     demo,
     games,
     groups,
     history,
-    import_process,
     live,
     members,
     players,
@@ -233,10 +231,6 @@ SCOPED: dict[str, tuple[str, str, Callable]] = {
     "seasons.remove_named_season": (
         "group", "group", lambda s, u, i, w: perform(s, seasons.remove_named_season, u, i, 1)
     ),
-    "import_process.import_rounds_csv_apart": (
-        "group", "group",
-        lambda s, u, i, w: perform(s, import_process.import_rounds_csv_apart, u, i, b""),
-    ),
 }  # fmt: skip
 
 
@@ -296,15 +290,6 @@ def _last_group(session, stranger, world):
     assert perform(session, preferences.last_group, world.owner) == world.group
 
 
-def _stopped_imports(session, stranger, world):
-    """A person is told only of their own stopped imports; asking takes nothing of others'."""
-    perform(session, _import_writes.note_stopped, world.owner, world.group)
-    assert perform(session, csv_import.stopped_imports, stranger) == []
-    name = get_group(session, world.owner, world.group).name
-    assert perform(session, csv_import.stopped_imports, world.owner) == [name]
-    assert perform(session, csv_import.stopped_imports, world.owner) == []  # told once
-
-
 def _open_shared_game(session, stranger, world):
     """Without the token, a guessed one opens nothing (the owner's game included)."""
     perform(session, sharing.make_share_link, world.owner, world.game)
@@ -336,7 +321,6 @@ UNSCOPED: dict[str, Callable] = {
     "preferences.remember_rules": _own_preferences,
     "preferences.remember_season_choice": _own_preferences,
     "preferences.last_group": _last_group,
-    "csv_import.stopped_imports": _stopped_imports,
     "sharing.open_shared_game": _open_shared_game,
     "sharing.open_share_link": _open_shared_game,
     "sharing.read_shared_game": _open_shared_game,
@@ -346,8 +330,6 @@ UNSCOPED: dict[str, Callable] = {
 NOT_SERVICES = {
     "demo.generate_history": "a command-line tool that fills a group by id, no acting user",
     "demo.main": "the command line itself",
-    "csv_import.discard_abandoned_imports": "start-up tidying of imports a stopped process "
-    "left hidden; no acting user",
     "history.history_query": "builds the SELECT behind load_history; reads nothing",
     "history.history_count": "builds the count of history_query's rows; reads nothing",
     "live.versions": "the live watcher's batch read, asked only for what the route has checked",

@@ -1,21 +1,30 @@
-"""CSV import at scale: parsed before the write begins, written in one statement per table
-for each short batch, and refused whole, with every problem listed, when anything is wrong."""
+"""CSV import at scale: parsed before the write begins, written in one transaction (one
+statement per table), refused whole when anything is wrong, and all or nothing whatever
+fails or dies half-way."""
 
 from __future__ import annotations
 
-import gc
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
 
-from dutch_app.csv_io import CsvImportError
-from dutch_app.services import _import_writes, csv_import
-from dutch_app.services._import_writes import batch_hands
+from dutch_app.csv_io import CsvImportError, parse_rounds_csv
+from dutch_app.services import csv_import
 from dutch_app.services.csv_export import export_rounds
 from dutch_app.services.demo import generate_history
-from dutch_app.services.games import get_game, list_games
+from dutch_app.services.games import get_game, list_games, start_game
 from dutch_app.services.groups import create_group
+from dutch_app.services.live import Watched, member_version
+from dutch_app.services.players import add_player
+from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
+from dutch_app.storage.models import Game
+from dutch_core import PRESETS
 
 
 @pytest.fixture
@@ -26,29 +35,30 @@ def history_file(session, owner):
     return perform(session, export_rounds, owner, source.id)
 
 
-def test_an_import_writes_one_statement_per_table_and_batch_and_stores_the_right_totals(
+def test_an_import_writes_one_statement_per_table_in_one_transaction(
     session, engine, owner, history_file
 ):
     target = perform(session, create_group, owner, "Target")
     inserts: list[str] = []
+    commits: list[int] = []  # the inserts seen at each commit
 
     def seen(_conn, _cursor, statement, *_rest):
         if statement.lstrip().upper().startswith("INSERT"):
             inserts.append(statement.split("(")[0].split()[-1])
 
+    def committed(_conn):
+        commits.append(len(inserts))
+
     event.listen(engine, "before_cursor_execute", seen)
+    event.listen(engine, "commit", committed)
     try:
         report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
     finally:
         event.remove(engine, "before_cursor_execute", seen)
+        event.remove(engine, "commit", committed)
     assert report.games_imported > 40
-    batches = inserts.count("games")
-    hands = len(history_file.splitlines()) - 1
-    # Whole games per batch, each batch at least its database's rows (but the last).
-    assert 2 <= batches <= hands // batch_hands(engine.dialect.name) + 1
-    assert sorted(inserts) == sorted(
-        ["groups", "players", *["game_players", "games", "round_hands", "rounds"] * batches]
-    )
+    assert sorted(inserts) == ["game_players", "games", "players", "round_hands", "rounds"]
+    assert [count for count in commits if count] == [len(inserts)]  # all in one commit
     assert perform(session, export_rounds, owner, target.id) == history_file
     for summary in perform(session, list_games, owner, target.id)[:5]:
         view = perform(session, get_game, owner, summary.id)
@@ -146,77 +156,152 @@ def test_the_same_file_imported_twice_at_the_same_moment_stores_each_game_once(
     assert perform(session, export_rounds, owner, target.id) == history_file
 
 
-def test_no_cycle_collection_falls_inside_an_import_transaction(
-    session, owner, history_file, monkeypatch
+def _failing_after_the_games(monkeypatch) -> None:
+    """The import's write fails once every game, round and hand of the file is inserted."""
+    real = csv_import.insert_games
+
+    def then_fail(*args, **kwargs):
+        real(*args, **kwargs)
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(csv_import, "insert_games", then_fail)
+
+
+def test_a_failure_after_the_rows_are_written_leaves_nothing_and_the_retry_stores_each_game_once(
+    session, owner, history_file, count_rows, monkeypatch
 ):
-    """A full collection takes tens of milliseconds with a large file in memory; inside a
-    short transaction it would hold SQLite's write lock that long. The collector is off
-    in every batch's transaction and in the one that shows the import, on again in the
-    rests between them, and on after the import as before it."""
     target = perform(session, create_group, owner, "Target")
-    seen: list[tuple[str, bool]] = []
+    before = count_rows()
+    version = perform(session, member_version, owner, Watched.GROUP, target.id)
+    _failing_after_the_games(monkeypatch)
+    with pytest.raises(RuntimeError, match="disk is full"):
+        perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
+    monkeypatch.undo()
+    assert count_rows() == before
+    assert perform(session, list_games, owner, target.id) == []
+    assert perform(session, member_version, owner, Watched.GROUP, target.id) == version
 
-    def noting(kind: str, step):
-        def noted(*args, **kwargs):
-            seen.append((kind, gc.isenabled()))
-            return step(*args, **kwargs)
-
-        return noted
-
-    for kind, name in (("batch", "_write_batch"), ("reveal", "_reveal"), ("rest", "_pause")):
-        monkeypatch.setattr(_import_writes, name, noting(kind, getattr(_import_writes, name)))
-    perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
-    kinds = [kind for kind, _on in seen]
-    assert kinds.count("batch") >= 2 and kinds[-1] == "reveal"
-    assert all(on == (kind == "rest") for kind, on in seen)
-    assert gc.isenabled()
+    games_in_file = len(parse_rounds_csv(history_file).games)
+    retry = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
+    again = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
+    assert (retry.games_imported, retry.games_skipped) == (games_in_file, 0)
+    assert (again.games_imported, again.games_skipped) == (0, games_in_file)
+    assert perform(session, export_rounds, owner, target.id) == history_file
 
 
-def test_on_postgresql_only_the_batches_commit_without_waiting_for_the_disk(
-    session, engine, owner, history_file, monkeypatch
+def _other_table(session, owner):
+    """A game in progress in another group, and a save of its next round."""
+    other = perform(session, create_group, owner, "Next table")
+    ids = [perform(session, add_player, owner, other.id, name).id for name in "ABCD"]
+    game = perform(session, start_game, owner, other.id, ids, PRESETS["classic_open"])
+    hands = dict(zip(ids, ("3", "10", "12", "20"), strict=True))
+    return game.id, lambda s: perform(s, add_round, owner, game.id, hands, ids[0], "dutch")
+
+
+def test_another_groups_save_during_an_import_succeeds_and_nobody_sees_half_a_file(
+    engine, session, owner, history_file, monkeypatch
 ):
-    """The import's batches commit without waiting for the log to reach the disk (on
-    SQLite by the connection's ``synchronous`` setting); the transaction that shows the
-    import waits, as every other does, and that makes the batches before it durable."""
-    from sqlalchemy import text
-
+    """The import is held inside its transaction, its rows written: another group's save
+    goes on at once on PostgreSQL and waits for the import's commit on SQLite (the busy
+    timeout); a reader meanwhile sees none of the file."""
     target = perform(session, create_group, owner, "Target")
-    seen: list[tuple[str, str]] = []
+    game_id, save = _other_table(session, owner)
+    written, go_on, saved = threading.Event(), threading.Event(), threading.Event()
+    real = csv_import.insert_games
 
-    def noting(kind: str, step):
-        def noted(own, *args, **kwargs):
-            result = step(own, *args, **kwargs)
-            if own.get_bind().dialect.name == "postgresql":
-                seen.append((kind, own.scalar(text("SHOW synchronous_commit"))))
-            return result
+    def held(*args, **kwargs):
+        ids = real(*args, **kwargs)
+        written.set()
+        assert go_on.wait(timeout=60)
+        return ids
 
-        return noted
+    monkeypatch.setattr(csv_import, "insert_games", held)
+    outcomes: dict[str, object] = {}
 
-    for kind, name in (("batch", "_write_batch"), ("reveal", "_reveal")):
-        monkeypatch.setattr(_import_writes, name, noting(kind, getattr(_import_writes, name)))
-    perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
-    if engine.dialect.name != "postgresql":
-        assert seen == []
-        return
-    assert [kind for kind, _ in seen].count("batch") >= 2
-    assert {setting for kind, setting in seen if kind == "batch"} == {"off"}
-    assert seen[-1] == ("reveal", "on")
-    with engine.connect() as other:  # the setting never outlives a batch
-        assert other.scalar(text("SHOW synchronous_commit")) == "on"
+    def run(name, job):
+        try:
+            with Session(engine, expire_on_commit=False) as own:
+                outcomes[name] = job(own)
+        except Exception as error:  # the test reports it below
+            outcomes[name] = error
+        if name == "save":
+            saved.set()
 
-
-def test_the_collector_stays_off_until_the_last_of_two_imports_ends_and_off_if_it_was():
-    guard = _import_writes._no_collection
-    assert gc.isenabled()
-    with guard():
-        with guard():  # another import's transaction, in another thread
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    gc.disable()
+    importing = threading.Thread(
+        target=run,
+        args=(
+            "import",
+            lambda s: perform(s, csv_import.import_rounds_csv, owner, target.id, history_file),
+        ),
+    )
+    importing.start()
     try:
-        with guard():
-            pass
-        assert not gc.isenabled()  # it was off before: it stays off
+        assert written.wait(timeout=60)
+        saving = threading.Thread(target=run, args=("save", save))
+        saving.start()
+        if engine.dialect.name == "postgresql":
+            assert saved.wait(timeout=30), "the save waited for the import"
+        else:
+            assert not saved.wait(timeout=0.5), "the save went on inside the import's lock"
+        with Session(engine) as reader:
+            assert perform(reader, list_games, owner, target.id) == []
     finally:
-        gc.enable()
+        go_on.set()
+        importing.join(timeout=60)
+    saving.join(timeout=60)
+    assert not isinstance(outcomes["save"], Exception), outcomes
+    assert outcomes["import"].games_imported == len(parse_rounds_csv(history_file).games)
+    assert perform(session, get_game, owner, game_id).rounds_played == 1
+
+
+KILLED_MID_IMPORT = """
+import sys, time
+from sqlalchemy.orm import Session
+from dutch_app.services import csv_import
+from dutch_app.services.unit_of_work import perform
+from dutch_app.storage.db import make_engine
+
+url, owner, group_id, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+real = csv_import.insert_games
+
+def written(*args, **kwargs):
+    ids = real(*args, **kwargs)
+    print("written", flush=True)
+    time.sleep(120)
+    return ids
+
+csv_import.insert_games = written
+with Session(make_engine(url)) as session:
+    perform(session, csv_import.import_rounds_csv, owner, group_id, open(path, "rb").read())
+"""
+
+
+def test_a_server_killed_in_the_middle_of_an_import_leaves_nothing_of_it(
+    engine, session, owner, history_file, count_rows, tmp_path
+):
+    """The process importing is killed (kill -9) with every row written and not committed:
+    the database rolls the transaction back, and the retry stores the whole file."""
+    target = perform(session, create_group, owner, "Target")
+    path = tmp_path / "rounds.csv"
+    path.write_bytes(history_file)
+    before = count_rows()
+    url = engine.url.render_as_string(hide_password=False)
+    server = subprocess.Popen(
+        [sys.executable, "-c", KILLED_MID_IMPORT, url, str(owner), str(target.id), str(path)],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout.readline().strip() == "written"
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+
+    assert count_rows() == before
+    report = perform(session, csv_import.import_rounds_csv, owner, target.id, history_file)
+    assert report.games_imported == len(parse_rounds_csv(history_file).games)
+    assert (
+        session.scalar(select(func.count()).select_from(Game).where(Game.group_id == target.id))
+        == report.games_imported
+    )

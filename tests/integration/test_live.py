@@ -240,8 +240,7 @@ def test_one_poll_is_one_indexed_query_that_reads_no_history_and_writes_nothing(
     ((statement, parameters),) = queries
     assert statement.lstrip().upper().startswith("SELECT")
     assert "games.version" in statement
-    # groups: whether an import still holds the game (a primary-key lookup, only then)
-    assert set(re.findall(r"\bFROM (\w+)", statement)) == {"games", "memberships", "groups"}
+    assert set(re.findall(r"\bFROM (\w+)", statement)) == {"games", "memberships"}
     assert not any(re.search(rf"\b{table}\b", statement) for table in HISTORY_TABLES[1:])
     with engine.connect() as connection:
         assert full_scans(connection, statement, parameters) == []

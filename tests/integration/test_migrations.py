@@ -253,3 +253,73 @@ def test_the_users_rebuild_refuses_to_run_with_foreign_keys_on_rather_than_lose_
             assert connection.scalar(text("SELECT count(*) FROM users")) == 1
     finally:
         engine.dispose()
+
+
+AT_0012 = [
+    "INSERT INTO users (id, auth_provider, auth_subject, email, display_name, created_at,"
+    " session_epoch, session_secret) VALUES (1, 'local', 'a', 'a@x.org', 'A', :t, 0, 's')",
+    "INSERT INTO groups (id, name, invite_code, created_at, created_by, data_version, cache_key,"
+    " import_into_id) VALUES (1, 'Club', 'CODE1', :t, 1, 3, 'k1', NULL),"
+    " (2, 'import', 'import-2', :t, 1, 0, 'k2', 1)",  # an import stopped half-way
+    "INSERT INTO memberships (group_id, user_id, role, joined_at) VALUES (1, 1, 'owner', :t)",
+    "INSERT INTO players (id, group_id, name, name_key, created_at)"
+    " VALUES (1, 1, 'Ann', 'ann', :t), (2, 2, 'Held', 'held', :t)",
+    # Game 1 was played, game 2 came from a finished import (its holding group gone), game 3
+    # is held by the stopped import.
+    "INSERT INTO games (id, group_id, rules, status, started_at, notes, version, held_by_id)"
+    " VALUES (1, 1, '{}', 'active', :t, '', 1, NULL), (2, 1, '{}', 'ended', :t, '', 1, 9),"
+    " (3, 1, '{}', 'ended', :t, '', 1, 2)",
+    "INSERT INTO game_players (game_id, seat, player_id) VALUES (1, 0, 1), (2, 0, 1),"
+    " (3, 0, 1), (3, 1, 2)",
+    "INSERT INTO rounds (id, game_id, number, penalty_cards_due, entered_at, version)"
+    " VALUES (1, 1, 1, 0, :t, 1), (2, 2, 1, 0, :t, 1), (3, 3, 1, 0, :t, 1)",
+    "INSERT INTO round_hands (round_id, player_id, seat, hand_total, penalty_points, game_total,"
+    " round_score, is_caller) VALUES (1, 1, 0, 3, 0, 3, 3, false), (2, 1, 0, 4, 0, 4, 4, false),"
+    " (3, 1, 0, 5, 0, 5, 5, false), (3, 2, 1, 6, 0, 6, 6, false)",
+    "INSERT INTO stopped_imports (user_id, group_id, stopped_at) VALUES (1, 1, :t)",
+]
+
+
+@pytest.mark.parametrize("foreign_keys", ["as the start-up", "on"])
+def test_0014_drops_the_import_machinery_and_only_what_a_stopped_import_held(
+    empty_url, foreign_keys
+):
+    """Going to one transaction per import deletes the rows a half-written import held
+    (hidden until then) and keeps everything shown; no table is rebuilt, so it loses
+    nothing on SQLite even on a connection with foreign keys on. It goes back down too."""
+    from tests.integration.test_migration_totals import migrate
+
+    engine = make_engine(empty_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    try:
+        migrate(engine, "0013_seasons")
+        with engine.begin() as connection:
+            for statement in AT_0012:
+                connection.execute(text(statement), {"t": datetime(2026, 1, 1, tzinfo=UTC)})
+        if foreign_keys == "on":
+            with engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "0014_one_transaction_imports")
+        else:
+            migrate(engine, "0014_one_transaction_imports")
+
+        with engine.connect() as connection:
+
+            def column(sql: str) -> list:
+                return connection.exec_driver_sql(sql).scalars().all()
+
+            assert column("SELECT id FROM groups") == [1]
+            assert column("SELECT user_id FROM memberships") == [1]
+            assert column("SELECT id FROM players") == [1]
+            assert column("SELECT id FROM games ORDER BY id") == [1, 2]
+            assert column("SELECT game_id FROM game_players ORDER BY game_id") == [1, 2]
+            assert column("SELECT id FROM rounds ORDER BY id") == [1, 2]
+            assert column("SELECT round_id FROM round_hands ORDER BY round_id") == [1, 2]
+        assert "stopped_imports" not in inspect(engine).get_table_names()
+        migrate(engine, "0013_seasons", down=True)
+        assert "stopped_imports" in inspect(engine).get_table_names()
+        migrate(engine, "head")
+        assert differences(engine) == []
+    finally:
+        engine.dispose()
