@@ -25,11 +25,14 @@ _ARROW_TYPES = {
     "category": pa.dictionary(pa.int32(), pa.string()),
     "string": pa.large_string(),
 }
+_POOL = pa.system_memory_pool()
+"""Where the frame's Arrow columns are made: the C library's allocator, which hands a
+large freed block back to the system at once (Arrow's default one keeps freed memory for
+reuse, and a load's peak grew by about half the frame with it)."""
 _SCHEMA = pa.schema((name, _ARROW_TYPES[dtype]) for name, dtype in HISTORY_DTYPES.items())
 """The frame's columns in the Arrow types that become its own."""
-_CAST = {name: dtype for name, dtype in HISTORY_DTYPES.items() if dtype in ("string", "Int32")}
-"""What ``to_pandas`` leaves to do: free text in pandas's form, with a missing value as
-``NA``, and a whole number with gaps comes as a float."""
+_PANDAS_TYPES = {pa.large_string(): pd.StringDtype()}.get
+"""Free text in pandas's form, with a missing value as ``NA``."""
 
 
 def history_frame(batches: Iterable[pa.RecordBatch]) -> pd.DataFrame:
@@ -38,22 +41,26 @@ def history_frame(batches: Iterable[pa.RecordBatch]) -> pd.DataFrame:
     if table.num_rows == 0:
         return empty_history()
     # Each column of the table is let go as soon as it is converted.
-    frame = table.to_pandas(self_destruct=True, split_blocks=True)
+    frame = table.to_pandas(self_destruct=True, split_blocks=True, types_mapper=_PANDAS_TYPES)
     del table
     for name, dtype in HISTORY_DTYPES.items():
         if dtype == "category":  # sorted, as pandas's astype("category") sorts them
-            categories = frame[name].cat.categories
-            frame[name] = frame[name].cat.reorder_categories(categories.sort_values())
-    return frame.astype(_CAST)
+            frame[name] = frame[name].cat.set_categories(sorted(frame[name].cat.categories))
+        elif dtype == "Int32":  # a whole number with gaps comes as a float
+            frame[name] = frame[name].astype(dtype)
+    return frame
 
 
 def _narrowed(batch: pa.RecordBatch) -> pa.RecordBatch:
-    """``batch`` in the frame's Arrow types. SQLite gives moments as text in UTC and
-    booleans as 0 and 1; both are cast on the way."""
+    """``batch`` in the frame's Arrow types, in memory of its own. SQLite gives moments as
+    text in UTC and booleans as 0 and 1; both are cast on the way."""
     columns = []
     for field in _SCHEMA:
         column = batch.column(field.name)
         if pa.types.is_timestamp(field.type) and pa.types.is_string(column.type):
-            column = column.cast(pa.timestamp("ns"))
-        columns.append(column.cast(field.type))
+            column = column.cast(pa.timestamp("ns"), memory_pool=_POOL)
+        column = column.cast(field.type, memory_pool=_POOL)
+        # Copied: a column that shared the driver's memory (a cast may keep its buffers)
+        # would keep the whole batch.
+        columns.append(pa.concat_arrays([column], memory_pool=_POOL))
     return pa.RecordBatch.from_arrays(columns, schema=_SCHEMA)
