@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pandas as pd
 from sqlalchemy import Engine
+from sqlalchemy.dialects.postgresql import psycopg
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchmarks.databases import BenchDatabase
@@ -19,7 +20,6 @@ from dutch_app.csv_io.export import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
 from dutch_app.services.unit_of_work import perform
 from dutch_app.stats_view import compute_bundle
-from dutch_app.storage.arrow_read import arrow_reader
 from dutch_app.storage.db import make_engine
 from dutch_core import PRESETS, stats
 
@@ -62,35 +62,40 @@ def history_load(database: BenchDatabase, repeats: int) -> Comparison:
     ``to_pandas``): the floor for turning those rows into a frame. On SQLite the app reads
     through its own connection, so the bare read's driver is the benchmark's alone."""
 
-    def arrow_native(engine, query):
-        if engine.dialect.name == "sqlite":
-            return _adbc_sqlite_read(engine, query)
-        reader = arrow_reader(engine)
-        return lambda: reader.read(query).to_pandas()
-
-    return _load_against(database, repeats, arrow_native)
+    return _load_against(database, repeats, _adbc_read)
 
 
-_ADBC_SQLITE: list[object] = []
-"""The benchmark's own ADBC SQLite connections, open until the process ends: the driver
+_ADBC_CONNECTIONS: list[object] = []
+"""The benchmark's own ADBC connections, open until the process ends. SQLite's driver
 carries a second copy of SQLite, which deletes the write-ahead log when its last connection
-to a file closes, under the engine's connections (the reason the app never uses it).
-Closing none of them keeps the working copy whole for later ratios."""
+to a file closes, under the engine's connections (the reason the app never uses it):
+closing none of them keeps the working copy whole for later ratios."""
 
 
-def _adbc_sqlite_read(engine, query):
-    """A bare ADBC read of ``query`` on a SQLite file, one batch, then ``to_pandas``."""
-    import adbc_driver_sqlite.dbapi
+def _adbc_read(engine: Engine, query):
+    """A bare ADBC read of ``query`` on a connection made beforehand: the SQL compiled once,
+    the whole result in one table, then ``to_pandas``."""
+    options = {}
+    if engine.dialect.name == "sqlite":
+        import adbc_driver_sqlite.dbapi
 
-    connection = adbc_driver_sqlite.dbapi.connect(engine.url.database, autocommit=True)
-    _ADBC_SQLITE.append(connection)
-    compiled = query.compile(dialect=engine.dialect, compile_kwargs={"render_postcompile": True})
+        connection = adbc_driver_sqlite.dbapi.connect(engine.url.database, autocommit=True)
+        options["adbc.sqlite.query.batch_rows"] = str(2**24)
+        dialect = engine.dialect
+    else:
+        import adbc_driver_postgresql.dbapi
+
+        uri = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        connection = adbc_driver_postgresql.dbapi.connect(uri, autocommit=True)
+        dialect = psycopg.dialect(paramstyle="numeric_dollar")
+    _ADBC_CONNECTIONS.append(connection)
+    compiled = query.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
     sql = str(compiled)
     parameters = [compiled.params[name] for name in compiled.positiontup or ()]
 
     def read() -> None:
         with connection.cursor() as cursor:
-            cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**24)})
+            cursor.adbc_statement.set_options(**options)
             cursor.execute(sql, parameters)
             cursor.fetch_arrow_table().to_pandas()
 

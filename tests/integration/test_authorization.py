@@ -331,7 +331,6 @@ NOT_SERVICES = {
     "demo.generate_history": "a command-line tool that fills a group by id, no acting user",
     "demo.main": "the command line itself",
     "history.history_query": "builds the SELECT behind load_history; reads nothing",
-    "history.history_count": "builds the count of history_query's rows; reads nothing",
     "live.versions": "the live watcher's batch read, asked only for what the route has checked",
     "preferences.check_choices": "checks a choice's values; reads and writes nothing",
     "sharing.shared_view": "turns a game already read by a service into its shared view",

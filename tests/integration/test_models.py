@@ -7,12 +7,13 @@ import threading
 import pytest
 from sqlalchemy import delete, func, insert, inspect, select, text
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from dutch_app.services.games import start_game
 from dutch_app.services.groups import join_group
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
-from dutch_app.storage.arrow_read import arrow_reader
+from dutch_app.storage.arrow_read import record_batches
 from dutch_app.storage.db import get_engine
 from dutch_app.storage.models import (
     Game,
@@ -155,9 +156,9 @@ def test_an_in_memory_database_in_any_spelling_is_one_database_read_in_this_proc
             first.execute(insert(User).values(**USER))
             first.commit()
             assert second.scalar(select(func.count()).select_from(User)) == 1
-        assert arrow_reader(engine).read(select(User.email)).to_pylist() == [
-            {"email": USER["email"]}
-        ]
+        with Session(engine) as session:
+            batches = list(record_batches(session, select(User.email)))
+        assert [row for batch in batches for row in batch.to_pylist()] == [{"email": USER["email"]}]
     finally:
         engine.dispose()
 
