@@ -226,7 +226,10 @@ def run() -> None:
     if current_account() is None and invite_waiting() and not resetting:
         st.info(_(WAITING), icon=":material/group_add:")
     flush_cookie()
-    with guarded():
+    # The head script stands as a placeholder until Streamlit has the code that draws it:
+    # last in the sidebar (folded on a phone), the page does not move up when it goes.
+    # The reset form alone has no sidebar, and no page under the script to move.
+    with guarded(), st.container() if resetting else st.sidebar:
         page_head(my_preferences().theme if current_account() is not None else None)
     apply_pending_resets()
     with guarded():

@@ -105,8 +105,9 @@ def table_of_two(app_server, make_table, page_factory):
         page.context.add_cookies([{"name": "dutch_session", "value": token, "url": app_server.url}])
         pages.append(page)
     switch = LiveSwitch(pages[1])
+    for page in pages:  # both phones load at once, as at a table
+        page.goto(app_server.url, wait_until="commit")
     for page in pages:
-        page.goto(app_server.url)
         expect_title(page, "Play")
         expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
     return ann, game.id, pages[0], pages[1], switch

@@ -106,8 +106,6 @@ def open_settled(page: Page, url: str, name: str) -> None:
     if name in ("Play", "Stats", "History"):
         expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
     wait_until_idle(page)
-    page.wait_for_timeout(1_000)  # anything still arriving after the run
-    wait_until_idle(page)
 
 
 def page_urls(app_server) -> dict[str, str]:
@@ -212,6 +210,8 @@ def test_the_pages_stand_still_while_they_build(app_server, table, browser, devi
             if name == "Play":
                 context.add_cookies([table.session_cookie(app_server.url)])
             open_settled(page, url, name)
+            page.wait_for_timeout(1_000)  # a shift can come after the run: a second to show it
+            wait_until_idle(page)
             entries = page.evaluate("window.dutchShifts")
             frame[name] = round(sum(e["value"] for e in entries if streamlit_frame(e)), 3)
             own = [entry for entry in entries if not streamlit_frame(entry)]

@@ -55,14 +55,15 @@ def three_phones(app_server, make_table, page_factory):
     seats = [ann.player_ids[name] for name in NAMES]
     game = ann.call(games.start_game, ann.group_id, seats, PRESETS["classic_open"])
     phones = []
-    for user_id in members:
+    for user_id in members:  # the three phones load at once, as at a table
         page = _phone(page_factory)
         token = ann.accounts.issue_token(user_id)
         page.context.add_cookies([{"name": "dutch_session", "value": token, "url": app_server.url}])
-        page.goto(app_server.url)
+        page.goto(app_server.url, wait_until="commit")
+        phones.append(page)
+    for page in phones:
         expect_title(page, "Play")
         expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
-        phones.append(page)
     return ann, game.id, phones
 
 
