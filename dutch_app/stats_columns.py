@@ -248,12 +248,7 @@ SEASONS: dict[str, Column] = {
 }
 
 SEASON_PLAYERS: dict[str, Column] = {
-    "player": PLAYER,
-    "wins": count(N_("Wins"), N_("Ended games won or shared the win of")),
-    "games": count(N_("Games"), N_("Games with at least one round, finished or not")),
-    "avg_game_total": points(N_("Avg game total"), N_("Final totals of ended games")),
-    "rating": points(N_("Rating at season end"), N_("Skill minus three times its uncertainty")),
-    "time_played": column_config.TextColumn(
-        N_("Time played"), help=N_("The games this player sat in, each from start to last round")
-    ),
+    **{name: SUMMARY[name] for name in ("player", "wins", "games", "avg_game_total")},
+    "rating": points(N_("Rating at season end"), N_("Points a game below the table's average")),
+    "time_played": SUMMARY["time_played"],
 }
