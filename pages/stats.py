@@ -20,7 +20,7 @@ from dutch_app.stats_sections import BY_KEY, SECTIONS, TABS, Section, TrendWindo
 from dutch_app.stats_view import StatsBundle, StatsFilters
 from dutch_app.ui import rating_words as words
 from dutch_app.ui import stats_tables as tables
-from dutch_app.ui.cache import roster
+from dutch_app.ui.cache import my_player, roster
 from dutch_app.ui.call_advice import advice_lines
 from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, my_groups, require_account
@@ -284,12 +284,6 @@ def show_next_game(me: str | None, bundle: StatsBundle, ratings) -> None:
     st.markdown("\n".join(f"- {words.chance_line(player, chance)}" for player, chance in pairs))
     chart(WIN_CHANCES.spec(chances))
     tables.show_table(chances, columns.WIN_CHANCES)
-
-
-def my_player(group: GroupView) -> str | None:
-    """The name of the signed-in person's player in the group, if they have one."""
-    me = require_account().user_id
-    return next((player.name for player in roster(group) if player.user_id == me), None)
 
 
 def rival(head_to_head, column: str) -> str | None:

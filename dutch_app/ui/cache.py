@@ -65,6 +65,12 @@ def roster(group: GroupView) -> list[PlayerView]:
     return _roster(require_account().user_id, group.id, group.cache_stamp)
 
 
+def my_player(group: GroupView) -> str | None:
+    """The name of the signed-in person's player in ``group``, if they have one."""
+    me = require_account().user_id
+    return next((player.name for player in roster(group) if player.user_id == me), None)
+
+
 def weigh(value: object, _depth: int = 0) -> int:
     """About how many bytes ``value`` holds: frames by their deep memory usage, arrays by
     their buffers, dataclasses and containers by their parts.

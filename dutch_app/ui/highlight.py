@@ -16,8 +16,7 @@ import streamlit as st
 from dutch_app.charts import ChartSpec, highlightable
 from dutch_app.i18n import _
 from dutch_app.services.views import GroupView
-from dutch_app.ui.cache import roster
-from dutch_app.ui.context import require_account
+from dutch_app.ui.cache import my_player
 
 PICKER_KEY = "stats_highlight"
 KEPT_KEY = "stats_highlight_kept"  # outlives the picker while the open tab has none
@@ -44,9 +43,8 @@ def leader(summary: pd.DataFrame) -> str | None:
 def first_choice(group: GroupView, players: Sequence[str], summary: pd.DataFrame) -> str | None:
     """Who is highlighted until someone picks: the signed-in person when they play in the
     view, else the view's :func:`leader`."""
-    me = require_account().user_id
-    mine = [player.name for player in roster(group) if player.user_id == me]
-    return mine[0] if mine and mine[0] in players else leader(summary)
+    mine = my_player(group)
+    return mine if mine in players else leader(summary)
 
 
 def _keep() -> None:
