@@ -65,10 +65,6 @@ def _name_problem(name: str) -> str | None:
     return None
 
 
-def _check_member(session: Session, user_id: int, group_id: int) -> None:
-    membership(session, user_id, group_id)
-
-
 def _content_keys(session: Session, group_id: int, plan: ImportPlan) -> set[str]:
     """Content keys of the group's games that started within the same second as one of
     the plan's (such as the games a file was exported from), read in a few queries."""
@@ -183,16 +179,15 @@ def _players(
             )
         )
     }
-    created = [name for key, name in names.items() if key not in ids]
-    check_room_for_players(session, group_id, len(created))
     rows = [
         {"group_id": group_id, "name": name, "name_key": key}
         for key, name in names.items()
         if key not in ids
     ]
+    check_room_for_players(session, group_id, len(rows))
     new_ids = insert_with_ids(session, Player.__table__, rows)
     ids.update(zip((row["name_key"] for row in rows), new_ids, strict=True))
-    return ids, created
+    return ids, [str(row["name"]) for row in rows]
 
 
 def _without(prepared: PreparedGames, kept: list[int]) -> PreparedGames:
@@ -268,7 +263,7 @@ def import_rounds_csv(session: Session, user_id: int, group_id: int, data: bytes
     and writes nothing when any part of the file is wrong. The file is read and
     checked, and every row to insert built, before the write transaction begins.
     """
-    read(session, _check_member, user_id, group_id)
+    read(session, membership, user_id, group_id)
     if not isinstance(data, bytes):
         raise ValidationError("data", f"the file must be bytes, not {type(data).__name__}.")
     plan = parse_rounds_csv(data, check_name=_name_problem)
