@@ -249,7 +249,8 @@ class AccountBackend(ABC):
     @abstractmethod
     def keep_account(self, user_id: int, email: str, password: str) -> Account:
         """Turn an anonymous account into a normal one with this email and password, under
-        the same rules as sign-up; its groups and games stay. The tab stays signed in."""
+        the same rules as sign-up; its groups and games stay. Sessions started before may
+        end (Firebase ends them once a password is set): the tab starts a new one."""
 
     @abstractmethod
     def remove_unused_anonymous(self, now: datetime | None = None) -> int:

@@ -12,7 +12,6 @@ from dutch_app.ui.client import client_address
 from dutch_app.ui.context import (
     accounts,
     call,
-    replace_account,
     run_service,
     set_active_group,
     start_session,
@@ -76,7 +75,8 @@ def keep_section(account: Account) -> None:
         kept = st.form_submit_button(_("Keep my games"), type="primary")
     if kept:
         with guarded():
-            replace_account(accounts().keep_account(account.user_id, email, password))
+            # A new session: Firebase ends the sessions started before a password was set.
+            start_session(accounts().keep_account(account.user_id, email, password))
             flash(
                 _("Your account is kept: sign in with {email} from now on.").format(
                     email=md(email.strip())

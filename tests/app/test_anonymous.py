@@ -1,6 +1,8 @@
 """Playing without an account: the sign-in page's one tap, joining by invite link as a
 guest, and the Account page's offer to keep the games."""
 
+from datetime import UTC, datetime, timedelta
+
 from dutch_app.services import groups
 from dutch_app.services.unit_of_work import perform
 from tests.app.apptools import make_table, messages, open_app
@@ -55,6 +57,11 @@ def test_the_account_page_offers_to_keep_the_games_with_an_email_and_password(ap
     keys = [field.key for field in at.text_input]
     assert "account_current_password" not in keys  # no password to change yet
     assert "account_delete_password" not in keys
+    # The guest's tab holds a session from an hour ago (a guest plays before keeping).
+    guest = at.session_state["account"]
+    an_hour_ago = datetime.now(UTC) - timedelta(hours=1)
+    guest_token = app_resources.accounts.issue_token(guest.user_id, now=an_hour_ago)
+    at.session_state["session_token"] = guest_token
     at.text_input(key="account_keep_email").input("guest@example.com")
     at.text_input(key="account_keep_password").input(PASSWORD)
     at.button(key="FormSubmitter:account_keep_form-Keep my games").click().run()
@@ -62,5 +69,9 @@ def test_the_account_page_offers_to_keep_the_games_with_an_email_and_password(ap
     kept = at.session_state["account"]
     assert (kept.anonymous, kept.email) == (False, "guest@example.com")
     assert "account_keep_email" not in [field.key for field in at.text_input]
+    # A new session, so that an account store that ends the sessions started before the
+    # password was set (Firebase does) does not sign this tab out a few minutes later.
+    assert at.session_state["session_token"] != guest_token
+    assert app_resources.accounts.check_session(at.session_state["session_token"]) == kept
     signed_in = app_resources.accounts.sign_in("guest@example.com", PASSWORD)
     assert signed_in.user_id == kept.user_id
