@@ -37,7 +37,7 @@ from typing import NoReturn
 import psycopg
 import pytest
 import requests
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 from psycopg import sql
 from sqlalchemy.engine import URL, make_url
@@ -62,6 +62,10 @@ DEFAULT_AUTH_EMULATOR_HOST = "127.0.0.1:9099"
 FIREBASE_PROJECT_ID = "demo-dutch"
 FIREBASE_CLI = PROJECT_ROOT / "tests" / "node_modules" / ".bin" / "firebase"
 
+# Debian's headless shell of Chromium (the same engine without the browser around it) costs
+# about a quarter less CPU per page than the full Chromium, which only the few tests marked
+# ``screen`` need (it has a screen to keep awake).
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -84,6 +88,7 @@ _FIXTURE_MARKERS = {
     "firebase_auth_emulator": "firebase",
     "streamlit_server": "e2e",
     "browser": "e2e",
+    "screen_browser": "e2e",
     "browser_page": "e2e",
     "phone_page": "e2e",
     "page_factory": "e2e",
@@ -561,34 +566,49 @@ def streamlit_server(
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium (``/usr/bin/chromium``), headless, driven by Playwright's sync API.
-
-    Playwright cannot download browsers here, so it launches the system one. ``expect``
-    assertions wait up to 20 s, as Streamlit pages render over a websocket.
-    """
-    if not Path(CHROMIUM).exists():
-        _service_unavailable(f"Chromium is not installed at {CHROMIUM} (make test installs it)")
+def playwright_driver() -> Iterator[Playwright]:
+    """Playwright's sync API, for the session's browsers. ``expect`` assertions wait up to
+    20 s, as Streamlit pages render over a websocket."""
     expect.set_options(timeout=20_000)
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        yield playwright
+
+
+def _launch(playwright: Playwright, path: str) -> Iterator[Browser]:
+    if not Path(path).exists():
+        _service_unavailable(f"{path} is not installed (make test installs it)")
+    chromium = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium headless shell (``/usr/bin/chromium-headless-shell``), driven by
+    Playwright (which cannot download browsers here)."""
+    yield from _launch(playwright_driver, HEADLESS_SHELL)
+
+
+@pytest.fixture(scope="session")
+def screen_browser(playwright_driver: Playwright) -> Iterator[Browser]:
+    """Debian's full Chromium, headless: for the tests marked ``screen``."""
+    yield from _launch(playwright_driver, CHROMIUM)
 
 
 @pytest.fixture
 def page_factory(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Page]]:
     """Factory ``new_page(width=1280, height=900, **context_options) -> Page``.
 
-    Every page has its own browser context (cookies, storage), closed when the test ends.
+    Every page has its own browser context (cookies, storage), closed when the test ends,
+    in the full Chromium for a test marked ``screen``, else in the headless shell.
     ``context_options`` go to ``Browser.new_context`` (e.g. ``is_mobile=True``). When the test
     fails, a screenshot of every page is saved under test-artifacts/failures/.
     """
     contexts: list[BrowserContext] = []
+    if request.node.get_closest_marker("screen"):
+        browser = request.getfixturevalue("screen_browser")
 
     def new_page(
         width: int = DESKTOP_VIEWPORT[0], height: int = DESKTOP_VIEWPORT[1], **context_options

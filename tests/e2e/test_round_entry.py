@@ -503,6 +503,7 @@ def test_hand_fields_have_autocorrect_and_autocapitalise_off(at_table):
     expect(field).to_have_attribute("autocomplete", "off")
 
 
+@pytest.mark.screen  # the headless shell has no screen and refuses every wake lock
 def test_the_screen_stays_awake_on_play_until_switched_off_or_left(at_table):
     _, _, page = at_table()
     html = page.locator("html")
