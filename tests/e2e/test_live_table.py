@@ -76,11 +76,17 @@ class LiveSwitch(StreamTap):
 
 
 def _asked_by_live_component(rerun) -> bool:
-    """Whether a rerun is the live component's: it fires its trigger (``live_follow``)."""
-    return bool(rerun.fragment_id) and any(
-        "live_follow" in state.id and (state.WhichOneof("value") or "").endswith("trigger_value")
+    """Whether a rerun is the live component's alone: it fires its trigger (``live_follow``)
+    and no other. Streamlit sends the triggers fired in one turn of the page's event loop
+    in one message, so the live component's can come with the entry's (an answer of the
+    round route and one of the live route arriving together); that message is the
+    entry's too, and goes through."""
+    triggers = [
+        state.id
         for state in rerun.widget_states.widgets
-    )
+        if (state.WhichOneof("value") or "").endswith("trigger_value")
+    ]
+    return bool(rerun.fragment_id) and bool(triggers) and all("live_follow" in t for t in triggers)
 
 
 def phone(page_factory) -> Page:
