@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from dutch_app.i18n import _, localized
+from dutch_app.i18n import _
 from dutch_app.ui.game_setup import split_names
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.round_form import round_form
 from dutch_app.ui.round_view import show_round_result
 from dutch_app.ui.routing import ensure_routed
+from dutch_app.ui.widgets import shown_as
 from dutch_core.rules import PRESET_LABELS, PRESETS
 
 ensure_routed()
@@ -27,7 +28,7 @@ names_text = st.text_input(
 preset = st.selectbox(
     _("House rules"),
     list(PRESETS),
-    format_func={p: localized(label) for p, label in PRESET_LABELS.items()}.__getitem__,
+    format_func=shown_as(PRESET_LABELS),
     key="calc_rules",
 )
 players = split_names(names_text)

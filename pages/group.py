@@ -33,7 +33,7 @@ from dutch_app.ui.next_game import line_up, open_new_game
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.seasons import group_seasons
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run
+from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run, shown_as
 from dutch_core import SeasonKind
 
 ensure_routed()
@@ -271,7 +271,7 @@ def seasons_section(group) -> None:
             _("Seasons are"),
             choices,
             index=choices.index(kinds.kind),
-            format_func={choice: _(label) for choice, label in SEASON_KINDS.items()}.__getitem__,
+            format_func=shown_as(SEASON_KINDS),
             key="group_season_kind",
             help=_('How Stats and History count "this season" and "last season".'),
         )

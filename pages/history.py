@@ -54,7 +54,12 @@ from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.seasons import group_seasons, local_bounds, period_picker
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import date_range_field, labelled_selectbox, reset_on_next_run
+from dutch_app.ui.widgets import (
+    date_range_field,
+    labelled_selectbox,
+    reset_on_next_run,
+    shown_as,
+)
 from dutch_core.errors import DutchError
 from dutch_core.game import GameStatus
 
@@ -80,7 +85,7 @@ def read_filters(group: GroupView) -> Filters:
     status = status_col.selectbox(
         _("Status"),
         list(STATUS_LABELS),
-        format_func={s: _(label) for s, label in STATUS_LABELS.items()}.__getitem__,
+        format_func=shown_as(STATUS_LABELS),
         key="history_filter_status",
     )
     date_from, date_to = local_bounds(*date_range(dates), TZ)

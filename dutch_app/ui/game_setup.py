@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dutch_app.i18n import N_, _, error_text, localized
+from dutch_app.i18n import N_, _, error_text
 from dutch_app.services.views import GameDefaults, PlayerView
 from dutch_app.ui.text import md
-from dutch_app.ui.widgets import labelled_multiselect
+from dutch_app.ui.widgets import labelled_multiselect, shown_as
 from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
 from dutch_core.errors import RulesError
 from dutch_core.rules import JOKER_VALUES, KING_VALUES, MAX_JOKERS, PRESET_LABELS, PRESETS
@@ -46,12 +46,11 @@ def split_names(text: str) -> list[str]:
 
 def _end_condition(key: str, base: EndCondition) -> EndCondition:
     kinds = list(END_LABELS)
-    end_labels = {kind: _(label) for kind, label in END_LABELS.items()}
     kind = st.radio(
         _("The game ends"),
         kinds,
         index=kinds.index(base.kind),
-        format_func=end_labels.__getitem__,
+        format_func=shown_as(END_LABELS),
         horizontal=True,
         key=f"{key}_end_kind",
     )
@@ -84,13 +83,10 @@ def house_rules_picker(
     with, when given.
     """
     presets = dict(PRESETS) if remembered is None else {REMEMBERED: remembered, **PRESETS}
-    # Labels worked out now, in this run's language (a widget may format its options later).
-    labels = {name: localized(text) for name, text in PRESET_LABELS.items()}
-    labels[REMEMBERED] = _(label)
     preset = st.selectbox(
         _("House rules"),
         list(presets),
-        format_func=labels.__getitem__,
+        format_func=shown_as({**PRESET_LABELS, REMEMBERED: label}),
         key=f"{key}_preset",
     )
     base = presets[preset]
@@ -117,7 +113,7 @@ def house_rules_picker(
             _("A caller who is not lowest pays with"),
             modes,
             index=modes.index(base.penalty_mode),
-            format_func={m: _(label) for m, label in PENALTY_LABELS.items()}.__getitem__,
+            format_func=shown_as(PENALTY_LABELS),
             key=f"{k}_mode",
         )
         failed = base.failed_call_points

@@ -14,6 +14,7 @@ from dutch_app.ui.preferences import (
     my_preferences,
     save_my_preferences,
 )
+from dutch_app.ui.widgets import shown_as
 
 FOLLOW_BROWSER = N_("Like my browser")
 
@@ -38,7 +39,7 @@ def preferences_section() -> None:
             _("Theme"),
             list(THEMES),
             index=THEMES.index(current.theme),
-            format_func={t: _(label) for t, label in THEME_LABELS.items()}.__getitem__,
+            format_func=shown_as(THEME_LABELS),
             horizontal=True,
             key="account_theme",
         )

@@ -27,6 +27,7 @@ from dutch_app.ui.context import call, require_account, run_service
 from dutch_app.ui.history_view import zone
 from dutch_app.ui.preferences import my_preferences, read_again_next_run
 from dutch_app.ui.text import md
+from dutch_app.ui.widgets import shown_as
 from dutch_core import Season, SeasonKind, season_before, season_of, stats
 
 PERIODS = {"this": N_("This season"), "last": N_("Last season"), "all": N_("All time")}
@@ -104,7 +105,7 @@ def period_picker(page: str, dates_key: str, kinds: SeasonsView, tz: tzinfo) -> 
     st.segmented_control(
         _("Period"),
         list(PERIODS),
-        format_func={choice: _(label) for choice, label in PERIODS.items()}.__getitem__,
+        format_func=shown_as(PERIODS),
         key=key,
         on_change=_tapped,
         args=(key, dates_key, kinds, tz),

@@ -9,7 +9,7 @@ router applies the values at the start of the next run, before any widget exists
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -28,6 +28,15 @@ def apply_pending_resets() -> None:
     """Called by the router before any page draws its widgets."""
     for key, value in st.session_state.pop(PENDING_KEY, {}).items():
         st.session_state[key] = value
+
+
+def shown_as(labels: Mapping[Any, str]) -> Callable[[Any], str]:
+    """A widget's ``format_func`` that shows each option (a key of ``labels``) as its
+    label in this run's language.
+
+    The labels are translated here, while the run's language is known: a widget may
+    format its options later."""
+    return {option: _(label) for option, label in labels.items()}.__getitem__
 
 
 def labelled_selectbox(
