@@ -448,28 +448,6 @@ WIN_RATE = ChartKind(_as_is, _win_rate)
 """Bars of each player's win rate (from ``player_summary``)."""
 
 
-def player_bars(column: str, title: str, axis_title: str) -> ChartKind:
-    """A bar per player of one number column (``title`` and ``axis_title`` marked with
-    ``N_``): the chart of a new per-player statistic, declared with its section."""
-
-    def encode(data: Any, marked: bool) -> alt.Chart:
-        return (
-            alt.Chart(data, title=_(title))
-            .mark_bar()
-            .encode(
-                x=alt.X(f"{column}:Q", title=_(axis_title)),
-                y=alt.Y("player:N", title=None, sort="-x"),
-                color=_player_colour(),
-                tooltip=[
-                    alt.Tooltip("player:N", title=_("Player")),
-                    alt.Tooltip(f"{column}:Q", title=_(axis_title)),
-                ],
-            )
-        )
-
-    return ChartKind(_as_is, encode)
-
-
 _MEASURES = {"avg_round_score": N_("Average"), "median_round_score": N_("Median")}
 
 

@@ -282,16 +282,6 @@ def test_the_head_to_head_grid_writes_each_share_in_its_cell():
     assert charts.PERCENT_FORMAT == ".0%" and format(2 / 3, charts.PERCENT_FORMAT) == "67%"
 
 
-def test_a_bar_per_player_draws_the_named_column_of_each_player():
-    kind = charts.player_bars("points", "Points paid", "Points")
-    table = pd.DataFrame({"player": ["Ann", "Ben"], "points": [12, 0]})
-    spec = kind.chart(table).to_dict()
-    assert spec["mark"]["type"] == "bar"
-    assert spec["encoding"]["x"]["field"] == "points"
-    assert spec["title"] == "Points paid"
-    assert kind.spec(table)["usermeta"]["players"] == ["Ann", "Ben"]
-
-
 def _chart_of(players: list[str]) -> dict:
     frame = pd.DataFrame(
         {"player": players, "round_number": [1] * len(players), "game_total": range(len(players))}
