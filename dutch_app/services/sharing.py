@@ -202,14 +202,6 @@ def end_links_made_by(session: Session, group_id: int, user_id: int) -> None:
 
 
 @in_steps
-def open_shared_game(session: Session, token: object, *, client: str | None) -> SharedGameView:
-    """The game a read-only link shows, for anyone holding it (no account needed):
-    :func:`open_share_link`, then :func:`read_shared_game`."""
-    link = open_share_link(session, token, client=client)
-    return read(session, read_shared_game, link)
-
-
-@in_steps
 def open_share_link(session: Session, token: object, *, client: str | None) -> SharedLink:
     """The working link of ``token``: its game and the game's version (no rounds read).
 

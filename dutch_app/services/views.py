@@ -164,13 +164,6 @@ class RoundView:
     (:func:`dutch_app.services.rounds.add_round`): what a page that saved it draws next.
     Not part of the round itself, so not compared."""
 
-    def score_of(self, player_id: int) -> int:
-        """The round score of one player (by player id)."""
-        for hand in self.hands:
-            if hand.player_id == player_id:
-                return hand.round_score
-        raise KeyError(player_id)
-
 
 @dataclass(frozen=True)
 class Seating:

@@ -255,7 +255,7 @@ class PhonesAtOneGame(RuleBasedStateMachine):
             assert scores == scored.as_dict()
         # None of RULES halves a total, so a game total is the plain sum of its round scores.
         assert view.totals == {
-            name: sum(r.score_of(player) for r in view.rounds)
+            name: sum(h.round_score for r in view.rounds for h in r.hands if h.player_id == player)
             for name, player in zip(self.names, self.seats, strict=True)
         }
         self.written = False

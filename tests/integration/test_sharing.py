@@ -15,7 +15,6 @@ from dutch_app.services.sharing import (
     LINK_VISITS_FROM,
     SharedGameView,
     ShareLinkInvalid,
-    open_shared_game,
     token_hash,
 )
 from dutch_app.services.unit_of_work import perform
@@ -44,15 +43,22 @@ def game(session, owner, group, seated):
     return perform(session, games.end_game, owner, made.id)
 
 
+def open_shared_game(session, token, *, client: str) -> SharedGameView:
+    """What a visitor holding ``token`` sees, read as the shared page reads it: the link
+    opened, then its game."""
+    link = perform(session, sharing.open_share_link, token, client=client)
+    return perform(session, sharing.read_shared_game, link)
+
+
 def refusal(session, token) -> str:
     with pytest.raises(ShareLinkInvalid) as refused:
-        perform(session, open_shared_game, token, client=CLIENT)
+        open_shared_game(session, token, client=CLIENT)
     return str(refused.value)
 
 
 def test_the_link_shows_the_games_names_totals_and_rounds_only(session, owner, game):
     token = perform(session, sharing.make_share_link, owner, game.id)
-    shown = perform(session, open_shared_game, token, client=CLIENT)
+    shown = open_shared_game(session, token, client=CLIENT)
     assert shown.players == ("Ann", "Bo", "Cy", "Dee")
     assert [(s.player, s.game_total) for s in shown.standings] == [
         (s.player, s.game_total) for s in game.standings
@@ -99,7 +105,7 @@ def test_a_new_link_ends_the_old_one(session, owner, game):
     new = perform(session, sharing.make_share_link, owner, game.id)
     assert old != new
     assert refusal(session, old) == refusal(session, "nonsense")
-    assert perform(session, open_shared_game, new, client=CLIENT).players[0] == "Ann"
+    assert open_shared_game(session, new, client=CLIENT).players[0] == "Ann"
     assert len(session.scalars(select(SharedGame)).all()) == 1
 
 
@@ -132,25 +138,25 @@ def test_only_members_see_make_or_end_a_games_link(session, owner, game, make_us
 def test_guessing_from_one_network_is_slowed_and_a_good_link_is_not_a_guess(session, owner, game):
     token = perform(session, sharing.make_share_link, owner, game.id)
     for _ in range(LINK_TRIES_FROM.free * 2):  # good links do not count as guesses
-        perform(session, open_shared_game, token, client=CLIENT)
+        open_shared_game(session, token, client=CLIENT)
     for attempt in range(LINK_TRIES_FROM.free):
         refusal(session, f"guess-{attempt}")
     with pytest.raises(LimitReached) as slowed:
-        perform(session, open_shared_game, f"guess-{LINK_TRIES_FROM.free}", client=CLIENT)
+        open_shared_game(session, f"guess-{LINK_TRIES_FROM.free}", client=CLIENT)
     assert "Try again in" in str(slowed.value)
     # Another network is not slowed by this one's guesses.
-    assert perform(session, open_shared_game, token, client="198.51.100.1").players[0] == "Ann"
+    assert open_shared_game(session, token, client="198.51.100.1").players[0] == "Ann"
 
 
 def test_visits_of_a_working_link_are_slowed_per_network_too(session, owner, game, monkeypatch):
     monkeypatch.setattr(sharing, "LINK_VISITS_FROM", replace(LINK_VISITS_FROM, free=3))
     token = perform(session, sharing.make_share_link, owner, game.id)
     for _ in range(3):
-        perform(session, open_shared_game, token, client=CLIENT)
+        open_shared_game(session, token, client=CLIENT)
     with pytest.raises(LimitReached) as slowed:
-        perform(session, open_shared_game, token, client=CLIENT)
+        open_shared_game(session, token, client=CLIENT)
     assert "Too many visits" in str(slowed.value)
-    assert perform(session, open_shared_game, token, client="198.51.100.1").players[0] == "Ann"
+    assert open_shared_game(session, token, client="198.51.100.1").players[0] == "Ann"
 
 
 def test_a_link_shows_the_standings_and_only_the_latest_rounds(
@@ -196,7 +202,7 @@ def test_removing_a_member_ends_the_links_they_made_and_keeps_the_others(
     perform(session, groups.remove_member, owner, game.group_id, ben)
     assert "does not work" in refusal(session, bens)
     assert not perform(session, sharing.share_link_state, owner, game.id).exists
-    assert perform(session, open_shared_game, owners, client=CLIENT).players[0] == "Ann"
+    assert open_shared_game(session, owners, client=CLIENT).players[0] == "Ann"
 
 
 def test_leaving_keeps_the_links_one_made(session, owner, game, make_user):
@@ -206,7 +212,7 @@ def test_leaving_keeps_the_links_one_made(session, owner, game, make_user):
     perform(session, groups.join_group, ben, code)
     token = perform(session, sharing.make_share_link, ben, game.id)
     perform(session, groups.leave_group, ben, game.group_id)
-    assert perform(session, open_shared_game, token, client=CLIENT).players[0] == "Ann"
+    assert open_shared_game(session, token, client=CLIENT).players[0] == "Ann"
 
 
 def test_following_a_link_reaches_its_own_game_only_and_counts_nothing(
