@@ -21,9 +21,10 @@ from dutch_app.accounts.base import (
     ServiceUnavailable,
     WeakPassword,
 )
-from dutch_app.accounts.common import Clock, SessionFactory, utc_now
+from dutch_app.accounts.common import Clock, SessionFactory
 from dutch_app.accounts.tokens import end_sessions, issue_session_token, resume_session
 from dutch_app.config import Settings, load_settings
+from dutch_app.storage.models import utcnow
 
 __all__ = [
     "Account",
@@ -49,7 +50,7 @@ __all__ = [
 def make_backend(
     sessions: SessionFactory,
     settings: Settings | None = None,
-    clock: Clock = utc_now,
+    clock: Clock = utcnow,
 ) -> AccountBackend:
     """The configured backend (``auth_backend`` = "local" or "firebase") over ``sessions``."""
     settings = settings or load_settings()

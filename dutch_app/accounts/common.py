@@ -6,7 +6,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import TypeVar
 
@@ -35,7 +35,7 @@ from dutch_app.accounts.validation import check_display_name
 from dutch_app.i18n import _
 from dutch_app.services import unit_of_work
 from dutch_app.storage.db import WRITE
-from dutch_app.storage.models import User
+from dutch_app.storage.models import User, utcnow
 from dutch_app.throttle import as_utc
 
 log = logging.getLogger(__name__)
@@ -46,11 +46,6 @@ SEEN_EVERY = timedelta(days=1)
 
 SessionFactory = Callable[[], Session]
 Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    """The current time in UTC."""
-    return datetime.now(UTC)
 
 
 def email_taken(address: str) -> EmailTaken:
@@ -92,7 +87,7 @@ class DatabaseBackend(AccountBackend):
         *,
         secret_key: bytes,
         session_days: int = 30,
-        clock: Clock = utc_now,
+        clock: Clock = utcnow,
     ) -> None:
         self._sessions = sessions
         self._secret_key = secret_key

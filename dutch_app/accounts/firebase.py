@@ -38,7 +38,6 @@ from dutch_app.accounts.common import (
     SessionFactory,
     check_address_free,
     email_taken,
-    utc_now,
     write_retrying,
     writing,
 )
@@ -50,7 +49,7 @@ from dutch_app.accounts.standing import Standing, Standings
 from dutch_app.accounts.tokens import TokenClaims, account_of, end_sessions
 from dutch_app.config import FirebaseSettings
 from dutch_app.i18n import _
-from dutch_app.storage.models import User
+from dutch_app.storage.models import User, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +74,7 @@ class FirebaseBackend(DatabaseBackend):
         *,
         secret_key: bytes,
         session_days: int = 30,
-        clock: Clock = utc_now,
+        clock: Clock = utcnow,
         rest: IdentityToolkit | None = None,
         check_every: float = CHECK_EVERY,
     ) -> None:

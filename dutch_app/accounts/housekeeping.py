@@ -11,7 +11,8 @@ import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from dutch_app.accounts.common import Clock, utc_now
+from dutch_app.accounts.common import Clock
+from dutch_app.storage.models import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ class Daily:
         self,
         work: Callable[[datetime], object],
         every: timedelta = timedelta(days=1),
-        clock: Clock = utc_now,
+        clock: Clock = utcnow,
     ) -> None:
         self._work = work
         self._every = every

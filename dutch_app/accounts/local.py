@@ -17,7 +17,6 @@ from dutch_app.accounts.common import (
     SessionFactory,
     check_address_free,
     email_taken,
-    utc_now,
     write_retrying,
     writing,
 )
@@ -32,7 +31,7 @@ from dutch_app.accounts.validation import (
     check_password,
 )
 from dutch_app.i18n import _
-from dutch_app.storage.models import LocalCredential, User
+from dutch_app.storage.models import LocalCredential, User, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +47,7 @@ class LocalBackend(DatabaseBackend):
         *,
         secret_key: bytes,
         session_days: int = 30,
-        clock: Clock = utc_now,
+        clock: Clock = utcnow,
         hashes: PasswordHashes | None = None,
         resets: Mapping[str, Any] | None = None,
     ) -> None:

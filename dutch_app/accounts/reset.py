@@ -46,14 +46,14 @@ from sqlalchemy.orm import Session
 
 from dutch_app import throttle
 from dutch_app.accounts.base import Account, AccountError
-from dutch_app.accounts.common import Clock, SessionFactory, utc_now, writing
+from dutch_app.accounts.common import Clock, SessionFactory, writing
 from dutch_app.accounts.mail import changed_message, reset_message, send_mail
 from dutch_app.accounts.passwords import PasswordHashes
 from dutch_app.accounts.tokens import account_of, end_sessions
 from dutch_app.accounts.validation import check_email, check_password
 from dutch_app.config import DEFAULT_BASE_URL, SmtpSettings
 from dutch_app.i18n import _, ngettext
-from dutch_app.storage.models import LocalCredential, PasswordReset, User
+from dutch_app.storage.models import LocalCredential, PasswordReset, User, utcnow
 from dutch_app.throttle import as_utc
 
 log = logging.getLogger(__name__)
@@ -195,7 +195,7 @@ class ResetLinks:
         base_url: str = DEFAULT_BASE_URL,
         smtp: SmtpSettings | None = None,
         hashes: PasswordHashes | None = None,
-        clock: Clock = utc_now,
+        clock: Clock = utcnow,
         send: Callable[..., None] = send_mail,
     ) -> None:
         self._sessions = sessions

@@ -23,13 +23,13 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.base import Account
 from dutch_app.config import load_settings
-from dutch_app.storage.models import User, random_token
+from dutch_app.storage.models import User, random_token, utcnow
 
 VERSION = "v2"
 MAX_NUMBER = 2**63 - 1
@@ -101,6 +101,7 @@ def read_token(token: object, key: bytes, session_secret: str, now: datetime) ->
     """The claims of an authentic, unexpired token of the person with ``session_secret``;
     None for anything else.
 
+    >>> from datetime import UTC
     >>> token = sign_token(TokenClaims(7, 100, 200), b"k", "s")
     >>> read_token(token, b"k", "s", datetime.fromtimestamp(150, UTC))
     TokenClaims(user_id=7, issued_at=100, expires_at=200)
@@ -123,10 +124,6 @@ def read_token(token: object, key: bytes, session_secret: str, now: datetime) ->
     return claims
 
 
-def _now(now: datetime | None) -> datetime:
-    return datetime.now(UTC) if now is None else now
-
-
 def issue_session_token(
     session: Session,
     user_id: int,
@@ -143,7 +140,7 @@ def issue_session_token(
     user = session.get(User, user_id)
     if user is None:
         raise LookupError(f"No user with id {user_id!r}.")
-    moment = _now(now)
+    moment = now or utcnow()
     expires = moment + timedelta(days=days)
     claims = TokenClaims(user.id, int(moment.timestamp()), int(expires.timestamp()))
     return sign_token(claims, key, user.session_secret)
@@ -170,7 +167,7 @@ def resume_claims(
     user = session.get(User, parsed[0].user_id)
     if user is None:
         return None
-    claims = read_token(token, key, user.session_secret, _now(now))
+    claims = read_token(token, key, user.session_secret, now or utcnow())
     return None if claims is None else (user, claims)
 
 
