@@ -27,7 +27,7 @@ from dutch_app.ui.live import follow_game, follow_group
 from dutch_app.ui.live_round import SAVED_KEY, undo_last_round, undone_here
 from dutch_app.ui.next_game import PLAY_GAME_KEY, PLAY_SETUP_KEY, GameChoice, choose_game
 from dutch_app.ui.play_entry import play_entry, stored_here
-from dutch_app.ui.preferences import forget_remembered_rules, my_preferences
+from dutch_app.ui.preferences import my_preferences, read_again_next_run
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result, tv_link
 from dutch_app.ui.stats_cache import cached_call_advice
@@ -100,7 +100,7 @@ def set_up_game(group: GroupView) -> None:
             game = call(
                 setup.start_game_with_players, group.id, started.seats, started.rules, started.notes
             )
-            forget_remembered_rules()  # these rules are now the last used
+            read_again_next_run()  # these rules are now the last used
             st.session_state[GAME_KEY] = game.id
             st.session_state[SETUP_KEY] = False
             st.rerun()
@@ -145,7 +145,7 @@ def game_over(game, group: GroupView, just_finished: bool) -> None:
         with guarded():
             seats = [player.id for player in game.players]
             rematch = call(setup.start_game_with_players, game.group_id, seats, game.rules)
-            forget_remembered_rules()
+            read_again_next_run()  # its rules are now the last used
             st.session_state[GAME_KEY] = rematch.id
             st.rerun()
     if game.status is GameStatus.ENDED and reopen.button(_("Reopen this game"), key="play_reopen"):

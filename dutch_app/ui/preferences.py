@@ -56,11 +56,6 @@ def read_again_next_run() -> None:
     st.session_state.pop(PREFERENCES_KEY, None)
 
 
-def forget_remembered_rules() -> None:
-    """Read the preferences afresh next time (a game was started: its rules are the last used)."""
-    st.session_state.pop(PREFERENCES_KEY, None)
-
-
 def page_head(theme: str | None) -> None:
     """The app's own script: home-screen links and the bar colours in the page head, and
     ``theme`` when given."""
