@@ -47,7 +47,8 @@ def label(member: CallType | Outcome | GameStatus | Role) -> str:
     return _(ROLE_LABELS[member])
 
 
-def _players(count: int) -> str:
+def players_word(count: int) -> str:
+    """ "1 player", "3 players", in this run's language."""
     return ngettext("{count} player", "{count} players", count).format(count=count)
 
 
@@ -72,9 +73,9 @@ def call_summary(result: RoundResult) -> str:
         )
     parts = []
     if result.lower:
-        parts.append(_("beaten by {players}").format(players=_players(result.lower)))
+        parts.append(_("beaten by {players}").format(players=players_word(result.lower)))
     if result.tied:
-        parts.append(_("tied with {players}").format(players=_players(result.tied)))
+        parts.append(_("tied with {players}").format(players=players_word(result.tied)))
     caller_score = next(s for s in result.scores if s.is_caller)
     if result.penalty_cards_due:
         cost = ngettext(

@@ -13,18 +13,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dutch_app.i18n import _, localized, ngettext
-from dutch_app.labels import label
+from dutch_app.i18n import _, localized
+from dutch_app.labels import label, players_word
 from dutch_app.ui.text import md
 from dutch_core.entry import RoundPreview, check_entry
 from dutch_core.game import totals_after
 from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules, PenaltyMode
 from dutch_core.scoring import Outcome, RoundResult, penalty_cards_text
-
-
-def _players(count: int) -> str:
-    return ngettext("{count} player", "{count} players", count).format(count=count)
 
 
 def call_sentence(
@@ -48,9 +44,9 @@ def call_sentence(
         return _("{who} called {call} and is lowest: no penalty.").format(who=who, call=call)
     parts = []
     if preview.lower:
-        parts.append(_("{players} lower").format(players=_players(preview.lower)))
+        parts.append(_("{players} lower").format(players=players_word(preview.lower)))
     if preview.tied:
-        parts.append(_("{players} tied").format(players=_players(preview.tied)))
+        parts.append(_("{players} tied").format(players=players_word(preview.tied)))
     if points:
         cost = _("{who} scores {points} penalty points").format(
             who=who, points=rules.failed_call_points
