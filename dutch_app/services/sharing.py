@@ -213,7 +213,7 @@ def open_share_link(session: Session, token: object, *, client: str | None) -> S
     tries, visits = Key(LINK_TRIES_FROM, network), Key(LINK_VISITS_FROM, network)
     write(session, _count_try, [tries, visits])
     link = read(session, _look_up, token)
-    write(session, _forgive, [tries])
+    write(session, throttle.take_back, [tries])
     return link
 
 
@@ -268,7 +268,3 @@ def _look_up(session: Session, token: object) -> SharedLink:
     digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
     game = _linked_game(session, digest)
     return SharedLink(digest, game.id, game.version)
-
-
-def _forgive(session: Session, keys: list[Key]) -> None:
-    throttle.take_back(session, keys)
