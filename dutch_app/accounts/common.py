@@ -22,7 +22,7 @@ from dutch_app.accounts.base import (
     EmailTaken,
     NotSupported,
 )
-from dutch_app.accounts.ratelimit import ANONYMOUS, admit_sign_up, take_back_sign_up
+from dutch_app.accounts.ratelimit import ANONYMOUS, admit_sign_up
 from dutch_app.accounts.removal import remove_user
 from dutch_app.accounts.tokens import (
     TokenClaims,
@@ -36,7 +36,7 @@ from dutch_app.i18n import _
 from dutch_app.services import unit_of_work
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import User, utcnow
-from dutch_app.throttle import as_utc
+from dutch_app.throttle import as_utc, take_back
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -168,7 +168,7 @@ class DatabaseBackend(AccountBackend):
         except AccountError:
             # Refused input, or a busy server: no account was made, nothing to count.
             with writing(self._sessions) as session:
-                take_back_sign_up(session, counted)
+                take_back(session, counted)  # no account was made after all
             raise
 
     # Anonymous accounts: made with one tap, kept with an email and password, removed unused.
@@ -189,7 +189,7 @@ class DatabaseBackend(AccountBackend):
             subject = self._new_anonymous_subject()
         except AccountError:
             with writing(self._sessions) as session:
-                take_back_sign_up(session, counted)
+                take_back(session, counted)  # no account was made after all
             raise
         with writing(self._sessions) as session:
             user = User(

@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.ratelimit import as_utc
 from dutch_app.csv_io.format import hand_text, neutralise_text
 from dutch_app.storage.models import (
     Game,
@@ -34,6 +33,7 @@ from dutch_app.storage.models import (
     User,
     UserPreferences,
 )
+from dutch_app.throttle import as_utc
 
 README = """\
 Your data from Dutch Scorer

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 from dutch_app import throttle
 from dutch_app.accounts.base import RateLimited
 from dutch_app.i18n import N_
-from dutch_app.throttle import Key, Rule, as_utc
+from dutch_app.throttle import Key, Rule
 
 SECOND, MINUTE, DAY = timedelta(seconds=1), timedelta(minutes=1), timedelta(days=1)
 
@@ -60,10 +60,7 @@ __all__ = [
     "Ticket",
     "admit_sign_in",
     "admit_sign_up",
-    "as_utc",
-    "forget_attempts",
     "settle",
-    "take_back_sign_up",
 ]
 
 
@@ -126,7 +123,7 @@ def admit_sign_up(
     """Count an account made from ``client`` (20 a day, then slower; anonymous accounts
     under ``rule`` `ANONYMOUS`: 30 a day); `RateLimited` to wait.
 
-    Returns what was counted, for `take_back_sign_up` when no account was made after all.
+    Returns what was counted, for `dutch_app.throttle.take_back` when no account was made after all.
     """
     if client is None:
         return ()
@@ -135,13 +132,3 @@ def admit_sign_up(
     if refusal is not None:
         raise _refused(refusal)
     return keys
-
-
-def take_back_sign_up(session: Session, counted: tuple[Key, ...]) -> None:
-    """Uncount a sign-up that was refused for its input or never ran (the server was busy)."""
-    throttle.take_back(session, counted)
-
-
-def forget_attempts(session: Session, email: str) -> None:
-    """Drop every counter about ``email`` (used when the account is deleted)."""
-    throttle.forget_email(session, email)

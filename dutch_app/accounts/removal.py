@@ -10,10 +10,10 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from dutch_app.accounts.ratelimit import forget_attempts
 from dutch_app.accounts.tokens import end_sessions
 from dutch_app.services.leaving import end_membership
 from dutch_app.storage.models import LocalCredential, Membership, Player, User, UserPreferences
+from dutch_app.throttle import forget_email
 
 
 def leave_all_groups(session: Session, user_id: int) -> None:
@@ -33,7 +33,7 @@ def remove_user(session: Session, user: User) -> None:
     end_sessions(session, user.id)
     leave_all_groups(session, user.id)
     if user.email is not None:
-        forget_attempts(session, user.email)
+        forget_email(session, user.email)
     session.execute(delete(LocalCredential).where(LocalCredential.user_id == user.id))
     session.execute(delete(UserPreferences).where(UserPreferences.user_id == user.id))
     session.delete(user)
