@@ -12,17 +12,13 @@ from dutch_app.ui.context import run_service
 from dutch_app.ui.text import md
 
 
-def _my_data_zip(user_id: int) -> bytes:
-    return run_service(export_user_data, user_id)
-
-
 def my_data_maker(user_id: int) -> Callable[[], bytes]:
     """What the download button calls: the ZIP of everything kept about ``user_id``.
 
     It runs when the button is clicked, outside the page's script run, so the
     person's id is passed in rather than read from the session.
     """
-    return partial(_my_data_zip, user_id)
+    return partial(run_service, export_user_data, user_id)
 
 
 def confirms_email(typed: str, email: str) -> bool:
