@@ -41,16 +41,6 @@ RESERVE = 256 * MIB
 """Below this much free memory the shared cache keeps nothing."""
 
 
-def group_version(group_id: int) -> str:
-    """The group's current cache stamp (checks membership).
-
-    The stamp joins the group's data version to its random cache key, never to its
-    id: a new group that gets a deleted group's id and reaches the same version
-    still has a stamp of its own, so it is never served the old group's data.
-    """
-    return call(groups.cache_stamp, group_id)
-
-
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
 def _roster(_reader_id: int, group_id: int, version: str) -> list[PlayerView]:
     del version  # part of the cache key only
@@ -215,5 +205,5 @@ def history_frame(
 ) -> pd.DataFrame:
     """The group's history frame with these filters, fresh as of this rerun."""
     account = require_account()
-    version = group_version(group_id)
+    version = call(groups.cache_stamp, group_id)  # checks membership
     return _history(account.user_id, group_id, version, date_from, date_to, player_ids, status)
