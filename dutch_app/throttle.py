@@ -21,7 +21,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, delete, select, tuple_
@@ -29,7 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from dutch_app.i18n import ngettext
-from dutch_app.storage.models import ThrottleCounter
+from dutch_app.storage.models import ThrottleCounter, as_utc
 
 CLEAN_UP_CHANCE = 1 / 64
 """How often a counted try also deletes counters whose time is over."""
@@ -133,11 +133,6 @@ def client_key(ip: str | None, forwarded_for: str | None, trusted_proxies: int) 
             return str(parsed.ipv4_mapped)
         return str(ipaddress.IPv6Network(f"{parsed}/64", strict=False))
     return str(parsed)
-
-
-def as_utc(moment: datetime) -> datetime:
-    """The same moment as an aware UTC datetime (SQLite hands back naive ones)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _insert(session: Session) -> postgresql.Insert | sqlite.Insert:
@@ -292,7 +287,6 @@ __all__ = [
     "Refusal",
     "Rule",
     "admit",
-    "as_utc",
     "clear",
     "forget_email",
     "forget_expired",

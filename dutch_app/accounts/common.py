@@ -35,8 +35,8 @@ from dutch_app.accounts.validation import check_display_name
 from dutch_app.i18n import _
 from dutch_app.services import unit_of_work
 from dutch_app.storage.db import WRITE
-from dutch_app.storage.models import User, utcnow
-from dutch_app.throttle import as_utc, take_back
+from dutch_app.storage.models import User, as_utc, utcnow
+from dutch_app.throttle import take_back
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -32,8 +32,8 @@ from dutch_app.storage.models import (
     RoundHand,
     User,
     UserPreferences,
+    as_utc,
 )
-from dutch_app.throttle import as_utc
 
 README = """\
 Your data from Dutch Scorer

@@ -53,8 +53,7 @@ from dutch_app.accounts.tokens import account_of, end_sessions
 from dutch_app.accounts.validation import check_email, check_password
 from dutch_app.config import DEFAULT_BASE_URL, SmtpSettings
 from dutch_app.i18n import _, ngettext
-from dutch_app.storage.models import LocalCredential, PasswordReset, User, utcnow
-from dutch_app.throttle import as_utc
+from dutch_app.storage.models import LocalCredential, PasswordReset, User, as_utc, utcnow
 
 log = logging.getLogger(__name__)
 

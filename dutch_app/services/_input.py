@@ -5,10 +5,10 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from datetime import UTC, date, datetime, time, timedelta
-from typing import overload
 
 from dutch_app.i18n import N_, _
 from dutch_app.services.errors import ValidationError
+from dutch_app.storage.models import as_utc
 from dutch_app.text_input import text_problem
 
 SMALLEST_ID, LARGEST_ID = -(2**63), 2**63 - 1
@@ -103,21 +103,6 @@ def name_key(name: str) -> str:
     True
     """
     return name.casefold()
-
-
-@overload
-def as_utc(moment: datetime) -> datetime: ...
-@overload
-def as_utc(moment: None) -> None: ...
-@overload
-def as_utc(moment: datetime | None) -> datetime | None: ...
-def as_utc(moment: datetime | None) -> datetime | None:
-    """A stored time as an aware UTC datetime (SQLite hands them back without a zone)."""
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
 
 
 def moment(field: str, value: object, upper: bool = False) -> datetime | None:

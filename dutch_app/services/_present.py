@@ -9,7 +9,6 @@ from typing import Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dutch_app.services._input import as_utc
 from dutch_app.services._stored_games import (
     Table,
     latest_totals,
@@ -26,7 +25,7 @@ from dutch_app.services.views import (
     Role,
     RoundView,
 )
-from dutch_app.storage.models import Game, Group, Membership, Player, Round, RoundHand, User
+from dutch_app.storage.models import Game, Group, Membership, Player, Round, RoundHand, User, as_utc
 from dutch_core import end_reached, lowest_totals, rank_players
 from dutch_core.game import GameStatus
 from dutch_core.round_input import call_type_of

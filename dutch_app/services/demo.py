@@ -24,7 +24,7 @@ from dutch_app.i18n import _
 from dutch_app.services._access import acting_user, bump_group, owner_membership
 from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services._caps import check_room_for_a_group, count_demo_group
-from dutch_app.services._input import as_utc, new_invite_code
+from dutch_app.services._input import new_invite_code
 from dutch_app.services._present import group_view
 from dutch_app.services._simulation import full_deck, play_round
 from dutch_app.services.errors import Conflict, NotFound, ValidationError
@@ -39,6 +39,7 @@ from dutch_app.storage.models import (
     Player,
     Round,
     RoundHand,
+    as_utc,
     utcnow,
 )
 from dutch_core import (

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, game_for, membership, player_for
 from dutch_app.services._filters import filter_values, kept_games
-from dutch_app.services._input import as_utc, check_id, clean_text, moment
+from dutch_app.services._input import check_id, clean_text, moment
 from dutch_app.services._present import game_view, player_view
 from dutch_app.services._stored_games import rules_of, table_of
 from dutch_app.services.errors import Conflict, Forbidden, NotFound, ValidationError
@@ -25,6 +25,7 @@ from dutch_app.storage.models import (
     Player,
     Round,
     RoundHand,
+    as_utc,
     utcnow,
 )
 from dutch_core import Game as CoreGame

@@ -34,12 +34,11 @@ from sqlalchemy.orm import Session
 from dutch_app import throttle
 from dutch_app.i18n import N_, _
 from dutch_app.services._access import game_for
-from dutch_app.services._input import as_utc
 from dutch_app.services._present import game_view
 from dutch_app.services.errors import LimitReached, ServiceError
 from dutch_app.services.unit_of_work import in_steps, read, write, writes
 from dutch_app.services.views import GameView
-from dutch_app.storage.models import Game, SharedGame, utcnow
+from dutch_app.storage.models import Game, SharedGame, as_utc, utcnow
 from dutch_app.throttle import Key, Rule
 from dutch_core import CallType, EndCondition, GameStatus, Outcome, Standing
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import (
     JSON,
@@ -66,6 +66,21 @@ def random_token() -> str:
 def utcnow() -> datetime:
     """The current time, timezone-aware in UTC."""
     return datetime.now(UTC)
+
+
+@overload
+def as_utc(moment: datetime) -> datetime: ...
+@overload
+def as_utc(moment: None) -> None: ...
+@overload
+def as_utc(moment: datetime | None) -> datetime | None: ...
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A stored time as an aware UTC datetime (SQLite hands them back without a zone)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 class Base(DeclarativeBase):
