@@ -19,7 +19,6 @@ Without them, the host prints a link with::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import logging
 import re
 import secrets
@@ -53,7 +52,14 @@ from dutch_app.accounts.tokens import account_of, end_sessions
 from dutch_app.accounts.validation import check_email, check_password
 from dutch_app.config import DEFAULT_BASE_URL, SmtpSettings
 from dutch_app.i18n import _, ngettext
-from dutch_app.storage.models import LocalCredential, PasswordReset, User, as_utc, utcnow
+from dutch_app.storage.models import (
+    LocalCredential,
+    PasswordReset,
+    User,
+    as_utc,
+    token_hash,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -88,15 +94,6 @@ class ResetRequestsLimited(AccountError):
                 minutes,
             ).format(count=minutes)
         )
-
-
-def token_hash(token: str) -> str:
-    """What the database keeps of a token: its SHA-256, in hex.
-
-    >>> token_hash("a" * 43)[:16]
-    '66d34fba71f8f450'
-    """
-    return hashlib.sha256(token.encode("ascii")).hexdigest()
 
 
 def reset_link(base_url: str, token: str) -> str:

@@ -23,7 +23,6 @@ version.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -38,7 +37,7 @@ from dutch_app.services._present import game_view
 from dutch_app.services.errors import LimitReached, ServiceError
 from dutch_app.services.unit_of_work import in_steps, read, write, writes
 from dutch_app.services.views import GameView
-from dutch_app.storage.models import Game, SharedGame, as_utc, utcnow
+from dutch_app.storage.models import Game, SharedGame, as_utc, token_hash, utcnow
 from dutch_app.throttle import Key, Rule
 from dutch_core import CallType, EndCondition, GameStatus, Outcome, Standing
 
@@ -155,11 +154,6 @@ def shared_view(game: GameView) -> SharedGameView:
         end=game.rules.end,
         length=game.length,
     )
-
-
-def token_hash(token: str) -> str:
-    """The SHA-256 hex digest that is stored for a link's token."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def share_link_state(session: Session, user_id: int, game_id: int) -> ShareLinkState:

@@ -12,6 +12,7 @@ from that input, so that reading a game never needs the core to re-score.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import UTC, date, datetime
 from typing import Any, overload
@@ -61,6 +62,16 @@ def surrogate_key() -> Mapped[int]:
 def random_token() -> str:
     """32 random bytes as hex: a session secret or a cache key."""
     return secrets.token_hex(32)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token (a password-reset or shared link's): its SHA-256,
+    in hex. Any text hashes, even one with a lone surrogate (a link can bring anything).
+
+    >>> token_hash("a" * 43)[:16]
+    '66d34fba71f8f450'
+    """
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def utcnow() -> datetime:

@@ -38,7 +38,7 @@ from dutch_app.services import (
 )
 from dutch_app.services.errors import NotFound
 from dutch_app.services.unit_of_work import perform
-from dutch_app.storage.models import User
+from dutch_app.storage.models import User, token_hash
 from dutch_core import PRESETS
 from tests.views import get_group
 
@@ -295,7 +295,7 @@ def _open_shared_game(session, stranger, world):
     perform(session, sharing.make_share_link, world.owner, world.game)
     with pytest.raises(sharing.ShareLinkInvalid):
         perform(session, sharing.open_share_link, "guessed-" + "A" * 35, client="192.0.2.1")
-    made_up = sharing.SharedLink(sharing.token_hash("guessed"), world.game, 1)
+    made_up = sharing.SharedLink(token_hash("guessed"), world.game, 1)
     with pytest.raises(sharing.ShareLinkInvalid):  # only a working link's hash reads a game
         perform(session, sharing.read_shared_game, made_up)
     with pytest.raises(sharing.ShareLinkInvalid):  # nor follows one
@@ -331,7 +331,6 @@ NOT_SERVICES = {
     "live.versions": "the live watcher's batch read, asked only for what the route has checked",
     "preferences.check_choices": "checks a choice's values; reads and writes nothing",
     "sharing.shared_view": "turns a game already read by a service into its shared view",
-    "sharing.token_hash": "hashes a token; reads and writes nothing",
     "leaving.end_membership": "a step of leaving, removing a member and deleting an account, "
     "given the membership those services checked",
     "sharing.end_links_made_by": "a step of removing a member, given the owner's membership "

@@ -15,10 +15,9 @@ from dutch_app.services.sharing import (
     LINK_VISITS_FROM,
     SharedGameView,
     ShareLinkInvalid,
-    token_hash,
 )
 from dutch_app.services.unit_of_work import perform
-from dutch_app.storage.models import SharedGame
+from dutch_app.storage.models import SharedGame, token_hash
 from dutch_core import PRESETS
 from tests.views import get_group
 
