@@ -215,12 +215,6 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(active_language()).ngettext(singular, plural, n)
 
 
-def pgettext(context: str, message: str) -> str:
-    """``message`` in this run's language, told apart from the same words elsewhere by
-    ``context``."""
-    return translations(active_language()).pgettext(context, message)
-
-
 def N_(message: str) -> str:
     """Mark ``message`` for translation where it is defined; translate it with ``_`` when shown.
 
@@ -433,11 +427,6 @@ def _date_field_format(locale_name: str) -> str:
     return _DATE_FIELD_ORDERS.get(order, _DATE_FIELD_ORDERS["yMd"]).format(mark)
 
 
-def format_datetime(value: datetime, width: str = "medium") -> str:
-    """A moment in the person's locale, date and time (``width`` as for :func:`format_date`)."""
-    return babel_dates.format_datetime(value, format=width, locale=active_locale())
-
-
 def format_moment(value: datetime, locale_name: str | None = None) -> str:
     """A date with its time of day to the minute, as the person's locale writes them
     (``locale_name``, such as ``en_US``, instead of the run's own when given).
@@ -458,8 +447,3 @@ def format_moment(value: datetime, locale_name: str | None = None) -> str:
         locale.datetime_skeletons["Hm"].pattern, locale.datetime_skeletons["yMMMd"].pattern
     )
     return babel_dates.format_datetime(value, format=pattern, locale=locale)
-
-
-def format_time(value: datetime, width: str = "short") -> str:
-    """A time of day in the person's locale."""
-    return babel_dates.format_time(value, format=width, locale=active_locale())
