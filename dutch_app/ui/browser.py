@@ -12,19 +12,14 @@ from dutch_app.web.table_script import TABLE_SCRIPT
 
 
 def table_helper(
-    *,
-    scroll_to: str | None = None,
-    focus: bool = False,
-    nonce: object = 0,
-    wake: bool | None = None,
+    *, scroll_to: str | None = None, nonce: object = 0, wake: bool | None = None
 ) -> None:
-    """Draw the table script: bring the widget with key ``scroll_to`` into view (focusing
-    its field when ``focus``), and keep the screen awake (``wake`` True) or let it sleep
-    (False). A new ``nonce`` asks for the same scroll again."""
+    """Draw the table script: bring the widget with key ``scroll_to`` into view, and keep
+    the screen awake (``wake`` True) or let it sleep (False). A new ``nonce`` asks for the
+    same scroll again."""
     wishes = {"nonce": str(nonce)}
     if scroll_to is not None:
         wishes["scroll"] = scroll_to
-        wishes["focus"] = "yes" if focus else "no"
     if wake is not None:
         wishes["wake"] = "on" if wake else "off"
     attributes = " ".join(f'data-{name}="{escape(value)}"' for name, value in wishes.items())

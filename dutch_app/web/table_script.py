@@ -3,8 +3,8 @@ the browser at the card table.
 
 - Hand and penalty fields get ``autocapitalize``, ``autocorrect`` and ``spellcheck`` turned
   off (a phone would otherwise turn ``kh`` into ``Kh`` or "oh").
-- After a save, or a refused save, the field named by the page is scrolled into view (and
-  focused when asked), so the next round starts at its first field and a problem is seen.
+- After a refused save, the field named by the page is scrolled into view, so the problem
+  is seen.
 - While the Play page shows a game and its switch is on, the screen is kept awake with the
   Screen Wake Lock API; the lock is let go when the switch is turned off or the page left,
   and taken again when the tab comes back into view.
@@ -94,21 +94,6 @@ TABLE_SCRIPT = """
       }
       box.scrollIntoView({ block: "center" });
       root.dataset.dutchScrolled = wanted.scroll + " " + wanted.nonce;
-      if (wanted.focus !== "yes") return;
-      // The page may still redraw the field: keep it focused for a moment, unless the
-      // person has meanwhile put the focus somewhere else.
-      let checks = 0;
-      const keep = () => {
-        // The field on show: the previous entry's can stay hidden beside it for a while.
-        const box = find();
-        const input = box && [...box.querySelectorAll("input")].find((i) => i.offsetParent);
-        const idle = !document.activeElement || document.activeElement === document.body;
-        if (input && document.activeElement !== input && (checks === 0 || idle)) {
-          input.focus({ preventScroll: true });
-        }
-        if (checks++ < 15) setTimeout(keep, 100);
-      };
-      keep();
     };
     bring();
   }
