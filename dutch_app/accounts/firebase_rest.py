@@ -50,15 +50,10 @@ def _error_code(response: requests.Response) -> str:
 class IdentityToolkit:
     """A small REST client bound to one web API key."""
 
-    def __init__(
-        self,
-        web_api_key: str,
-        emulator_host: str | None = None,
-        http: requests.Session | None = None,
-    ) -> None:
+    def __init__(self, web_api_key: str, emulator_host: str | None = None) -> None:
         self._key = web_api_key
         self._root = f"http://{emulator_host}/" if emulator_host else "https://"
-        self._http = http or requests.Session()
+        self._http = requests.Session()
 
     def __repr__(self) -> str:
         return f"IdentityToolkit(root={self._root!r}, web_api_key=<hidden>)"
