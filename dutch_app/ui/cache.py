@@ -21,7 +21,6 @@ import dataclasses
 import sys
 import threading
 from collections.abc import Callable, Hashable
-from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -32,6 +31,7 @@ import streamlit as st
 
 from dutch_app.services import groups, history, players
 from dutch_app.services.views import GroupView, PlayerView
+from dutch_app.stats_view import StatsFilters
 from dutch_app.ui.context import call, require_account, resources, run_service
 
 T = TypeVar("T")
@@ -169,41 +169,26 @@ def shared_memory() -> SharedMemory:
     return SharedMemory(limits.cache_megabytes * MIB, limits.loading_slots)
 
 
-def _history(
-    reader_id: int,
-    group_id: int,
-    version: str,
-    date_from: date | None,
-    date_to: date | None,
-    player_ids: tuple[int, ...] | None,
-    status: str | None,
-) -> pd.DataFrame:
+def _history(reader_id: int, group_id: int, version: str, filters: StatsFilters) -> pd.DataFrame:
     def load() -> pd.DataFrame:
         with shared_memory().loading:
             return run_service(
                 history.load_history,
                 reader_id,
                 group_id,
-                date_from=date_from,
-                date_to=date_to,
-                player_ids=list(player_ids) if player_ids is not None else None,
-                status=status,
+                date_from=filters.date_from,
+                date_to=filters.date_to,
+                player_ids=None if filters.player_ids is None else list(filters.player_ids),
             )
 
-    key = ("history", group_id, version, date_from, date_to, player_ids, status)
+    key = ("history", group_id, version, filters)
     # A shallow copy: the cached frame is shared by every session, and copy-on-write keeps
     # a page's changes to its copy away from it.
     return shared_memory().get_or_compute(key, load).copy(deep=False)
 
 
-def history_frame(
-    group_id: int,
-    date_from: date | None = None,
-    date_to: date | None = None,
-    player_ids: tuple[int, ...] | None = None,
-    status: str | None = None,
-) -> pd.DataFrame:
+def history_frame(group_id: int, filters: StatsFilters) -> pd.DataFrame:
     """The group's history frame with these filters, fresh as of this rerun."""
     account = require_account()
     version = call(groups.cache_stamp, group_id)  # checks membership
-    return _history(account.user_id, group_id, version, date_from, date_to, player_ids, status)
+    return _history(account.user_id, group_id, version, filters)

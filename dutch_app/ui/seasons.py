@@ -157,7 +157,7 @@ def season_tables(
     """The view's season table and per-player season table, cached per group version."""
 
     def compute() -> tuple[pd.DataFrame, pd.DataFrame]:  # history_frame checks membership
-        frame = history_frame(group.id, filters.date_from, filters.date_to, filters.player_ids)
+        frame = history_frame(group.id, filters)
         return stats.season_table(frame, kinds.kind, tz, kinds.core_seasons())
 
     key = ("seasons", group.id, group.cache_stamp, filters, kinds, str(tz))

@@ -43,7 +43,7 @@ def _bundle(
     windows = TrendWindows.of(windows)
 
     def compute() -> StatsBundle:  # history_frame checks membership
-        frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
+        frame = history_frame(group_id, filters)
         return compute_bundle(frame, filters.player_ids, windows)
 
     # The charts' titles and labels are in the run's language: one bundle per language.
@@ -81,7 +81,7 @@ def _game_totals(
     user_id: int, group_id: int, version: str, filters: StatsFilters, game_id: int, language: str
 ) -> tuple[pd.DataFrame, ChartSpec]:
     del user_id, version, language  # part of the cache key only
-    frame = history_frame(group_id, filters.date_from, filters.date_to, filters.player_ids)
+    frame = history_frame(group_id, filters)
     totals = stats.cumulative_totals(frame, game_id)
     return totals, charts.CUMULATIVE_TOTALS.spec(totals)
 
