@@ -1,8 +1,7 @@
 """Filters of a group's games, the same for the list of games and the history frame.
 
 The values are checked once (:func:`filter_values`); a query is then kept to the games
-they match (:func:`kept_games`), with the values in the statement or, for a statement
-built once and run with many values, as named parameters (``bound=True``).
+they match (:func:`kept_games`).
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date, datetime
 
-from sqlalchemy import Select, bindparam
+from sqlalchemy import Select
 
 from dutch_app.services._input import moment
 from dutch_app.services.errors import ValidationError
@@ -18,7 +17,6 @@ from dutch_app.storage.models import Game
 from dutch_core.game import GameStatus
 
 STATUSES = tuple(GameStatus)
-FILTERS = ("date_from", "date_to", "status")
 
 
 def filter_values(
@@ -39,17 +37,13 @@ def filter_values(
     return values
 
 
-def kept_games(query: Select, values: Mapping[str, object], bound: bool = False) -> Select:
+def kept_games(query: Select, values: Mapping[str, object]) -> Select:
     """``query`` kept to the games that the checked ``values`` (see :func:`filter_values`)
-    match; with ``bound``, each value is a parameter of its filter's name instead."""
-
-    def value(name: str, column) -> object:
-        return bindparam(name, type_=column.type) if bound else values[name]
-
+    match."""
     if "date_from" in values:
-        query = query.where(Game.started_at >= value("date_from", Game.started_at))
+        query = query.where(Game.started_at >= values["date_from"])
     if "date_to" in values:
-        query = query.where(Game.started_at < value("date_to", Game.started_at))
+        query = query.where(Game.started_at < values["date_to"])
     if "status" in values:
-        query = query.where(Game.status == value("status", Game.status))
+        query = query.where(Game.status == values["status"])
     return query
