@@ -295,21 +295,17 @@ def format_number(value: float | int, digits: int | None = None, *, signed: bool
     return babel_numbers.format_decimal(value, format=pattern, locale=active_locale())
 
 
-def format_percent(share: float, digits: int = 0) -> str:
-    """A share (0.25) as a percentage in the person's locale ("25%", "25 %").
+def format_percent(share: float) -> str:
+    """A share (0.25) as a whole percentage in the person's locale ("25%", "25 %").
 
     >>> use_language("fr")
     'fr'
-    >>> format_percent(0.255, digits=1).replace("\\u202f", " ").replace("\\xa0", " ")
-    '25,5 %'
+    >>> format_percent(0.25).replace("\\u202f", " ").replace("\\xa0", " ")
+    '25 %'
     >>> use_language("en")
     'en'
     """
-    pattern = None
-    if digits > 0:
-        base = Locale.parse(active_locale()).percent_formats[None].pattern
-        pattern = base.replace("0", "0." + "0" * digits, 1) if "." not in base else base
-    return babel_numbers.format_percent(share, format=pattern, locale=active_locale())
+    return babel_numbers.format_percent(share, locale=active_locale())
 
 
 def format_duration(value: timedelta) -> str:
