@@ -181,7 +181,6 @@ def round_form(
     rules: HouseRules,
     submit_label: str | None = None,
     initial: RoundFields | None = None,
-    totals: Mapping[str, int] | None = None,
     live: bool = True,
 ) -> tuple[RoundFields, EntryCheck] | None:
     """Draw the entry; return its fields and their good check once Save is tapped on a
@@ -191,8 +190,7 @@ def round_form(
     never clash; the fields, choices and Save carry the entry's number too, inside a
     container with the lasting name (``calc_round_hand_0``, see
     :mod:`dutch_app.ui.entry_keys`). ``initial`` fills a fresh entry (see also
-    :func:`fill_round_form`); ``totals`` are the game totals before this round, for the
-    preview's new game totals. ``live`` updates the preview while a field is typed in
+    :func:`fill_round_form`). ``live`` updates the preview while a field is typed in
     (after a short pause), not only when it is left; for pages drawn as a fragment.
     """
     submit_label = submit_label or _("Score the round")
@@ -247,7 +245,7 @@ def round_form(
         st.error(md(localized(errors[CALLER])))
     penalty_now = st.session_state.get(widget_key(key, "penalty")) or ""
     table = preview_table(
-        preview, players, hand_texts, penalty_now, caller, call_type, rules, totals
+        preview, players, hand_texts, penalty_now, caller, call_type, rules, totals=None
     )
     show_preview(table, key)
     due = preview.penalty_cards_due or 0
