@@ -28,6 +28,7 @@ from dutch_app.ui.card_pad import card_pad, forget_written, settle_fields
 from dutch_app.ui.entry_keys import new_entry, widget_key
 from dutch_app.ui.round_preview import preview_table, show_preview
 from dutch_app.ui.text import md
+from dutch_app.ui.widgets import shown_as
 from dutch_core.entry import CALLER, PENALTY, EntryCheck, preview_round
 from dutch_core.round_input import CallType
 from dutch_core.rules import HouseRules
@@ -238,7 +239,7 @@ def round_form(
             st.segmented_control(
                 _("How?"),
                 list(CALL_LABELS),
-                format_func=lambda call: _(CALL_LABELS[call]),
+                format_func=shown_as(CALL_LABELS),
                 key=widget_key(key, "call_type"),
             )
     if CALLER in errors:
