@@ -22,7 +22,7 @@ from dutch_app.accounts.base import (
     WeakPassword,
 )
 from dutch_app.accounts.common import Clock, SessionFactory
-from dutch_app.accounts.tokens import end_sessions, issue_session_token, resume_session
+from dutch_app.accounts.tokens import end_sessions, issue_session_token
 from dutch_app.config import Settings, load_settings
 from dutch_app.storage.models import utcnow
 
@@ -43,7 +43,6 @@ __all__ = [
     "end_sessions",
     "issue_session_token",
     "make_backend",
-    "resume_session",
 ]
 
 

@@ -28,7 +28,6 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from dutch_app.accounts.base import Account
-from dutch_app.config import load_settings
 from dutch_app.storage.models import User, random_token, utcnow
 
 VERSION = "v2"
@@ -125,18 +124,9 @@ def read_token(token: object, key: bytes, session_secret: str, now: datetime) ->
 
 
 def issue_session_token(
-    session: Session,
-    user_id: int,
-    now: datetime | None = None,
-    *,
-    key: bytes | None = None,
-    days: int | None = None,
+    session: Session, user_id: int, now: datetime | None = None, *, key: bytes, days: int
 ) -> str:
-    """A token for ``user_id`` valid for ``days`` (default: the configured session days)."""
-    if key is None or days is None:
-        settings = load_settings()
-        key = settings.secret_key.encode() if key is None else key
-        days = settings.session_days if days is None else days
+    """A token for ``user_id`` signed with ``key``, valid for ``days``."""
     user = session.get(User, user_id)
     if user is None:
         raise LookupError(f"No user with id {user_id!r}.")
@@ -154,29 +144,21 @@ def account_of(user: User) -> Account:
 
 
 def resume_claims(
-    session: Session, token: object, now: datetime | None = None, *, key: bytes | None = None
+    session: Session, token: object, now: datetime, *, key: bytes
 ) -> tuple[User, TokenClaims] | None:
-    """Like `resume_session`, returning the person's row and the token's claims.
+    """The person's row and the token's claims, or None if the token is forged, expired or
+    ended.
 
     Costs at most one query, by primary key, and none for text that is not a token.
     """
     parsed = parse_token(token)
     if parsed is None:
         return None
-    key = load_settings().secret_key.encode() if key is None else key
     user = session.get(User, parsed[0].user_id)
     if user is None:
         return None
-    claims = read_token(token, key, user.session_secret, now or utcnow())
+    claims = read_token(token, key, user.session_secret, now)
     return None if claims is None else (user, claims)
-
-
-def resume_session(
-    session: Session, token: object, now: datetime | None = None, *, key: bytes | None = None
-) -> Account | None:
-    """The account a token stands for, or None if it is forged, expired or ended."""
-    resumed = resume_claims(session, token, now, key=key)
-    return None if resumed is None else account_of(resumed[0])
 
 
 def end_sessions(session: Session, user_id: int) -> None:

@@ -33,7 +33,6 @@ from dutch_app.accounts import (
     WeakPassword,
     issue_session_token,
     make_backend,
-    resume_session,
 )
 from dutch_app.accounts.base import AccountBackend
 from dutch_app.accounts.export import export_user_data
@@ -350,21 +349,19 @@ def test_signing_out_ends_every_session_but_not_the_next_sign_in(backend):
     assert backend.resume(backend.issue_token(again.user_id)) == ann
 
 
-def test_module_functions_use_the_configured_key_and_days(sessions, monkeypatch, tmp_path):
+def test_the_backend_uses_the_configured_key_and_days(sessions, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # no secrets file here: the environment decides
     monkeypatch.setenv("DUTCH_SECRET_KEY", "a key from the environment, long and varied 42")
     monkeypatch.setenv("DUTCH_SESSION_DAYS", "3")
     backend = make_backend(sessions, load_settings(secrets={}))
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     start = datetime(2030, 1, 1, tzinfo=UTC)
-    with sessions() as session:
-        token = issue_session_token(session, ann.user_id, now=start)
-        assert resume_session(session, token, now=start + timedelta(days=2)) == ann
-        assert resume_session(session, token, now=start + timedelta(days=3)) is None
-        assert backend.resume(token, now=start) == ann  # the backend got the same key
+    token = backend.issue_token(ann.user_id, now=start)
+    assert backend.resume(token, now=start + timedelta(days=2)) == ann
+    assert backend.resume(token, now=start + timedelta(days=3)) is None
     monkeypatch.setenv("DUTCH_SECRET_KEY", "a rotated key, just as long and varied as 77")
-    with sessions() as session:
-        assert resume_session(session, token, now=start) is None
+    rotated = make_backend(sessions, load_settings(secrets={}))
+    assert rotated.resume(token, now=start) is None
 
 
 # --- Local passwords -------------------------------------------------------------------------
