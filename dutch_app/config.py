@@ -260,10 +260,7 @@ def _base_url(text: str) -> str:
 
 def _smtp_settings(section: Mapping[str, Any], environ: Mapping[str, str]) -> SmtpSettings:
     def pick(key: str, default: str = "") -> str:
-        value = section.get(key)
-        if value is None or value == "":
-            value = environ.get(f"DUTCH_SMTP_{key.upper()}", "")
-        return str(value).strip() or default
+        return _pick(section, environ, key, f"DUTCH_SMTP_{key.upper()}").strip() or default
 
     tls = pick("tls", "starttls").lower()
     if tls not in SMTP_TLS_MODES:
