@@ -29,6 +29,7 @@ cells, select-box options, chart tooltips) show text as it is and take it unesca
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from dutch_app.i18n import format_percent
 
@@ -105,14 +106,12 @@ def distinct_labels(labels: dict[int, str]) -> dict[int, str]:
     >>> distinct_labels({1: "Friday cards", 2: "Sunday", 3: "Friday cards"})
     {1: 'Friday cards (1)', 2: 'Sunday', 3: 'Friday cards (2)'}
     """
-    totals: dict[str, int] = {}
-    for label in labels.values():
-        totals[label] = totals.get(label, 0) + 1
-    seen: dict[str, int] = {}
+    totals = Counter(labels.values())
+    seen: Counter[str] = Counter()
     unique = {}
     for key, label in labels.items():
         if totals[label] > 1:
-            seen[label] = seen.get(label, 0) + 1
+            seen[label] += 1
             label = f"{label} ({seen[label]})"
         unique[key] = label
     return unique
