@@ -1,8 +1,6 @@
 """History: the group's games with filters, one game round by round (correct or delete a
 round, end, reopen or delete the game), and the history as CSV files out and in."""
 
-from datetime import date
-
 import streamlit as st
 
 from dutch_app.csv_io import MAX_ROWS, MAX_UPLOAD_MB, CsvImportError
@@ -18,8 +16,8 @@ from dutch_app.ui.guard import guarded
 from dutch_app.ui.history_files import (
     GAMES,
     ROUNDS,
+    csv_download,
     file_maker,
-    file_name,
     game_file_maker,
     game_file_name,
     import_summary,
@@ -90,20 +88,6 @@ def read_filters(group: GroupView) -> Filters:
     )
     date_from, date_to = local_bounds(*date_range(dates), TZ)
     return Filters(date_from, date_to, player_id, status)
-
-
-def download(label: str, make, what: str, key: str) -> None:
-    """A CSV download button; ``make`` builds the file when it is clicked; ``what`` names
-    it (with today's date), or is a whole file name ending in ``.csv``."""
-    st.download_button(
-        label,
-        make,
-        file_name=what if what.endswith(".csv") else file_name(what, date.today()),
-        mime="text/csv",
-        key=key,
-        on_click="ignore",
-        icon=":material/download:",
-    )
 
 
 def game_actions(game) -> None:
@@ -292,7 +276,7 @@ def show_game(summary: GameSummary, files: tuple[int, int, str]) -> None:
         st.dataframe(standings_frame(game), hide_index=True, width="stretch")
     if game.rounds:
         st.dataframe(round_by_round_frame(game), hide_index=True, width="stretch")
-        download(
+        csv_download(
             _("This game (rounds)"),
             game_file_maker(*files, game.id, game.started_at),
             game_file_name(game.started_at, TZ),
@@ -312,10 +296,12 @@ def downloads(files: tuple[int, int, str], filters: Filters) -> None:
     ``files`` is (user id, group id, cache stamp), what the CSV files are made for.
     """
     st.subheader(_("Download as CSV"))
-    download(_("All rounds"), file_maker(*files, ROUNDS), "rounds", "history_download_rounds")
-    download(_("All games (totals)"), file_maker(*files, GAMES), "games", "history_download_games")
+    csv_download(_("All rounds"), file_maker(*files, ROUNDS), "rounds", "history_download_rounds")
+    csv_download(
+        _("All games (totals)"), file_maker(*files, GAMES), "games", "history_download_games"
+    )
     if filters.is_set:
-        download(
+        csv_download(
             _("Rounds of the games listed"),
             file_maker(*files, ROUNDS, filters),
             "rounds-filtered",

@@ -26,6 +26,7 @@ from dutch_app.ui.chart_view import group_colours, show_chart
 from dutch_app.ui.context import active_group, my_groups, require_account
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.highlight import Highlight, first_choice
+from dutch_app.ui.history_files import csv_download
 from dutch_app.ui.history_view import STATUS_LABELS, date_range, games_word, rounds_word
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.seasons import (
@@ -446,23 +447,11 @@ def show_downloads(group: GroupView, filters: StatsFilters) -> None:
     """The rounds and games files of exactly this view, made when clicked."""
     st.subheader(_("Download this view"))
     key = (require_account().user_id, group.id, group.cache_stamp, filters)
-    st.download_button(
-        _("Rounds CSV"),
-        data=partial(rounds_csv, *key),
-        file_name="dutch-rounds.csv",
-        mime="text/csv",
-        key="stats_download_rounds",
-        icon=":material/download:",
-        on_click="ignore",
+    csv_download(
+        _("Rounds CSV"), partial(rounds_csv, *key), "dutch-rounds.csv", "stats_download_rounds"
     )
-    st.download_button(
-        _("Games CSV"),
-        data=partial(games_csv, *key),
-        file_name="dutch-games.csv",
-        mime="text/csv",
-        key="stats_download_games",
-        icon=":material/download:",
-        on_click="ignore",
+    csv_download(
+        _("Games CSV"), partial(games_csv, *key), "dutch-games.csv", "stats_download_games"
     )
     st.caption(_("The rounds file can be imported again; both hold only the games shown above."))
 

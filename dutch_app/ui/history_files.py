@@ -77,6 +77,20 @@ def game_file_maker(
     return partial(history_csv, user_id, group_id, version, ROUNDS, moment, game_id)
 
 
+def csv_download(label: str, make: Callable[[], bytes], what: str, key: str) -> None:
+    """A CSV download button; ``make`` builds the file when it is clicked; ``what`` names
+    it (with today's date), or is a whole file name ending in ``.csv``."""
+    st.download_button(
+        label,
+        make,
+        file_name=what if what.endswith(".csv") else file_name(what, date.today()),
+        mime="text/csv",
+        key=key,
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
+
 def file_name(what: str, today: date) -> str:
     """The name offered for a download, e.g. ``dutch-scorer-rounds-2025-05-10.csv``.
 
