@@ -73,13 +73,12 @@ class Sparse:
         return left_out
 
 
-def quiet_accept_errors(
-    loop: asyncio.AbstractEventLoop, every: float = REPORT_EVERY
-) -> Callable[[], None]:
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
     """Log ``loop``'s reports of ``accept()`` failing for want of resources at most once per
-    ``every`` seconds; every other report goes where it went before. Returns the undo."""
+    :data:`REPORT_EVERY` seconds; every other report goes where it went before. Returns the
+    undo."""
     previous = loop.get_exception_handler()
-    sparse = Sparse(every)
+    sparse = Sparse()
 
     def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         error = context.get("exception")
