@@ -1,8 +1,8 @@
-"""The client side of Firebase Authentication: the Identity Toolkit and Secure Token REST APIs.
+"""The client side of Firebase Authentication: the Identity Toolkit REST API.
 
 These calls are what a browser would make with the web API key: sign-up (with a password,
 or anonymous), sign-in with a password or a custom token, linking a password to an
-anonymous user, refreshing an ID token and sending the password-reset email. With
+anonymous user and sending the password-reset email. With
 an Auth emulator host they go to the emulator over plain HTTP.
 """
 
@@ -14,7 +14,6 @@ from typing import Any
 import requests
 
 IDENTITY_TOOLKIT = "identitytoolkit.googleapis.com/v1"
-SECURE_TOKEN_API = "securetoken.googleapis.com/v1"  # noqa: S105 (an address, not a secret)
 TIMEOUT_SECONDS = 15
 
 
@@ -35,7 +34,6 @@ class SignedIn:
     email: str
     display_name: str
     id_token: str = field(repr=False)
-    refresh_token: str = field(repr=False)
 
 
 def _error_code(response: requests.Response) -> str:
@@ -58,16 +56,11 @@ class IdentityToolkit:
     def __repr__(self) -> str:
         return f"IdentityToolkit(root={self._root!r}, web_api_key=<hidden>)"
 
-    def _post(
-        self, api: str, method: str, body: dict[str, Any], *, form: bool = False
-    ) -> dict[str, Any]:
-        url = f"{self._root}{api}/{method}"
+    def _post(self, method: str, body: dict[str, Any]) -> dict[str, Any]:
+        url = f"{self._root}{IDENTITY_TOOLKIT}/{method}"
         params = {"key": self._key}
         try:
-            if form:
-                response = self._http.post(url, params=params, timeout=TIMEOUT_SECONDS, data=body)
-            else:
-                response = self._http.post(url, params=params, timeout=TIMEOUT_SECONDS, json=body)
+            response = self._http.post(url, params=params, timeout=TIMEOUT_SECONDS, json=body)
         except requests.RequestException as error:
             raise FirebaseRestError("UNREACHABLE") from error
         if not response.ok:
@@ -81,7 +74,6 @@ class IdentityToolkit:
             email=answer.get("email", ""),
             display_name=answer.get("displayName", ""),
             id_token=answer["idToken"],
-            refresh_token=answer["refreshToken"],
         )
 
     def sign_up(self, email: str, password: str, display_name: str) -> SignedIn:
@@ -92,17 +84,17 @@ class IdentityToolkit:
             "displayName": display_name,
             "returnSecureToken": True,
         }
-        return self._signed_in(self._post(IDENTITY_TOOLKIT, "accounts:signUp", body))
+        return self._signed_in(self._post("accounts:signUp", body))
 
     def sign_up_anonymous(self) -> SignedIn:
         """Create an anonymous user (``accounts:signUp`` with no email or password)."""
         body = {"returnSecureToken": True}
-        return self._signed_in(self._post(IDENTITY_TOOLKIT, "accounts:signUp", body))
+        return self._signed_in(self._post("accounts:signUp", body))
 
     def sign_in_with_custom_token(self, token: str) -> str:
         """Trade a custom token made by the server for an ID token of its user."""
         body = {"token": token, "returnSecureToken": True}
-        answer = self._post(IDENTITY_TOOLKIT, "accounts:signInWithCustomToken", body)
+        answer = self._post("accounts:signInWithCustomToken", body)
         return str(answer["idToken"])
 
     def link_password(
@@ -117,20 +109,14 @@ class IdentityToolkit:
             "displayName": display_name,
             "returnSecureToken": True,
         }
-        return self._signed_in(self._post(IDENTITY_TOOLKIT, "accounts:update", body))
+        return self._signed_in(self._post("accounts:update", body))
 
     def sign_in(self, email: str, password: str) -> SignedIn:
         """Check a password (``accounts:signInWithPassword``)."""
         body = {"email": email, "password": password, "returnSecureToken": True}
-        return self._signed_in(self._post(IDENTITY_TOOLKIT, "accounts:signInWithPassword", body))
-
-    def refresh(self, refresh_token: str) -> tuple[str, str]:
-        """Trade a refresh token for a fresh ``(id_token, refresh_token)`` pair."""
-        body = {"grant_type": "refresh_token", "refresh_token": refresh_token}
-        answer = self._post(SECURE_TOKEN_API, "token", body, form=True)
-        return answer["id_token"], answer["refresh_token"]
+        return self._signed_in(self._post("accounts:signInWithPassword", body))
 
     def send_password_reset(self, email: str) -> None:
         """Have Firebase email a password-reset link (``accounts:sendOobCode``)."""
         body = {"requestType": "PASSWORD_RESET", "email": email}
-        self._post(IDENTITY_TOOLKIT, "accounts:sendOobCode", body)
+        self._post("accounts:sendOobCode", body)

@@ -25,7 +25,7 @@ from dutch_app.accounts import (
 )
 from dutch_app.accounts.firebase import FirebaseBackend
 from dutch_app.accounts.firebase_app import check_settings, firebase_app
-from dutch_app.accounts.firebase_rest import FirebaseRestError, IdentityToolkit
+from dutch_app.accounts.firebase_rest import IdentityToolkit
 from dutch_app.accounts.local import LocalBackend
 from dutch_app.config import ConfigError, FirebaseSettings, Settings
 from dutch_app.storage.db import make_engine, make_session_factory
@@ -176,16 +176,6 @@ def test_signing_out_revokes_firebase_refresh_tokens(backend, app):
     assert after - before >= 59_000
 
 
-def test_a_refresh_token_buys_a_fresh_id_token_for_the_same_user(rest, app):
-    signed = rest.sign_up("ann@example.com", PASSWORD, "Ann")
-    id_token, refresh_token = rest.refresh(signed.refresh_token)
-    assert auth.verify_id_token(id_token, app=app)["uid"] == signed.uid
-    assert refresh_token
-    with pytest.raises(FirebaseRestError) as refused:
-        rest.refresh("not a refresh token")
-    assert refused.value.code.startswith("INVALID")
-
-
 def test_a_disabled_firebase_user_can_neither_resume_nor_sign_in(backend, app):
     ann = backend.sign_up("ann@example.com", PASSWORD, "Ann")
     token = backend.issue_token(ann.user_id)
@@ -264,7 +254,7 @@ def test_reprs_show_no_key_or_token(backend, rest):
     signed = rest.sign_up("ann@example.com", PASSWORD, "Ann")
     shown = " ".join(map(repr, (backend, rest, signed)))
     assert "demo-api-key" not in shown
-    assert signed.id_token not in shown and signed.refresh_token not in shown
+    assert signed.id_token not in shown
 
 
 def test_parallel_guesses_reach_firebase_only_as_often_as_the_limit_allows(sessions, settings):
