@@ -19,6 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SESSION_COOKIE = "dutch_session"
 PASSWORD = "correct horse 42"  # of everyone the tests sign up
@@ -116,24 +117,30 @@ def open_tab(page: Page, name: str) -> None:
 def choose(page: Page, key: str, option: str) -> None:
     """Pick ``option`` in the select box with this key.
 
-    The list of options closes when the page scrolls, so the box is scrolled into view
-    before it is opened from the keyboard. A key press that lands while the page is still
-    redrawing the box is lost, so opening is tried again a few times before giving up.
+    The list of options closes when the page scrolls: when a click scrolls the option into
+    view, and when the browser keeps the view in place as something above the box grows
+    (a chart drawn a moment after the run). So the box is brought to the middle of the view
+    before it is opened from the keyboard (its list then opens in view), and the list is
+    opened again when it closed before the click: as a person would, a few times before
+    giving up. A key press that lands while the page is still redrawing the box is lost
+    in the same way.
     """
     wait_until_idle(page)
     box = widget(page, key).locator("input")
-    for _ in range(4):
-        box.scroll_into_view_if_needed()
+    choice = page.get_by_role("option", name=option, exact=True)
+    for attempt in range(4):
+        box.evaluate("box => box.scrollIntoView({block: 'center'})")
         box.focus()
         box.press("ArrowDown")
         try:
             expect(box).to_have_attribute("aria-expanded", "true", timeout=3_000)
+            choice.click(timeout=5_000)
             break
-        except AssertionError:
+        except (AssertionError, PlaywrightTimeout):
+            if attempt == 3:
+                raise
             box.press("Escape")
             wait_until_idle(page)
-    expect(box).to_have_attribute("aria-expanded", "true")
-    page.get_by_role("option", name=option, exact=True).click()
     expect(box).to_have_value(option)
 
 
