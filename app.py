@@ -225,7 +225,13 @@ def run() -> None:
         st.info(_(notice), icon=":material/logout:")
     if current_account() is None and invite_waiting() and not resetting:
         st.info(_(WAITING), icon=":material/group_add:")
-    flush_cookie()
+    # What comes and goes above the page (the cookie's ticket, a notice shown once) stands
+    # in a container that is always drawn: Streamlit draws an element afresh when what
+    # stands before it changes, and the Play page's round entry would lose what was typed
+    # in the run after such a notice.
+    passing = st.container()
+    with passing:
+        flush_cookie()
     # The head script stands as a placeholder until Streamlit has the code that draws it:
     # last in the sidebar (folded on a phone), the page does not move up when it goes.
     # The reset form alone has no sidebar, and no page under the script to move.
@@ -233,8 +239,9 @@ def run() -> None:
         page_head(my_preferences().theme if current_account() is not None else None)
     apply_pending_resets()
     with guarded():
-        show_lost_group()
-        show_invite_outcome()
+        with passing:
+            show_lost_group()
+            show_invite_outcome()
         page.run()
 
 

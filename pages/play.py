@@ -202,11 +202,12 @@ def show_game(game_id: int, group: GroupView) -> None:
         st.rerun()
     st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
     advice = cached_call_advice(group)  # from the Stats page's last figures: no history read
-    if advice is not None:
-        names = [player.name for player in game.players]
-        lines = advice_lines(advice, len(names), names)
-        if lines:
-            st.caption("  \n".join(lines))
+    with st.container():  # always here, so the entry below keeps its place when advice comes
+        if advice is not None:
+            names = [player.name for player in game.players]
+            lines = advice_lines(advice, len(names), names)
+            if lines:
+                st.caption("  \n".join(lines))
     message = st.session_state.pop(SAVED_KEY, None)
     if message:
         st.toast(message)
