@@ -1,7 +1,7 @@
 """Under load: many people adding rounds at once lose nothing and double nothing.
 
-Twenty people each add fifty rounds to a game of their own while five others add
-rounds to one game they share, all in the same group, each in a thread and a
+Twelve people each add twenty-five rounds to a game of their own while five others
+add ten rounds each to one game they share, all in the same group, each in a thread and a
 session of their own. Afterwards every round sent is stored exactly once, the
 round numbers of every game run 1, 2, 3, ... without a gap, every game total
 equals the sum the core gives for the rounds sent, and the group's data version
@@ -27,10 +27,10 @@ from dutch_app.services.unit_of_work import perform
 from dutch_app.storage.models import Round
 from dutch_core import PRESETS, CallType, RoundInput, score_round
 
-OWN_GAMES = 20
-ROUNDS_EACH = 50
+OWN_GAMES = 12
+ROUNDS_EACH = 25
 SHARING = 5
-ROUNDS_EACH_SHARED = 20
+ROUNDS_EACH_SHARED = 10
 RULES = PRESETS["classic_open"]  # never ends by itself, so every round is accepted
 
 
