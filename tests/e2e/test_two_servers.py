@@ -55,9 +55,6 @@ from tests.servers import (
     wait_until,
 )
 
-# A live update through nginx has a deadline; the servers share one PostgreSQL database.
-pytestmark = pytest.mark.deadline
-
 SECRET_KEY = "two-servers-secret-key-shared-by-every-server"
 NAMES = ("Ann", "Ben", "Cleo")
 
@@ -273,6 +270,7 @@ def test_a_round_saved_through_one_server_shows_on_the_other_at_its_next_rerun(
     expect_clean_page(ben)
 
 
+@pytest.mark.deadline  # a live update within 3 s: measured on a machine no other test loads
 def test_a_round_saved_through_one_server_shows_live_on_the_other(shared, page_factory):
     """Ben's Play page, kept on server B, waits on B's live route through nginx; Ann's round
     saved on server A shows on it within 3 s with nothing done on Ben's phone."""
