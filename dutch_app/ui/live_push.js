@@ -67,7 +67,9 @@ async function follow(state) {
     failures += 1;
     // 429: this person or network already holds as many waiting requests as a server
     // allows (more open tabs than a person needs); this tab asks by itself instead.
-    if (status === 401 || status === 403 || status === 404 || status === 400 || status === 429) {
+    // 401 is tried again like a lost request: right after signing in or joining as a
+    // guest, the page is drawn a moment before the browser has stored its session cookie.
+    if (status === 403 || status === 404 || status === 400 || status === 429) {
       failures = FAILURES_BEFORE_OFFLINE;
     }
     if (failures >= FAILURES_BEFORE_OFFLINE) {

@@ -95,13 +95,34 @@ const cases = {
     draw(element, 6, "new");
     await wait(1500);
   },
-  // The route refused (signed out): the page is told once, and stops asking.
+  // The route refused (no such game for this person): the page is told once, and stops.
   async refused() {
     const element = { isConnected: true };
     draw(element, 5, "only");
     await wait(10);
-    requests.at(-1).answer(null, 401);
+    requests.at(-1).answer(null, 404);
     await wait(1500);
+  },
+  // No session cookie yet (the page drawn just after signing in): asked again, and once
+  // the cookie has come the page follows the game.
+  async signed_in_late() {
+    const element = { isConnected: true };
+    draw(element, 5, "only");
+    await wait(10);
+    requests.at(-1).answer(null, 401);
+    await wait(1100);
+    requests.at(-1).answer(6);
+    await wait(100);
+  },
+  // Still no session after three tries (a browser that keeps no cookie): told once.
+  async never_signed_in() {
+    const element = { isConnected: true };
+    draw(element, 5, "only");
+    for (const pause of [10, 1100, 2100]) {
+      await wait(pause);
+      requests.at(-1).answer(null, 401);
+    }
+    await wait(100);
   },
 };
 

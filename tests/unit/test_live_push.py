@@ -71,5 +71,19 @@ def test_a_redraw_at_the_new_version_waits_from_there():
 def test_a_refused_wait_tells_the_page_once_and_stops():
     report = run("refused")
     assert [t["name"] for t in report["triggers"]] == ["offline"]
-    assert report["triggers"][0]["value"] == 401
+    assert report["triggers"][0]["value"] == 404
     assert len(report["requests"]) == 1
+
+
+def test_a_page_drawn_before_its_session_cookie_was_stored_asks_again_and_follows():
+    report = run("signed_in_late")
+    assert len(report["requests"]) == 2, report  # refused, then answered
+    assert [t["name"] for t in report["triggers"]] == ["changed"], report
+    assert report["triggers"][0]["value"]["version"] == 6
+
+
+def test_a_page_that_stays_without_a_session_tells_the_page_after_three_tries():
+    report = run("never_signed_in")
+    assert len(report["requests"]) == 3, report
+    assert [t["name"] for t in report["triggers"]] == ["offline"], report
+    assert report["triggers"][0]["value"] == 401
