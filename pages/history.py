@@ -54,6 +54,7 @@ from dutch_app.ui.seasons import group_seasons, local_bounds, period_picker
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import (
     date_range_field,
+    field_room,
     labelled_selectbox,
     reset_on_next_run,
     shown_as,
@@ -72,20 +73,22 @@ def read_filters(group: GroupView) -> Filters:
     names = {player.id: player.name for player in roster(group)}
     period_picker("history", "history_filter_dates", group_seasons(group), TZ)
     dates_col, player_col, status_col = st.columns(3)
-    dates = date_range_field(dates_col, _("Started between"), key="history_filter_dates")
-    with player_col:
+    with dates_col, field_room():
+        dates = date_range_field(st, _("Started between"), key="history_filter_dates")
+    with player_col, field_room():
         player_id = labelled_selectbox(
             _("Player"),
             [None, *names],
             {None: _("Everyone"), **names},
             key="history_filter_player",
         )
-    status = status_col.selectbox(
-        _("Status"),
-        list(STATUS_LABELS),
-        format_func=shown_as(STATUS_LABELS),
-        key="history_filter_status",
-    )
+    with status_col, field_room():
+        status = st.selectbox(
+            _("Status"),
+            list(STATUS_LABELS),
+            format_func=shown_as(STATUS_LABELS),
+            key="history_filter_status",
+        )
     date_from, date_to = local_bounds(*date_range(dates), TZ)
     return Filters(date_from, date_to, player_id, status)
 

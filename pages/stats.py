@@ -38,7 +38,12 @@ from dutch_app.ui.seasons import (
 )
 from dutch_app.ui.stats_cache import game_totals, games_csv, rounds_csv, stats_bundle
 from dutch_app.ui.text import distinct_labels, md, percent
-from dutch_app.ui.widgets import date_range_field, labelled_multiselect, labelled_selectbox
+from dutch_app.ui.widgets import (
+    date_range_field,
+    field_room,
+    labelled_multiselect,
+    labelled_selectbox,
+)
 from dutch_core import stats
 
 ensure_routed()
@@ -54,13 +59,14 @@ def filters_for(group: GroupView, kinds: SeasonsView, tz: tzinfo) -> StatsFilter
     names = {player.id: player.name for player in roster(group)}
     period_picker("stats", "stats_dates", kinds, tz)
     dates_column, players_column = st.columns(2)
-    dates = date_range_field(
-        dates_column,
-        _("Games started between"),
-        key="stats_dates",
-        help=_("Leave empty for all games; pick one day twice for a single day."),
-    )
-    with players_column:
+    with dates_column, field_room():
+        dates = date_range_field(
+            st,
+            _("Games started between"),
+            key="stats_dates",
+            help=_("Leave empty for all games; pick one day twice for a single day."),
+        )
+    with players_column, field_room():
         chosen = labelled_multiselect(
             _("Players"),
             list(names),
@@ -68,6 +74,7 @@ def filters_for(group: GroupView, kinds: SeasonsView, tz: tzinfo) -> StatsFilter
             key="stats_players",
             placeholder=_("All players"),
             help=_("Show the games these players took part in, and only their rows."),
+            wrap=False,  # one row, scrolled sideways when full: the field keeps its height
         )
     date_from, date_to = local_bounds(*date_range(dates), tz)
     return StatsFilters(

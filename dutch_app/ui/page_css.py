@@ -11,10 +11,6 @@
 - The Stats page's tabs come a moment after its filters, and their charts are drawn a
   moment after that: the tabs keep the room of a section (a table and a chart or two) from
   the start, so that what follows them (the downloads) is not pushed down as they fill.
-- Streamlit draws a widget as a 2.5rem placeholder until it has loaded the widget's code,
-  then with its label above it, taller. The filters at the top of Stats and History
-  keep their full height from the start, so that what arrives under them (the Stats
-  tabs) is not pushed down when they fill in on a returning visit.
 - Streamlit writes the open tab's name and a chosen pill or segment in the primary colour.
   In the dark theme that green is kept dark enough for the white label of a primary button
   (4.6:1), which leaves green text on the dark page at 3.8:1. Those names are written in
@@ -47,21 +43,6 @@ PAGE_BAR = ".st-key-page_bar"
 STATS_TABS = ".st-key-stats_section"
 """The Stats page's tabs (``st.tabs(key="stats_section")``)."""
 
-FILTERS = {
-    "3.75rem": (".st-key-stats_period", ".st-key-history_period"),  # a label and segments
-    "4.25rem": tuple(  # a label and a field
-        f".st-key-{key}"
-        for key in (
-            "stats_dates",
-            "stats_players",
-            "history_filter_dates",
-            "history_filter_player",
-            "history_filter_status",
-        )
-    ),
-}
-"""The filters of Stats and History by their drawn height (see the module's text)."""
-
 SECTION_ROOM = "40rem"
 """At most the height of a Stats section with its charts drawn, so no gap is left under one."""
 
@@ -78,9 +59,6 @@ CHOSEN = (
 
 def page_css() -> str:
     """The ``<style>`` element of the app's own rules for every page."""
-    filters = "\n".join(
-        f"{', '.join(keys)} {{\n  min-height: {height};\n}}" for height, keys in FILTERS.items()
-    )
     return f"""<style>
 {INPUT_HINT} {{
   display: none;
@@ -95,7 +73,6 @@ def page_css() -> str:
 {STATS_TABS} {{
   min-height: {SECTION_ROOM};
 }}
-{filters}
 @media (max-width: {NARROW}) {{
   {TABLE} {{
     margin-top: {TOOLBAR_ROOM};

@@ -27,7 +27,7 @@ from dutch_app.ui.context import call, require_account, run_service
 from dutch_app.ui.history_view import zone
 from dutch_app.ui.preferences import my_preferences, read_again_next_run
 from dutch_app.ui.text import md
-from dutch_app.ui.widgets import shown_as
+from dutch_app.ui.widgets import LABELLED_SEGMENTS, kept_height, shown_as
 from dutch_core import Season, SeasonKind, season_before, season_of, stats
 
 PERIODS = {"this": N_("This season"), "last": N_("Last season"), "all": N_("All time")}
@@ -102,15 +102,16 @@ def period_picker(page: str, dates_key: str, kinds: SeasonsView, tz: tzinfo) -> 
     season = period_season(chosen, kinds, today)
     if chosen in ("this", "last") and season_dates(season) != _picked(dates_key):
         st.session_state[key] = None  # other dates were picked since
-    st.segmented_control(
-        _("Period"),
-        list(PERIODS),
-        format_func=shown_as(PERIODS),
-        key=key,
-        on_change=_tapped,
-        args=(key, dates_key, kinds, tz),
-        help=_("Seasons are the group's choice (set by its owner on the Group page)."),
-    )
+    with kept_height(LABELLED_SEGMENTS):
+        st.segmented_control(
+            _("Period"),
+            list(PERIODS),
+            format_func=shown_as(PERIODS),
+            key=key,
+            on_change=_tapped,
+            args=(key, dates_key, kinds, tz),
+            help=_("Seasons are the group's choice (set by its owner on the Group page)."),
+        )
     shown = period_season(st.session_state.get(key), kinds, today)
     if shown is not None:
         st.caption(season_caption(shown, kinds.kind))

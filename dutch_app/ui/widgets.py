@@ -9,7 +9,8 @@ router applies the values at the start of the next run, before any widget exists
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import streamlit as st
@@ -17,6 +18,12 @@ import streamlit as st
 from dutch_app.i18n import N_, _, date_field_format
 
 PENDING_KEY = "widget_values_for_next_run"
+
+LABELLED_FIELD = 68
+"""The drawn height in pixels of a widget with its label above a field (4.25rem)."""
+
+LABELLED_SEGMENTS = 60
+"""The drawn height in pixels of ``st.segmented_control`` with its label (3.75rem)."""
 
 
 def reset_on_next_run(**values: Any) -> None:
@@ -197,3 +204,29 @@ def password_change_fields(current_key: str, new_key: str, again_key: str) -> tu
         _("New password again"), type="password", key=again_key, autocomplete="new-password"
     )
     return current, new, again
+
+
+def field_room() -> Any:
+    """A block of the drawn height of a labelled field (a date range, a select box, a
+    multiselect kept to one row), to draw that field in.
+
+    Streamlit shows a widget as a 2.5rem placeholder until the browser has loaded the
+    widget's code, then with its label above it, taller: what stood under it moved down
+    then (the Stats tabs on a returning visit). A layout block is drawn at once, so the
+    field has its full height from the start. The field fills the block exactly; a block
+    of fixed height would scroll anything taller."""
+    return st.container(height=LABELLED_FIELD, border=False)
+
+
+@contextmanager
+def kept_height(height: int) -> Iterator[None]:
+    """A row at least ``height`` pixels high from the moment the page shows it, for a
+    widget of its content's width drawn in it (``st.segmented_control``).
+
+    Beside the widget the row holds an empty block of that height, drawn at once (see
+    :func:`field_room`), and 1rem wide: room a widget as wide as its content leaves free
+    anyway. The row grows with a widget that is taller, and nothing in it is cut off (a
+    block of fixed height would cut the focus ring of the segments)."""
+    with st.container(horizontal=True, gap=None):
+        yield
+        st.container(height=height, width=1, border=False)
