@@ -5,8 +5,10 @@ host runs: sticky sessions by the balancer's route cookie, the websocket passed 
 security headers. Ann's browser is kept on server A and Ben's on server B; each server keeps
 its own caches. What one of them stores, the other shows on its next rerun, and a correction
 made on one server that clashes with a correction made on the other is refused without
-losing either. The servers and nginx start once for the module and every test plays in a
-group of its own on them; the test that stops a server has servers of its own.
+losing either. The servers and nginx start once for the module's tests in each phase of
+the suite (the live update's deadline is measured alone, the rest run beside other browser
+tests), and every test plays in a group of its own on them; the tests that stop a server
+have servers of their own.
 """
 
 from __future__ import annotations
