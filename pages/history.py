@@ -58,6 +58,7 @@ from dutch_app.ui.widgets import (
     labelled_selectbox,
     reset_on_next_run,
     shown_as,
+    shown_table,
 )
 from dutch_core.errors import DutchError
 from dutch_core.game import GameStatus
@@ -276,9 +277,9 @@ def show_game(summary: GameSummary, files: tuple[int, int, str]) -> None:
         st.caption(" · ".join(md(localized(line)) for line in game.rules.describe()))
         if game.notes:
             st.text(game.notes)
-        st.dataframe(standings_frame(game), hide_index=True, width="stretch")
+        shown_table(standings_frame(game), "standings")
     if game.rounds:
-        st.dataframe(round_by_round_frame(game), hide_index=True, width="stretch")
+        shown_table(round_by_round_frame(game), "rounds")
         csv_download(
             _("This game (rounds)"),
             game_file_maker(*files, game.id, game.started_at),
@@ -378,9 +379,12 @@ with guarded():
         if not listed:
             st.info(_("No games match these filters."))
         else:
-            st.dataframe(games_frame(listed, TZ), hide_index=True, width="stretch")
+            shown_table(games_frame(listed, TZ), "games")
             labels = distinct_labels({game.id: game_label(game, TZ) for game in listed})
-            chosen = labelled_selectbox(_("Game to open"), list(labels), labels, key="history_game")
+            with field_room():
+                chosen = labelled_selectbox(
+                    _("Game to open"), list(labels), labels, key="history_game"
+                )
             show_game(next(game for game in listed if game.id == chosen), files)
         downloads(files, filters)
 

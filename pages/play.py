@@ -32,7 +32,7 @@ from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.share_result import share_result, tv_link
 from dutch_app.ui.stats_cache import cached_call_advice
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import labelled_selectbox
+from dutch_app.ui.widgets import labelled_selectbox, shown_table
 from dutch_core.game import GameStatus
 
 ensure_routed()
@@ -108,7 +108,7 @@ def set_up_game(group: GroupView) -> None:
 
 def show_standings(game) -> None:
     """The standings table, the totals chart and the rounds so far."""
-    st.dataframe(standings_frame(game), hide_index=True, width="stretch")
+    shown_table(standings_frame(game), "standings")
     if game.rounds:
         show_chart(CUMULATIVE_TOTALS.spec(running_totals_frame(game)), COLOURS)
         count, shown = game.rounds_played, len(game.rounds)

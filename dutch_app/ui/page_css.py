@@ -23,6 +23,8 @@
 
 from __future__ import annotations
 
+from dutch_app.ui.widgets import TABLE_KEY
+
 NARROW = "640px"
 """Where Streamlit's layout turns into one column (its "small screen" break)."""
 
@@ -34,7 +36,13 @@ TABLE = (
     '[data-testid="stElementContainer"]'
     ':has(> [data-testid="stFullScreenFrame"] > [data-testid="stDataFrame"])'
 )
-"""The element holding a table (not a layout block that has one somewhere inside)."""
+"""The element holding a table (not a layout block that has one somewhere inside), once
+the table is drawn."""
+
+TABLE_BLOCK = f'[class*="st-key-{TABLE_KEY}"]'
+"""The block around a table drawn by ``widgets.shown_table``, there from the moment the
+page shows it: its room above comes with the page style, not a step later with the table
+(which then takes none of its own)."""
 
 
 PAGE_BAR = ".st-key-page_bar"
@@ -74,8 +82,11 @@ def page_css() -> str:
   min-height: {SECTION_ROOM};
 }}
 @media (max-width: {NARROW}) {{
-  {TABLE} {{
+  {TABLE}, {TABLE_BLOCK} {{
     margin-top: {TOOLBAR_ROOM};
+  }}
+  {TABLE_BLOCK} > {TABLE} {{
+    margin-top: 0;
   }}
 }}
 </style>"""

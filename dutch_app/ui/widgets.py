@@ -25,6 +25,16 @@ LABELLED_FIELD = 68
 LABELLED_SEGMENTS = 60
 """The drawn height in pixels of ``st.segmented_control`` with its label (3.75rem)."""
 
+TABLE_ROW = 35
+"""The height in pixels of a row, and of the header, in ``st.dataframe`` (2.1875rem)."""
+
+TABLE_MOST = 400
+"""The height in pixels Streamlit gives a table at most before it scrolls (25rem)."""
+
+TABLE_KEY = "table_room_"
+"""How the keys of the tables drawn by :func:`shown_table` begin (the page style gives
+each the room for its toolbar on a narrow screen; see ``page_css``)."""
+
 
 def reset_on_next_run(**values: Any) -> None:
     """Give these widgets (by key) these values at the start of the next run."""
@@ -216,6 +226,25 @@ def field_room() -> Any:
     field has its full height from the start. The field fills the block exactly; a block
     of fixed height would scroll anything taller."""
     return st.container(height=LABELLED_FIELD, border=False)
+
+
+def table_height(rows: int) -> int:
+    """The height Streamlit gives a table of ``rows`` rows of one line: its header and rows
+    within a border of one pixel, at most :data:`TABLE_MOST` (ten rows) before it scrolls."""
+    return min((rows + 1) * TABLE_ROW + 2, TABLE_MOST)
+
+
+def shown_table(frame: Any, name: str) -> None:
+    """``frame`` as a table of the page's width and without its index, of its drawn height
+    from the moment the page shows it.
+
+    Until the browser has loaded the code that draws tables, Streamlit shows a table as a
+    2.5rem placeholder; drawn, it grew to its height and pushed down what stood under it
+    (the game picker on History, the buttons under the standings on Play). Given its
+    height, the placeholder has it too. The table stands in a block keyed by ``name``,
+    drawn at once, by which the page style finds it before it is drawn."""
+    with st.container(key=TABLE_KEY + name):
+        st.dataframe(frame, hide_index=True, width="stretch", height=table_height(len(frame)))
 
 
 @contextmanager
