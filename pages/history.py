@@ -75,7 +75,7 @@ def read_filters(group: GroupView) -> Filters:
     period_picker("history", "history_filter_dates", group_seasons(group), TZ)
     dates_col, player_col, status_col = st.columns(3)
     with dates_col, field_room():
-        dates = date_range_field(st, _("Started between"), key="history_filter_dates")
+        dates = date_range_field(_("Started between"), key="history_filter_dates")
     with player_col, field_room():
         player_id = labelled_selectbox(
             _("Player"),

@@ -61,7 +61,6 @@ def filters_for(group: GroupView, kinds: SeasonsView, tz: tzinfo) -> StatsFilter
     dates_column, players_column = st.columns(2)
     with dates_column, field_room():
         dates = date_range_field(
-            st,
             _("Games started between"),
             key="stats_dates",
             help=_("Leave empty for all games; pick one day twice for a single day."),

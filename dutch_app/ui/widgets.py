@@ -118,15 +118,15 @@ def _held(option: Any) -> Any:
     return NOTHING if option is None else option
 
 
-def date_range_field(place: Any, label: str, *, key: str, **options_of_the_widget: Any) -> Any:
-    """A date range picker in ``place`` (a column), empty until a range is picked, writing
-    dates as the person's locale does (:func:`~dutch_app.i18n.date_field_format`).
+def date_range_field(label: str, *, key: str, **options_of_the_widget: Any) -> Any:
+    """A date range picker, empty until a range is picked, writing dates as the person's
+    locale does (:func:`~dutch_app.i18n.date_field_format`).
 
     A range already set through the session state (a season chosen with one tap) is the
     field's value; the empty default is given only where none is set, as Streamlit asks."""
     if key not in st.session_state:
         options_of_the_widget["value"] = ()  # Streamlit takes () though typed not to
-    return place.date_input(label, format=date_field_format(), key=key, **options_of_the_widget)
+    return st.date_input(label, format=date_field_format(), key=key, **options_of_the_widget)
 
 
 def labelled_multiselect(
