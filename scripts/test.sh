@@ -54,11 +54,11 @@ else
     # the browser tests on both cores (each worker has its own SQLite files and
     # PostgreSQL database; a worker that is done takes tests left to the other, so that a
     # few long tests do not leave one core idle at the end). Then the browser journeys
-    # without a deadline, also on both cores, each test file on one worker with a server
-    # of its own.
+    # without a deadline, also on both cores, each test file on one worker, each worker
+    # with an app server of its own.
     # Last, one at a time: the tests of the one shared Auth emulator, and the browser tests
-    # whose promises are deadlines (a live update within 3 s, two servers behind nginx,
-    # the load protocol), so that they are measured on a machine they do not share.
+    # whose promises are deadlines (a live update within 3 s, a round kept offline within
+    # 2 s, a page that stands still), measured on a machine they do not share.
     # No phase runs a failed test again: a failure is a failure.
     section "pytest: all but the browser and Auth emulator tests, on two workers"
     .venv/bin/pytest -m "not e2e and not serial" -n 2 --dist worksteal --durations=10 \

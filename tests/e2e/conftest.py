@@ -1,10 +1,13 @@
-"""Fixtures of the browser tests: one app server per test module, and people made up front.
+"""Fixtures of the browser tests: one app server per test process, and people made up front.
 
 The shared ``streamlit_server`` fixture starts a server per test; the journeys here run
-several tests against one server and one browser tab, so this module starts ``streamlit run
-serve.py`` once per test module instead, on its own SQLite file, with local accounts. People,
-groups and games that a test only needs as a starting point are written straight through the
-services into that file, and the browser is signed in with their session cookie.
+against one ``streamlit run serve.py`` per test process (each worker of a parallel run has
+its own), on its own SQLite file, with local accounts: starting a server costs about 2.5 s
+of CPU, as much as a test. Tests on one server keep apart by their accounts (each module
+signs up its own addresses). A module that needs a server no other test has used defines
+``app_database`` and ``app_server`` of its own with `new_app_database` and `serve_app`.
+People, groups and games that a test only needs as a starting point are written straight
+through the services into that file, and the browser is signed in with their session cookie.
 """
 
 from __future__ import annotations
@@ -77,21 +80,20 @@ def _environment(database_url: str) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="module")
-def app_database(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The SQLAlchemy URL of this module's SQLite file, migrated and empty."""
+def new_app_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The SQLAlchemy URL of a new SQLite file, migrated and empty."""
     url = f"sqlite:///{tmp_path_factory.mktemp('e2e-db') / 'dutch.db'}"
     get_engine(url).dispose()
     return url
 
 
-@pytest.fixture(scope="module")
-def app_server(
+def serve_app(
     app_database: str, tmp_path_factory: pytest.TempPathFactory, browser: Browser
 ) -> Iterator[AppServer]:
-    """``streamlit run serve.py`` (the app) for the whole test module, on a free port.
+    """``streamlit run serve.py`` (the app) on ``app_database``, on a free port, until the
+    fixture that yields from it ends.
 
-    Depends on ``browser`` so that a machine without Chromium skips (or, under CI, fails)
+    Takes ``browser`` so that a machine without Chromium skips (or, under CI, fails)
     before a server is started for nothing.
     """
     env = {**os.environ, **_environment(app_database), "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
@@ -102,12 +104,26 @@ def app_server(
         stop_process_group(run.process)
 
 
+@pytest.fixture(scope="session")
+def app_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The SQLAlchemy URL of the test process's SQLite file, migrated and empty at first."""
+    return new_app_database(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def app_server(
+    app_database: str, tmp_path_factory: pytest.TempPathFactory, browser: Browser
+) -> Iterator[AppServer]:
+    """The app, served for every test of the process that asks for it."""
+    yield from serve_app(app_database, tmp_path_factory, browser)
+
+
 @pytest.fixture(scope="module")
 def make_table(app_database: str) -> Iterator[Callable[..., Table]]:
     """Factory ``make_table(name, email, group_name, player_names) -> Table``.
 
     Signs someone up and gives them a group with players, straight through the services
-    into the module's database.
+    into the app server's database.
     """
     settings = load_settings(secrets={}, environ=_environment(app_database))
     engine = get_engine(settings.database_url)

@@ -44,7 +44,7 @@ def test_an_invite_link_joins_a_new_account_and_a_replaced_codes_link_is_refused
     link signed out, creates an account (which signs him in), and is a member of Ann's group without
     typing the code. After Ann makes a new code, the old link tells Cleo it no longer works
     and she joins nothing."""
-    ann = make_table("Ann", "ann@example.com", "Sunday cards", ["Ann"])
+    ann = make_table("Ann", "ann.at-home@example.com", "Sunday cards", ["Ann"])
     anns = page_factory()
     anns.context.add_cookies([ann.session_cookie(app_server.url)])
     anns.goto(app_server.url + "/group")

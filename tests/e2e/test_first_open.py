@@ -29,7 +29,7 @@ A_YEAR = 365 * 24 * 3600
 @pytest.fixture(scope="module")
 def ann(make_table):
     """Ann, with a group of three players."""
-    return make_table("Ann", "ann@example.com", "Friday cards", ["Ann", "Ben", "Cleo"])
+    return make_table("Ann", "ann.first-open@example.com", "Friday cards", ["Ann", "Ben", "Cleo"])
 
 
 @pytest.mark.parametrize("path", ["/", "/play", "LARGEST_SCRIPT"])

@@ -41,7 +41,7 @@ from tests.e2e.streamlit_ui import (
 # The journey's pictures need the steps before them: `make screenshots` runs it whole.
 pytestmark = pytest.mark.screenshot
 
-EMAIL = "ann@example.com"
+EMAIL = "ann.journey@example.com"
 SEATS = ["Ann", "Ben", XSS_NAME, "Cleo"]
 
 

@@ -72,7 +72,7 @@ def test_a_member_is_asked_whether_the_guest_of_their_name_is_them(
 ):
     """A guest called Olivia played before Olivia had an account: when she joins, the
     Group page asks her (nothing is linked before), and one tap links her."""
-    table = make_table("Ann", "ann.guest@example.com", "Guests", ["Olivia"])
+    table = make_table("Ann", "ann.invites@example.com", "Guests", ["Olivia"])
     olivia = table.accounts.sign_up("olivia.guest@example.com", PASSWORD, "Olivia")
     with table.sessions() as session:
         code = perform(session, get_group, table.account.user_id, table.group_id).invite_code

@@ -62,7 +62,7 @@ STATS_SECTIONS = [
 @pytest.fixture(scope="module")
 def table(make_table):
     """Ann's group: past games from the demo generator, and a game in progress of 1 round."""
-    table = make_table("Ann", "ann@example.com", "Friday cards", SEATS)
+    table = make_table("Ann", "ann.pages@example.com", "Friday cards", SEATS)
     with table.sessions() as session:
         generate_history(session, table.group_id, rows=300, seed=2025)
     ann, ben, html_name = (table.player_ids[name] for name in SEATS)

@@ -24,7 +24,7 @@ DATE_LABEL = re.compile(r"^\d{2} [A-Z][a-z]{2}$")  # "05 Mar"
 @pytest.fixture(scope="module")
 def table(make_table):
     """Eight ended games of Ann, Ben and Cleo, two days apart."""
-    table = make_table("Ann", "ann@example.com", "Two weeks", SEATS)
+    table = make_table("Ann", "ann.stats-charts@example.com", "Two weeks", SEATS)
     seated = [table.player_ids[name] for name in SEATS]
     for number in range(8):
         started = START + timedelta(days=2 * number)

@@ -18,7 +18,7 @@ START = datetime(2025, 3, 3, 19, 0, tzinfo=UTC)
 @pytest.fixture(scope="module")
 def table(make_table):
     """Three ended games of six players, two days apart."""
-    table = make_table("Ann", "ann@example.com", "Six at the table", SEATS)
+    table = make_table("Ann", "ann.stats-highlight@example.com", "Six at the table", SEATS)
     seated = [table.player_ids[name] for name in SEATS]
     rules = HouseRules(end=EndCondition.after_rounds(2))
     for number in range(3):

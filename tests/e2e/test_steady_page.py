@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from dutch_app.services import games, rounds
 from dutch_core import EndCondition, HouseRules
 from tests.conftest import DESKTOP_VIEWPORT, PHONE_VIEWPORT
+from tests.e2e.conftest import new_app_database, serve_app
 from tests.e2e.streamlit_ui import expect_title, wait_until_idle
 from tests.servers import PROJECT_ROOT
 
@@ -68,10 +69,16 @@ def streamlit_frame(shift: dict) -> bool:
     return all(node.split()[0] in STREAMLIT_FRAME for node in shift["nodes"])
 
 
+# A first visit here is the server's first of these pages too (it has imported nothing of
+# them yet, and answers more slowly than on a returning visit): a server of the module's own.
+app_database = pytest.fixture(scope="module", name="app_database")(new_app_database)
+app_server = pytest.fixture(scope="module", name="app_server")(serve_app)
+
+
 @pytest.fixture(scope="module")
 def table(make_table):
     """Ann's group: three ended games of two rounds, and a game in progress after two."""
-    table = make_table("Ann", "ann@example.com", "Card night", SEATS)
+    table = make_table("Ann", "ann.steady-page@example.com", "Card night", SEATS)
     seated = [table.player_ids[name] for name in SEATS]
     two_rounds = HouseRules(end=EndCondition.after_rounds(2))
     for number in range(4):

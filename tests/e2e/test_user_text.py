@@ -25,7 +25,7 @@ LINK_NAME = "[Ann](http://t.invalid/a) ann@x.example"
 @pytest.fixture(scope="module")
 def table(make_table):
     """A group whose two players are named in Markdown, with a game of them in progress."""
-    table = make_table("Ann", "ann@example.com", "Friday cards", [LINK_NAME, NAME])
+    table = make_table("Ann", "ann.user-text@example.com", "Friday cards", [LINK_NAME, NAME])
     seats = [table.player_ids[LINK_NAME], table.player_ids[NAME]]
     table.call(games.start_game, table.group_id, seats, PRESETS["classic"])
     return table

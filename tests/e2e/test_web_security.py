@@ -51,10 +51,10 @@ BOOKMARKS = [
 @pytest.fixture(scope="module")
 def ann(make_table):
     """Ann, signed up with a group of three players."""
-    return make_table("Ann", "ann@example.com", "Friday cards", ["Ann", "Ben", "Cleo"])
+    return make_table("Ann", "ann.web-security@example.com", "Friday cards", ["Ann", "Ben", "Cleo"])
 
 
-def sign_in(page: Page, url: str, email: str = "ann@example.com") -> None:
+def sign_in(page: Page, url: str, email: str = "ann.web-security@example.com") -> None:
     """Sign in through the sign-in form and wait for the Play page."""
     page.goto(url)
     expect_title(page, "Dutch Scorer")
