@@ -46,6 +46,7 @@ from dutch_app.ui.context import require_account
 from dutch_app.ui.live import member_name, tab_name
 from dutch_app.ui.round_form import CALL_LABELS, HAND_HINT, no_caller_label
 from dutch_app.ui.round_preview import preview_table
+from dutch_app.ui.widgets import kept_height
 from dutch_app.web.round_route import round_route_path
 from dutch_core.entry import preview_round
 from dutch_core.game import GameStatus
@@ -55,6 +56,7 @@ from dutch_core.scoring import penalty_cards_text
 FORM = "play_round"
 """The entry's name: its parts stand in boxes named ``play_round_hand_0`` and so on."""
 ELEMENT_KEY = f"{FORM}_element"
+ROOM_KEY = f"{FORM}_room"  # the empty block beside it that keeps its height (play_entry.css)
 KEPT_KEY = f"{FORM}_kept"  # the entry as last sent (a Kept)
 STORED_KEY = f"{FORM}_stored"  # (game id, round number): the route stored it from this tab
 DONE_KEY = f"{FORM}_done"  # the ids of the entries stored from this tab lately
@@ -206,26 +208,26 @@ def play_entry(game, group, undone_here: bool = False) -> None:
         else {"id": kept.id, "basis": kept.basis, **kept.draft.as_data()},
         "checked": _checked(kept, game, players),
     }
-    st.html(_reserved_height(len(players)))
-    _element(
-        key=ELEMENT_KEY,
-        data=data,
-        on_draft_change=lambda: keep_draft(game.id, players, rules),
-        on_stored_change=lambda: forget_stored(game.id),
-    )
+    with kept_height(_reserved_height(len(players)), key=ROOM_KEY):
+        _element(
+            key=ELEMENT_KEY,
+            data=data,
+            on_draft_change=lambda: keep_draft(game.id, players, rules),
+            on_stored_change=lambda: forget_stored(game.id),
+        )
 
 
-def _reserved_height(players: int) -> str:
-    """The room the entry takes once drawn, kept for it from the start: the element draws
-    itself a moment after the page has placed what follows it (on a phone, the standings),
-    which would otherwise jump down by the entry's height.
+def _reserved_height(players: int) -> int:
+    """The room in pixels the entry takes once drawn, kept for it from the start: the
+    element draws itself a moment after the page has placed what follows it (on a phone,
+    the standings), which would otherwise jump down by the entry's height.
 
     A lower bound of the drawn height, so that no gap is left under it: the heading, the
     switch, the choices and Save, and one row of hand fields per player (two players a row
     from four players on, as ``play_entry.css`` lays them out).
     """
     rows = players if players <= 3 else (players + 1) // 2
-    return f"<style>.st-key-{ELEMENT_KEY} {{ min-height: {19 + 4.75 * rows}rem; }}</style>"
+    return round((19 + 4.75 * rows) * 16)  # rem, of the page's 16 px
 
 
 def _penalty_label(caller: str | None, due: int) -> str:

@@ -248,14 +248,16 @@ def shown_table(frame: Any, name: str) -> None:
 
 
 @contextmanager
-def kept_height(height: int) -> Iterator[None]:
-    """A row at least ``height`` pixels high from the moment the page shows it, for a
-    widget of its content's width drawn in it (``st.segmented_control``).
+def kept_height(height: int, key: str | None = None) -> Iterator[None]:
+    """A row at least ``height`` pixels high from the moment the page shows it, for an
+    element drawn in it: a widget of its content's width (``st.segmented_control``) or one
+    that stretches (the round entry).
 
-    Beside the widget the row holds an empty block of that height, drawn at once (see
-    :func:`field_room`), and 1rem wide: room a widget as wide as its content leaves free
-    anyway. The row grows with a widget that is taller, and nothing in it is cut off (a
-    block of fixed height would cut the focus ring of the segments)."""
+    Beside the element the row holds an empty block of that height, drawn at once (see
+    :func:`field_room`), and a pixel wide, with no gap. The row grows with an element that
+    is taller, and nothing in it is cut off (a block of fixed height would cut the focus
+    ring of the segments, and scroll a taller element). Streamlit gives the empty block at
+    least 1rem of width; ``key`` names it for a style that takes that back."""
     with st.container(horizontal=True, gap=None):
         yield
-        st.container(height=height, width=1, border=False)
+        st.container(height=height, width=1, border=False, key=key)
