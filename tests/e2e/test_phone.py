@@ -23,7 +23,7 @@ def test_a_round_entered_on_a_phone_updates_the_standings(
     """The round form comes first on a narrow screen; a tied Dutch call with its penalty
     card saves, the form moves on to round 2, and the standings below show the totals
     within the width of the screen."""
-    table = make_table("Ann", "ann.phone@example.com", "Train rides", ["Ann", "Ben", "Cleo"])
+    table = make_table("Ann", "ann.train-rides@example.com", "Train rides", ["Ann", "Ben", "Cleo"])
     seats = [table.player_ids[name] for name in ("Ann", "Ben", "Cleo")]
     table.call(games.start_game, table.group_id, seats, PRESETS["classic"])
     phone_page.context.add_cookies([table.session_cookie(app_server.url)])
