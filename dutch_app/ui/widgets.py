@@ -253,11 +253,13 @@ def kept_height(height: int, key: str | None = None) -> Iterator[None]:
     element drawn in it: a widget of its content's width (``st.segmented_control``) or one
     that stretches (the round entry).
 
-    Beside the element the row holds an empty block of that height, drawn at once (see
-    :func:`field_room`), and a pixel wide, with no gap. The row grows with an element that
-    is taller, and nothing in it is cut off (a block of fixed height would cut the focus
-    ring of the segments, and scroll a taller element). Streamlit gives the empty block at
-    least 1rem of width; ``key`` names it for a style that takes that back."""
+    Beside the element, with no gap, the row holds an empty block of that height, drawn at
+    once (see :func:`field_room`). The row grows with an element that is taller, and
+    nothing in it is cut off (a block of fixed height would cut the focus ring of the
+    segments, and scroll a taller element). Streamlit gives every block in a row at least
+    1rem of width: room a widget of its content's width leaves free anyway; for one that
+    stretches, ``key`` names the block for a style of its own that takes the width back
+    (``play_entry.css``)."""
     with st.container(horizontal=True, gap=None):
         yield
         st.container(height=height, width=1, border=False, key=key)
