@@ -33,7 +33,7 @@ from dutch_app.ui.next_game import line_up, open_new_game
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.seasons import group_seasons
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import labelled_selectbox, reset_on_next_run, shown_as
+from dutch_app.ui.widgets import confirmed, labelled_selectbox, reset_on_next_run, shown_as
 from dutch_core import SeasonKind
 
 ensure_routed()
@@ -366,16 +366,15 @@ def merge_players(group, roster) -> None:
     )
     source, target = by_id[source_id], by_id[target_id]
     st.caption(merge_note(source, target))
-    sure = st.checkbox(
+    if confirmed(
         _("Yes, merge {source} into {target}").format(
             source=md(source.name), target=md(target.name)
         ),
-        key="group_merge_confirm",
-    )
-    if st.button(_("Merge the players"), key="group_merge", icon=":material/merge:"):
-        if not sure:
-            st.error(_("Tick the box above to confirm; nothing was merged."))
-            return
+        _("Merge the players"),
+        _("Tick the box above to confirm; nothing was merged."),
+        key="group_merge",
+        icon=":material/merge:",
+    ):
         with guarded():
             call(players.merge_players, group.id, source.id, target.id)
             reset_on_next_run(group_merge_confirm=False)
@@ -446,16 +445,15 @@ def remove_member(group, me: int) -> None:
         if member_id is None:
             return
         st.markdown(remove_note(group, others[member_id]))
-        sure = st.checkbox(
+        if confirmed(
             _("Yes, remove {name} from {group}").format(
                 name=md(others[member_id]), group=md(group.name)
             ),
-            key="group_remove_confirm",
-        )
-        if st.button(_("Remove the member"), key="group_remove", icon=":material/person_remove:"):
-            if not sure:
-                st.error(_("Tick the box above to confirm; nobody was removed."))
-                return
+            _("Remove the member"),
+            _("Tick the box above to confirm; nobody was removed."),
+            key="group_remove",
+            icon=":material/person_remove:",
+        ):
             with guarded():
                 call(groups.remove_member, group.id, member_id)
                 reset_on_next_run(group_remove_confirm=False)
@@ -471,14 +469,13 @@ def leave_group(group, me: int) -> None:
     """Leave the group, after a confirmation."""
     with st.expander(_("Leave this group")):
         st.markdown(leave_note(group, me))
-        sure = st.checkbox(
+        if confirmed(
             _("Yes, I want to leave {group}").format(group=md(group.name)),
-            key="group_leave_confirm",
-        )
-        if st.button(_("Leave the group"), key="group_leave", icon=":material/logout:"):
-            if not sure:
-                st.error(_("Tick the box above to confirm; you are still a member."))
-                return
+            _("Leave the group"),
+            _("Tick the box above to confirm; you are still a member."),
+            key="group_leave",
+            icon=":material/logout:",
+        ):
             with guarded():
                 call(groups.leave_group, group.id)
                 forget_active_group()

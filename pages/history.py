@@ -53,6 +53,7 @@ from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.seasons import group_seasons, local_bounds, period_picker
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import (
+    confirmed,
     date_range_field,
     field_room,
     labelled_selectbox,
@@ -107,26 +108,25 @@ def game_actions(game) -> None:
             call(games.reopen_game, game.id)
             flash(_("The game is open again: add rounds on the Play page."), "history_game")
     with st.expander(_("Delete this game")):
-        sure = st.checkbox(
+        if confirmed(
             _("Yes, delete this game and its {rounds}").format(
                 rounds=rounds_word(game.rounds_played)
             ),
-            key="history_delete_game_confirm",
-        )
-        if st.button(_("Delete the game"), key="history_delete_game", icon=":material/delete:"):
-            if not sure:
-                st.error(_("Tick the box above to confirm; nothing was deleted."))
-            else:
-                with guarded():
-                    call(games.delete_game, game.id)
-                    reset_on_next_run(history_delete_game_confirm=False)
-                    flash(
-                        _("The game and its {rounds} were deleted.").format(
-                            rounds=rounds_word(game.rounds_played)
-                        ),
-                        "history_games",
-                        toast=True,
-                    )
+            _("Delete the game"),
+            _("Tick the box above to confirm; nothing was deleted."),
+            key="history_delete_game",
+            icon=":material/delete:",
+        ):
+            with guarded():
+                call(games.delete_game, game.id)
+                reset_on_next_run(history_delete_game_confirm=False)
+                flash(
+                    _("The game and its {rounds} were deleted.").format(
+                        rounds=rounds_word(game.rounds_played)
+                    ),
+                    "history_games",
+                    toast=True,
+                )
 
 
 def answer_past_the_end(stored: RoundView, question: PastTheEndQuestion) -> None:
@@ -216,28 +216,23 @@ def correct_round(game) -> None:
             flash(md(correction_summary(stored, saved)), "history_round")
     if asked := past_the_end(stored.id):
         answer_past_the_end(stored, asked)
-    sure = st.checkbox(
+    if confirmed(
         _("Yes, delete round {number}").format(number=stored.number),
-        key="history_delete_round_confirm",
-    )
-    if st.button(
         _("Delete round {number}").format(number=stored.number),
+        _("Tick the box above to confirm; nothing was deleted."),
         key="history_delete_round",
         icon=":material/delete:",
     ):
-        if not sure:
-            st.error(_("Tick the box above to confirm; nothing was deleted."))
-        else:
-            with guarded():
-                call(rounds.delete_round, stored.id, target.version)
-                reload_target(EDIT_FORM)
-                reset_on_next_run(history_delete_round_confirm=False)
-                flash(
-                    _("Round {number} was deleted; later rounds moved up one number.").format(
-                        number=stored.number
-                    ),
-                    "history_round",
-                )
+        with guarded():
+            call(rounds.delete_round, stored.id, target.version)
+            reload_target(EDIT_FORM)
+            reset_on_next_run(history_delete_round_confirm=False)
+            flash(
+                _("Round {number} was deleted; later rounds moved up one number.").format(
+                    number=stored.number
+                ),
+                "history_round",
+            )
 
 
 def rounds_page(played: int) -> int:

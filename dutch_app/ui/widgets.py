@@ -216,6 +216,17 @@ def password_change_fields(current_key: str, new_key: str, again_key: str) -> tu
     return current, new, again
 
 
+def confirmed(box: str, button: str, refused: str, *, key: str, icon: str) -> bool:
+    """A box to tick (keyed ``{key}_confirm``) above a button (keyed ``key``): True when
+    the button is pressed with the box ticked; pressed without it, ``refused`` is shown."""
+    sure = st.checkbox(box, key=f"{key}_confirm")
+    if not st.button(button, key=key, icon=icon):
+        return False
+    if not sure:
+        st.error(refused)
+    return sure
+
+
 def field_room() -> Any:
     """A block of the drawn height of a labelled field (a date range, a select box, a
     multiselect kept to one row), to draw that field in.
