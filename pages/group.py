@@ -81,7 +81,14 @@ def my_player(group, offer) -> None:
         return
     show_flash("group_my_player")
     with st.container(border=True):
-        if offer.match is not None:
+        if offer.match is None:
+            st.markdown(_("You are not one of this group's players yet."))
+            add_me = st.button(
+                _("Add me as {name}").format(name=md(offer.new_name)),
+                key="group_add_me",
+                type="primary",
+            )
+        else:
             st.markdown(offer_text(offer))
             yes, no = st.columns(2)
             if yes.button(
@@ -95,22 +102,10 @@ def my_player(group, offer) -> None:
                         _("You play as {name} in this group.").format(name=md(offer.match.name)),
                         "group_top",
                     )
-            if no.button(
+            add_me = no.button(
                 _("No, add me as {name}").format(name=md(offer.new_name)), key="group_add_me"
-            ):
-                with guarded():
-                    added = call(members.add_my_player, group.id)
-                    flash(
-                        _("You play as {name} in this group.").format(name=md(added.name)),
-                        "group_top",
-                    )
-            return
-        st.markdown(_("You are not one of this group's players yet."))
-        if st.button(
-            _("Add me as {name}").format(name=md(offer.new_name)),
-            key="group_add_me",
-            type="primary",
-        ):
+            )
+        if add_me:
             with guarded():
                 added = call(members.add_my_player, group.id)
                 flash(
