@@ -277,7 +277,6 @@ def seasons_section(group) -> None:
                     _("Seasons are now: {kind}.").format(kind=_(SEASON_KINDS[kind])),
                     "group_seasons",
                 )
-                st.rerun()
         st.caption(
             _(
                 "A named season runs from its start date to the next one's; games before the "
@@ -296,7 +295,6 @@ def seasons_section(group) -> None:
                         _("The season {name} was removed.").format(name=md(named.name)),
                         "group_seasons",
                     )
-                    st.rerun()
         with st.form("group_season_form"):
             name = st.text_input(_("Season name"), key="group_season_name", max_chars=40)
             starts_on = st.date_input(
@@ -307,11 +305,9 @@ def seasons_section(group) -> None:
             )
         if submitted:
             with guarded():
-                added = call(seasons.add_named_season, group.id, name, starts_on)
+                call(seasons.add_named_season, group.id, name, starts_on)
                 reset_on_next_run(group_season_name="")
                 flash(_("Season {name} added.").format(name=md(name.strip())), "group_seasons")
-                del added
-                st.rerun()
 
 
 def add_player(group) -> None:
