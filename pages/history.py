@@ -34,7 +34,6 @@ from dutch_app.ui.history_view import (
     rounds_word,
     service_input,
     when,
-    zone,
 )
 from dutch_app.ui.round_edit import (
     PastTheEndQuestion,
@@ -50,7 +49,7 @@ from dutch_app.ui.round_edit import (
 from dutch_app.ui.round_form import round_form, set_round_errors
 from dutch_app.ui.round_view import correction_summary
 from dutch_app.ui.routing import ensure_routed
-from dutch_app.ui.seasons import group_seasons, local_bounds, period_picker
+from dutch_app.ui.seasons import group_seasons, local_bounds, period_picker, viewer_zone
 from dutch_app.ui.text import distinct_labels, md
 from dutch_app.ui.widgets import (
     confirmed,
@@ -67,7 +66,7 @@ from dutch_core.game import GameStatus
 ensure_routed()
 
 EDIT_FORM = "history_edit"
-TZ = zone(st.context.timezone, st.context.timezone_offset)
+TZ = viewer_zone()
 
 
 def read_filters(group: GroupView) -> Filters:
