@@ -170,16 +170,14 @@ def _player_colour() -> alt.Color:
     return alt.Color("player:N", title=_("Player"), scale=alt.Scale(range=OKABE_ITO))
 
 
+def _outcome_names() -> list[str]:
+    return [_(OUTCOME_LABELS[outcome]) for outcome in OUTCOME_COLOURS]
+
+
 def _outcome_colour() -> alt.Color:
-    return alt.Color(
-        "outcome_label:N",
-        title=_("Outcome"),
-        scale=alt.Scale(
-            domain=[_(OUTCOME_LABELS[o]) for o in OUTCOME_COLOURS],
-            range=list(OUTCOME_COLOURS.values()),
-        ),
-        sort=[_(OUTCOME_LABELS[o]) for o in OUTCOME_COLOURS],
-    )
+    names = _outcome_names()
+    scale = alt.Scale(domain=names, range=list(OUTCOME_COLOURS.values()))
+    return alt.Color("outcome_label:N", title=_("Outcome"), scale=scale, sort=names)
 
 
 def _stacked(table: pd.DataFrame, keys: list[str], columns: list[str], names: str) -> dict:
@@ -205,7 +203,7 @@ def _outcomes_long(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     calls = long["calls"].to_numpy(dtype="float64")
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(calls > 0, count / calls, np.nan)
-    labels = [_(OUTCOME_LABELS[outcome]) for outcome in OUTCOME_COLOURS]
+    labels = _outcome_names()
     return pd.DataFrame(
         {
             **{key: long[key] for key in [*keys, "calls", "outcome"]},
