@@ -402,21 +402,21 @@ _DATE_FIELD_ORDERS = {"dMy": "DD{0}MM{0}YYYY", "Mdy": "MM{0}DD{0}YYYY", "yMd": "
 the day (d), month (M) and year (y) in a locale's short date."""
 
 
-def date_field_format(locale_name: str | None = None) -> str:
+def date_field_format() -> str:
     """How a date field (``st.date_input``'s ``format``) writes dates for the person's
-    locale (``locale_name`` instead of the run's own when given): the order of day, month
-    and year and the mark between them of the locale's short date, as near as the field
-    allows (it offers those three orders, and ``/``, ``-`` or ``.`` between the parts).
-
-    >>> [date_field_format(name) for name in ("de_DE", "nl_NL", "fr_FR", "en_US", "fr_CA")]
-    ['DD.MM.YYYY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD']
-    """
-    return _date_field_format(locale_name or active_locale())
+    locale: the order of day, month and year and the mark between them of the locale's
+    short date, as near as the field allows (it offers those three orders, and ``/``,
+    ``-`` or ``.`` between the parts)."""
+    return _date_field_format(active_locale())
 
 
 @functools.lru_cache(maxsize=64)
 def _date_field_format(locale_name: str) -> str:
-    """:func:`date_field_format` of one locale, worked out once (pages ask on every run)."""
+    """:func:`date_field_format` of one locale, worked out once (pages ask on every run).
+
+    >>> [_date_field_format(name) for name in ("de_DE", "nl_NL", "fr_FR", "en_US", "fr_CA")]
+    ['DD.MM.YYYY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD']
+    """
     short = babel_dates.get_date_format("short", locale=locale_name).pattern
     order = "".join(dict.fromkeys(letter for letter in short if letter in "dMy"))
     mark = next((char for char in short if char in "/-."), "/")
