@@ -10,6 +10,7 @@ from datetime import tzinfo
 from functools import partial
 from typing import cast
 
+import pandas as pd
 import streamlit as st
 
 from dutch_app import stats_columns as columns
@@ -309,9 +310,12 @@ def show_one_player(bundle: StatsBundle) -> None:
     if player is None:
         return
     st.subheader(md(player))
-    ratings, summary = bundle.table("ratings"), bundle.table("summary")
-    rating = ratings.loc[ratings["player"] == player]
-    summary = summary.loc[summary["player"] == player]
+
+    def players_rows(key: str) -> pd.DataFrame:
+        table = bundle.table(key)
+        return table.loc[table["player"] == player]
+
+    rating, summary = players_rows("ratings"), players_rows("summary")
     left, middle, right = st.columns(3)
     if not rating.empty:
         row = rating.iloc[0]
@@ -324,10 +328,8 @@ def show_one_player(bundle: StatsBundle) -> None:
         middle.metric(
             _("Wins"), _("{wins} of {games}").format(wins=row["wins"], games=row["games_ended"])
         )
-        rate = row["win_rate"]
-        right.metric(_("Win rate"), percent(rate))
-    head_to_head = bundle.table("head_to_head")
-    mine = head_to_head.loc[head_to_head["player"] == player]
+        right.metric(_("Win rate"), percent(row["win_rate"]))
+    mine = players_rows("head_to_head")
     beats = rival(mine, "lower")
     beaten_by = rival(mine, "higher")
     nobody = _("nobody yet")
@@ -338,14 +340,11 @@ def show_one_player(bundle: StatsBundle) -> None:
         + _("Beaten most often by: {rival}").format(rival=beaten_by or nobody)
     )
     st.subheader(_("Calls against random hands"))
-    calls = bundle.table("calls_by_player")
-    calls = calls.loc[calls["player"] == player]
-    profiles = bundle.table("caller_profiles")
-    profile = profiles.loc[profiles["player"] == player]
+    calls = players_rows("calls_by_player")
     if calls.empty:
         st.info(_("No calls in this view."))
     else:
-        st.markdown(caller_sentence(next(profile.itertuples())))
+        st.markdown(caller_sentence(next(players_rows("caller_profiles").itertuples())))
         tables.show_table(calls, BY_KEY["calls_by_player"].columns)
     st.subheader(_("Best and worst games"))
     ended_games = bundle.table("ended_games")
