@@ -34,6 +34,7 @@ from benchmarks.timing import Comparison, compare
 from dutch_app.accounts.tokens import account_of
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.unit_of_work import perform
+from dutch_app.stats_sections import TrendWindows
 from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.models import User
 from dutch_app.ui import play_entry
@@ -152,7 +153,7 @@ def play_rerun(database: BenchDatabase, repeats: int) -> Comparison:
 
 def stats_rerun(database: BenchDatabase, repeats: int) -> Comparison:
     """4. A warm Stats page rerun ÷ a bare page drawing the same table and charts from memory."""
-    bundle = compute_bundle(load_frame(database), None)
+    bundle = compute_bundle(load_frame(database), None, TrendWindows())
     with app_on(database) as res:
         app = open_page(res, database.owner_id, database.group_id, "pages/stats.py")
         shown = " ".join(caption.value for caption in app.caption)

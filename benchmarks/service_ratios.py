@@ -19,6 +19,7 @@ from dutch_app import charts
 from dutch_app.csv_io.export import export_rounds_csv
 from dutch_app.services import csv_export, games, history, players, rounds
 from dutch_app.services.unit_of_work import perform
+from dutch_app.stats_sections import TrendWindows
 from dutch_app.stats_view import compute_bundle
 from dutch_app.storage.db import make_engine
 from dutch_core import PRESETS, stats
@@ -122,7 +123,7 @@ def every_statistic_and_chart(frame: pd.DataFrame) -> list[dict]:
     The bundle holds the tables and the charts of the view's sections; the one-game
     chart (of the newest game) is drawn from its own table.
     """
-    bundle = compute_bundle(frame, None)
+    bundle = compute_bundle(frame, None, TrendWindows())
     specs = bundle.all_specs()
     if not bundle.table("games").empty:
         newest = int(bundle.table("games")["game_id"].iloc[0])

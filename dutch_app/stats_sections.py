@@ -40,15 +40,6 @@ class TrendWindows(NamedTuple):
     games: int = ROLLING_WINDOW
     calls: int = ROLLING_WINDOW
 
-    @classmethod
-    def of(cls, windows: TrendWindows | int) -> TrendWindows:
-        """Windows as given, or one number for all three.
-
-        >>> TrendWindows.of(5)
-        TrendWindows(rounds=5, games=5, calls=5)
-        """
-        return windows if isinstance(windows, TrendWindows) else cls(windows, windows, windows)
-
 
 @dataclass
 class View:

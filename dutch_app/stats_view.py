@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from dutch_app.charts import ChartSpec
-from dutch_app.stats_sections import ROLLING_WINDOW, SECTIONS, TrendWindows, View
+from dutch_app.stats_sections import SECTIONS, TrendWindows, View
 from dutch_core import stats
 
 TREND_ROWS = 2000
@@ -102,7 +102,7 @@ def thin(table: pd.DataFrame, counter: str, limit: int = TREND_ROWS) -> Trend:
 def compute_bundle(
     frame: pd.DataFrame,
     player_ids: tuple[int, ...] | None,
-    windows: TrendWindows | int = ROLLING_WINDOW,
+    windows: TrendWindows,
 ) -> StatsBundle:
     """Every section's table and charts for a history frame (already filtered to the view).
 
@@ -110,7 +110,7 @@ def compute_bundle(
     statistics themselves are still worked out over whole games. Trends
     average over each player's last ``windows`` rounds, games and calls.
     """
-    view = View(frame, player_ids, TrendWindows.of(windows))
+    view = View(frame, player_ids, windows)
     tables: dict[str, pd.DataFrame | Trend] = {}
     chart_specs: dict[str, Mapping[Any, ChartSpec]] = {}
     for section in SECTIONS:

@@ -30,7 +30,7 @@ from dutch_app.charts import ChartSpec
 from dutch_app.i18n import active_language
 from dutch_app.services import csv_export
 from dutch_app.services.views import GroupView
-from dutch_app.stats_sections import ROLLING_WINDOW, TrendWindows
+from dutch_app.stats_sections import TrendWindows
 from dutch_app.stats_view import StatsBundle, StatsFilters, compute_bundle
 from dutch_app.ui.cache import history_frame, shared_memory
 from dutch_app.ui.context import require_account, run_service
@@ -38,10 +38,8 @@ from dutch_core import stats
 
 
 def _bundle(
-    group_id: int, version: str, filters: StatsFilters, windows: TrendWindows | int
+    group_id: int, version: str, filters: StatsFilters, windows: TrendWindows
 ) -> StatsBundle:
-    windows = TrendWindows.of(windows)
-
     def compute() -> StatsBundle:  # history_frame checks membership
         frame = history_frame(group_id, filters)
         return compute_bundle(frame, filters.player_ids, windows)
@@ -62,9 +60,7 @@ def _advice_key(group: GroupView) -> tuple[str, int, str]:
     return ("call_advice", group.id, group.cache_key)  # the key never serves another group
 
 
-def stats_bundle(
-    group: GroupView, filters: StatsFilters, windows: TrendWindows | int = ROLLING_WINDOW
-) -> StatsBundle:
+def stats_bundle(group: GroupView, filters: StatsFilters, windows: TrendWindows) -> StatsBundle:
     """Every statistics table of the group's view, fresh as of this rerun.
 
     ``group`` must come from the signed-in person's own group list of this run.

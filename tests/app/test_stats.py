@@ -30,7 +30,7 @@ from dutch_app.csv_io import parse_rounds_csv
 from dutch_app.services import games, groups, players, rounds
 from dutch_app.services.demo import generate_history
 from dutch_app.services.history import load_history
-from dutch_app.stats_sections import ROLLING_WINDOW
+from dutch_app.stats_sections import TrendWindows
 from dutch_app.stats_view import StatsBundle, StatsFilters, Trend, compute_bundle
 from dutch_app.ui.stats_cache import _bundle, games_csv, rounds_csv
 from dutch_core import EndCondition, HouseRules, stats
@@ -204,8 +204,8 @@ def test_drawing_every_section_leaves_the_shared_numbers_as_computed(history):
     """The bundle is shared by every rerun and member; showing it must not change it."""
     at = open_app(history.account, STATS)
     version = history.call(groups.cache_stamp, history.group_id)
-    shared = _bundle(history.group_id, version, StatsFilters(), ROLLING_WINDOW)
-    fresh = compute_bundle(history.call(load_history, history.group_id), None)
+    shared = _bundle(history.group_id, version, StatsFilters(), TrendWindows())
+    fresh = compute_bundle(history.call(load_history, history.group_id), None, TrendWindows())
     for section in (
         "Players",
         "Ratings",
@@ -216,7 +216,7 @@ def test_drawing_every_section_leaves_the_shared_numbers_as_computed(history):
         "One player",
     ):
         show_section(at, section)
-    assert _bundle(history.group_id, version, StatsFilters(), ROLLING_WINDOW) is shared
+    assert _bundle(history.group_id, version, StatsFilters(), TrendWindows()) is shared
     parts = [(f.name, getattr(shared, f.name), getattr(fresh, f.name)) for f in fields(StatsBundle)]
     parts += [(key, kept, fresh.tables[key]) for key, kept in shared.tables.items()]
     for name, kept, computed in parts:
