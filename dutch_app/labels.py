@@ -58,8 +58,8 @@ def call_summary(result: RoundResult) -> str:
     if result.caller is None or result.call_type is None:
         return _("Nobody called: every player scores their hand.")
     call = label(result.call_type)
+    caller_score = next(s for s in result.scores if s.is_caller)
     if result.outcome is Outcome.LOWEST:
-        caller_score = next(s for s in result.scores if s.is_caller)
         if caller_score.penalty_points < 0:  # fixed-points rules with a bonus for success
             bonus = -caller_score.penalty_points
             taken = ngettext("{count} point taken off", "{count} points taken off", bonus).format(
@@ -76,7 +76,6 @@ def call_summary(result: RoundResult) -> str:
         parts.append(_("beaten by {players}").format(players=players_word(result.lower)))
     if result.tied:
         parts.append(_("tied with {players}").format(players=players_word(result.tied)))
-    caller_score = next(s for s in result.scores if s.is_caller)
     if result.penalty_cards_due:
         cost = ngettext(
             "drew {cards} penalty card worth {points}",
