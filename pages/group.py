@@ -33,7 +33,7 @@ from dutch_app.ui.next_game import line_up, open_new_game
 from dutch_app.ui.routing import ensure_routed
 from dutch_app.ui.seasons import group_seasons
 from dutch_app.ui.text import distinct_labels, md
-from dutch_app.ui.widgets import confirmed, labelled_selectbox, reset_on_next_run, shown_as
+from dutch_app.ui.widgets import confirmed, labelled_choice, labelled_selectbox, reset_on_next_run
 from dutch_core import SeasonKind
 
 ensure_routed()
@@ -261,12 +261,11 @@ def seasons_section(group) -> None:
     with st.expander(_("Seasons")):
         show_flash("group_seasons")
         kinds = group_seasons(group)
-        choices = list(SEASON_KINDS)
-        kind = st.selectbox(
+        kind = labelled_choice(
+            st.selectbox,
             _("Seasons are"),
-            choices,
-            index=choices.index(kinds.kind),
-            format_func=shown_as(SEASON_KINDS),
+            SEASON_KINDS,
+            kinds.kind,
             key="group_season_kind",
             help=_('How Stats and History count "this season" and "last season".'),
         )

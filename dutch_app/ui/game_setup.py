@@ -10,7 +10,7 @@ import streamlit as st
 from dutch_app.i18n import N_, _, error_text
 from dutch_app.services.views import GameDefaults, PlayerView
 from dutch_app.ui.text import md
-from dutch_app.ui.widgets import labelled_multiselect, shown_as
+from dutch_app.ui.widgets import labelled_choice, labelled_multiselect, shown_as
 from dutch_core import EndCondition, EndKind, HouseRules, PenaltyMode
 from dutch_core.errors import RulesError
 from dutch_core.rules import JOKER_VALUES, KING_VALUES, MAX_JOKERS, PRESET_LABELS, PRESETS
@@ -45,14 +45,8 @@ def split_names(text: str) -> list[str]:
 
 
 def _end_condition(key: str, base: EndCondition) -> EndCondition:
-    kinds = list(END_LABELS)
-    kind = st.radio(
-        _("The game ends"),
-        kinds,
-        index=kinds.index(base.kind),
-        format_func=shown_as(END_LABELS),
-        horizontal=True,
-        key=f"{key}_end_kind",
+    kind = labelled_choice(
+        st.radio, _("The game ends"), END_LABELS, base.kind, horizontal=True, key=f"{key}_end_kind"
     )
     if kind is EndKind.ROUNDS:
         rounds = st.number_input(_("Rounds"), 1, 1000, base.rounds or 10, key=f"{key}_end_rounds")
@@ -108,12 +102,11 @@ def house_rules_picker(
             key=f"{k}_jv",
             help=_("Many groups play Jokers below zero, at -1 or -2."),
         )
-        modes = list(PENALTY_LABELS)
-        mode = st.radio(
+        mode = labelled_choice(
+            st.radio,
             _("A caller who is not lowest pays with"),
-            modes,
-            index=modes.index(base.penalty_mode),
-            format_func=shown_as(PENALTY_LABELS),
+            PENALTY_LABELS,
+            base.penalty_mode,
             key=f"{k}_mode",
         )
         failed = base.failed_call_points

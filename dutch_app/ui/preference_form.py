@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from dutch_app.i18n import N_, _
-from dutch_app.services.preferences import THEMES
 from dutch_app.ui.flash import flash, show_flash
 from dutch_app.ui.guard import guarded
 from dutch_app.ui.preferences import (
@@ -14,7 +13,7 @@ from dutch_app.ui.preferences import (
     my_preferences,
     save_my_preferences,
 )
-from dutch_app.ui.widgets import shown_as
+from dutch_app.ui.widgets import labelled_choice
 
 FOLLOW_BROWSER = N_("Like my browser")
 
@@ -35,13 +34,8 @@ def preferences_section() -> None:
             format_func=lambda code: _(FOLLOW_BROWSER) if code is None else names[code],
             key="account_language",
         )
-        theme = st.radio(
-            _("Theme"),
-            list(THEMES),
-            index=THEMES.index(current.theme),
-            format_func=shown_as(THEME_LABELS),
-            horizontal=True,
-            key="account_theme",
+        theme = labelled_choice(
+            st.radio, _("Theme"), THEME_LABELS, current.theme, horizontal=True, key="account_theme"
         )
         keep_awake = st.toggle(
             _("Keep the screen on while a game is open"),

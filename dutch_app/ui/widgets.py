@@ -56,6 +56,17 @@ def shown_as(labels: Mapping[Any, str]) -> Callable[[Any], str]:
     return {option: _(label) for option, label in labels.items()}.__getitem__
 
 
+def labelled_choice(
+    widget: Callable[..., Any], label: str, labels: Mapping[Any, str], current: Any, **options: Any
+) -> Any:
+    """``widget`` (``st.radio``, ``st.selectbox``) offering the keys of ``labels``, shown as
+    their labels (:func:`shown_as`), with ``current`` chosen to begin with."""
+    choices = list(labels)
+    return widget(
+        label, choices, index=choices.index(current), format_func=shown_as(labels), **options
+    )
+
+
 def labelled_selectbox(
     label: str,
     options: Sequence[Any],
