@@ -68,12 +68,8 @@ def fill_round_form(key: str, players: Sequence[str], fields: RoundFields | None
     st.session_state[widget_key(key, "penalty")] = fields.penalty_text if fields else ""
     st.session_state[f"{key}_penalty_start"] = fields.penalty_text if fields else ""
     st.session_state[f"{key}_penalty_shown"] = False
-    if fields is not None:
-        st.session_state[widget_key(key, "caller")] = fields.caller or NO_CALLER
-        st.session_state[widget_key(key, "call_type")] = fields.call_type
-    else:
-        st.session_state[widget_key(key, "caller")] = None
-        st.session_state[widget_key(key, "call_type")] = None
+    st.session_state[widget_key(key, "caller")] = (fields.caller or NO_CALLER) if fields else None
+    st.session_state[widget_key(key, "call_type")] = fields.call_type if fields else None
     st.session_state[f"{key}_players"] = tuple(players)
     st.session_state[f"{key}_pad_for"] = 0
     forget_written(key)
