@@ -157,35 +157,19 @@ def round_by_round_frame(game: GameView) -> pd.DataFrame:
     rules that halve a total included).
     """
     names = [player.name for player in game.players]
-    round_, called_by, call_, outcome_, penalty = (
-        _("Round"),
-        _("Called by"),
-        _("Call"),
-        _("Outcome"),
-        _("Penalty cards"),
-    )
     total_of = {name: _("{name} total").format(name=name) for name in names}
-    columns = [round_]
-    for name in names:
-        columns += [name, total_of[name]]
-    columns += [called_by, call_, outcome_, penalty]
+    columns = [
+        _("Round"),
+        *(column for name in names for column in (name, total_of[name])),
+        *(_("Called by"), _("Call"), _("Outcome"), _("Penalty cards")),
+    ]
     records = []
     for stored, totals in zip(game.rounds, game.running_totals(), strict=True):
         scores = {hand.player: hand.round_score for hand in stored.hands}
-        caller, call, outcome = _ended_by(stored)
-        record: dict[str, object] = {round_: stored.number}
+        cells: list[object] = [stored.number]
         for name in names:
-            record[name] = scores[name]
-            record[total_of[name]] = totals[name]
-        record.update(
-            {
-                called_by: caller,
-                call_: call,
-                outcome_: outcome,
-                penalty: stored.penalty_cards_due,
-            }
-        )
-        records.append(record)
+            cells += [scores[name], totals[name]]
+        records.append([*cells, *_ended_by(stored), stored.penalty_cards_due])
     return pd.DataFrame(records, columns=columns)
 
 
