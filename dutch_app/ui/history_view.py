@@ -120,24 +120,21 @@ def game_label(game: GameSummary, tz: tzinfo = UTC) -> str:
 
 def games_frame(summaries: Sequence[GameSummary], tz: tzinfo = UTC) -> pd.DataFrame:
     """The list of games: start, status, players with their totals, rounds, length, leader."""
-    return pd.DataFrame(
-        {
-            _("Started"): [when(game.started_at, tz) for game in summaries],
-            _("Status"): [label(game.status) for game in summaries],
-            _("Totals"): [
-                " · ".join(
-                    f"{name} {total}" for name, total in zip(g.players, g.totals, strict=True)
-                )
-                for g in summaries
-            ],
-            _("Rounds"): [game.rounds_played for game in summaries],
-            _("Length"): [
-                "" if game.length is None else format_duration(game.length) for game in summaries
-            ],
-            _("Lowest"): [", ".join(game.leaders) for game in summaries],
-        },
-        columns=[_("Started"), _("Status"), _("Totals"), _("Rounds"), _("Length"), _("Lowest")],
-    )
+    rows = [
+        (
+            when(game.started_at, tz),
+            label(game.status),
+            " · ".join(
+                f"{name} {total}" for name, total in zip(game.players, game.totals, strict=True)
+            ),
+            game.rounds_played,
+            "" if game.length is None else format_duration(game.length),
+            ", ".join(game.leaders),
+        )
+        for game in summaries
+    ]
+    headings = [_("Started"), _("Status"), _("Totals"), _("Rounds"), _("Length"), _("Lowest")]
+    return pd.DataFrame(rows, columns=headings)
 
 
 def _ended_by(stored: RoundView) -> tuple[str, str, str]:
