@@ -2,13 +2,9 @@
 
 A view is a group's games in a date range, optionally narrowed to the games of
 some players. :func:`stats_bundle` computes every statistics table of a view in
-one cached call and returns a frozen :class:`StatsBundle`. The cache key is
-(group, the group's cache stamp, filters), the stamp being the group's random,
-never reused cache key with its data version: any write to the group bumps its
-version, so a new round shows on the very next rerun. The numbers are the same
-for every member, so members share them. The version comes with the group the
-router read for this run (from the person's own groups, which is the
-membership check); see :mod:`dutch_app.ui.cache`. Trends are thinned before they are
+one cached call and returns a frozen :class:`StatsBundle`, keyed like the other
+cached reads by the group's cache stamp (see :mod:`dutch_app.ui.cache`), and shared
+by the group's members. Trends are thinned before they are
 cached, so a bundle stays small however long the history is. The bundle holds
 the view's charts too, as specs ready to draw, so a rerun draws them without
 building or converting any chart.
