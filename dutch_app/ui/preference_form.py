@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dutch_app.i18n import N_, _
+from dutch_app.i18n import LANGUAGES, N_, _
 from dutch_app.ui.flash import flash, show_flash
 from dutch_app.ui.guard import guarded
-from dutch_app.ui.preferences import (
-    THEME_LABELS,
-    language_names,
-    my_preferences,
-    save_my_preferences,
-)
+from dutch_app.ui.preferences import THEME_LABELS, my_preferences, save_my_preferences
 from dutch_app.ui.widgets import labelled_choice
 
 FOLLOW_BROWSER = N_("Like my browser")
@@ -24,14 +19,13 @@ def preferences_section() -> None:
     show_flash("account_preferences")
     st.caption(_("Kept with your account, so every phone and computer you sign in on uses them."))
     current = my_preferences()
-    names = language_names()
-    languages: list[str | None] = [None, *names]
+    languages: list[str | None] = [None, *LANGUAGES]
     with st.form("account_preferences_form"):
         language = st.selectbox(
             _("Language"),
             languages,
             index=languages.index(current.language) if current.language in languages else 0,
-            format_func=lambda code: _(FOLLOW_BROWSER) if code is None else names[code],
+            format_func=lambda code: _(FOLLOW_BROWSER) if code is None else LANGUAGES[code],
             key="account_language",
         )
         theme = labelled_choice(

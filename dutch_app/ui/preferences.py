@@ -18,16 +18,6 @@ PREFERENCES_KEY = "my_preferences"
 THEME_LABELS = {"auto": N_("Like my device"), "light": N_("Light"), "dark": N_("Dark")}
 # What Streamlit's own theme menu calls each choice (see dutch_app/web/static/app-head.js).
 STREAMLIT_THEME_NAMES = {"auto": "System", "light": "Light", "dark": "Dark"}
-LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français"}
-
-
-def language_names() -> dict[str, str]:
-    """The languages to pick from, each in its own name (the translations' list when present)."""
-    try:
-        from dutch_app.i18n import LANGUAGES  # only once translations exist
-    except ImportError:
-        return dict(LANGUAGE_NAMES)
-    return dict(LANGUAGES)
 
 
 def my_preferences() -> Preferences:
