@@ -16,29 +16,17 @@ from contextlib import contextmanager
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from dutch_app.accounts.base import AccountError
 from dutch_app.i18n import _, error_text
+from dutch_app.services.errors import ServiceError
 from dutch_app.ui.text import md
 from dutch_core.errors import DutchError
 
 log = logging.getLogger("dutch_app")
 
 
-def user_error_types() -> tuple[type[Exception], ...]:
-    """The exception classes whose messages are meant for the person at the screen."""
-    types: list[type[Exception]] = [DutchError]
-    try:
-        from dutch_app.services.errors import ServiceError
-
-        types.append(ServiceError)
-    except ImportError:  # pragma: no cover - services not installed in a minimal build
-        pass
-    try:
-        from dutch_app.accounts.base import AccountError
-
-        types.append(AccountError)
-    except ImportError:  # pragma: no cover
-        pass
-    return tuple(types)
+USER_ERRORS = (DutchError, ServiceError, AccountError)
+"""The exception classes whose messages are meant for the person at the screen."""
 
 
 def unexpected_message(error: BaseException) -> tuple[str, str]:
@@ -64,7 +52,7 @@ def guarded(where: DeltaGenerator | None = None) -> Iterator[None]:
     """Run a block; show user errors as messages and unexpected ones with an error id."""
     try:
         yield
-    except user_error_types() as error:
+    except USER_ERRORS as error:
         (where or st).error(md(error_text(error)))
     except Exception as error:
         report_unexpected(error, where)
