@@ -204,7 +204,7 @@ def correct_round(game) -> None:
     if message := conflict():
         st.error(md(message))
         if st.button(_("Load the round as it is now"), key="history_reload_round"):
-            reload_target(EDIT_FORM)
+            reload_target()
             st.rerun()
     if submitted is not None:
         fields, _check = submitted
@@ -224,7 +224,7 @@ def correct_round(game) -> None:
     ):
         with guarded():
             call(rounds.delete_round, stored.id, target.version)
-            reload_target(EDIT_FORM)
+            reload_target()
             reset_on_next_run(history_delete_round_confirm=False)
             flash(
                 _("Round {number} was deleted; later rounds moved up one number.").format(

@@ -43,9 +43,8 @@ def edit_target(form_key: str, stored: RoundView) -> EditTarget:
     return target
 
 
-def reload_target(form_key: str) -> None:
-    """Drop the loaded round and the form's text, so the next run loads the round afresh."""
-    del form_key  # the next run fills the form from the round as it is then
+def reload_target() -> None:
+    """Drop the loaded round, so the next run loads it afresh and fills the form from it."""
     st.session_state.pop(TARGET_KEY, None)
     st.session_state.pop(CONFLICT_KEY, None)
 
