@@ -50,7 +50,7 @@ def switch_to(group, message: str, toast: bool) -> None:
 NEXT_STEP_KEY = "group_next_step"  # the group just made or joined: its first game is offered
 
 
-def first_game(group, defaults, roster) -> None:
+def first_game(defaults, roster) -> None:
     """One tap to the Play page's set-up of a game, with the group's members chosen (a
     fourth player can still be added and the rules changed there)."""
     names = {player.id: player.name for player in roster}
@@ -488,7 +488,7 @@ with guarded():
     if not group.is_demo:
         defaults = call(setup.game_defaults, group.id)
         if st.session_state.get(NEXT_STEP_KEY) == group.id or defaults.rules is None:
-            first_game(group, defaults, roster(group))
+            first_game(defaults, roster(group))
 st.dataframe(members_frame(group, me), hide_index=True, width="stretch")
 remove_member(group, me)
 invite_code(group)

@@ -132,7 +132,7 @@ def winner_line(game) -> str:
     return "🏆 " + _("{names} wins with {total} points!").format(names=winners, total=total)
 
 
-def game_over(game, group: GroupView, just_finished: bool) -> None:
+def game_over(game, just_finished: bool) -> None:
     """The end-of-game screen: the winner, the final standings, what next."""
     st.success(winner_line(game))
     if just_finished:
@@ -219,7 +219,7 @@ def show_game(game_id: int, group: GroupView) -> None:
     form_open = seen == (game.id, "active") and just_stored is None and not message
     if over and not form_open:
         st.session_state[SEEN_KEY] = (game.id, "ended")
-        game_over(game, group, just_finished=just_stored is not None)
+        game_over(game, just_finished=just_stored is not None)
         follow_game(game.id, game.version)
         return
     st.session_state[SEEN_KEY] = (game.id, "active")
