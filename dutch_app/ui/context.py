@@ -224,8 +224,7 @@ def end_session(everywhere: bool = True) -> None:
     account = current_account()
     if account is not None and everywhere:
         accounts().sign_out(account.user_id)
-    for key in list(st.session_state):
-        del st.session_state[key]
+    st.session_state.clear()
     st.session_state["cookie_checked"] = True
     st.session_state["pending_cookie"] = ("", 0)
 
