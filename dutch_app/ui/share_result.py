@@ -103,10 +103,9 @@ def read_only_link(game: GameView) -> None:
         token = call(sharing.make_share_link, game.id)
         st.session_state[FRESH_LINK_KEY] = (game.id, token)
         st.rerun()
-    ended = state.exists and end.button(
+    if state.exists and end.button(
         _("End the link"), key="play_share_end", icon=":material/link_off:"
-    )
-    if ended:
+    ):
         call(sharing.end_share_link, game.id)
         st.session_state.pop(FRESH_LINK_KEY, None)
         st.toast(_("The live link no longer works."))
