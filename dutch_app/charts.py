@@ -155,17 +155,6 @@ def _swap_colours(node: Any) -> Any:
     return node
 
 
-def theme_colours(colours: Mapping[str, str], dark: bool) -> dict[str, str]:
-    """Player colours (:func:`player_colours`) as the light or dark theme draws them.
-
-    >>> theme_colours({"Ann": "#000000", "Ben": "#E69F00"}, dark=True)
-    {'Ann': '#EDEDED', 'Ben': '#E69F00'}
-    """
-    if not dark:
-        return dict(colours)
-    return {name: DARK_SWAPS.get(colour, colour) for name, colour in colours.items()}
-
-
 def _player_colour() -> alt.Color:
     return alt.Color("player:N", title=_("Player"), scale=alt.Scale(range=OKABE_ITO))
 

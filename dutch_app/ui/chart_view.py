@@ -6,14 +6,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from dutch_app.charts import (
-    ChartSpec,
-    coloured,
-    for_theme,
-    highlighted,
-    player_colours,
-    theme_colours,
-)
+from dutch_app.charts import ChartSpec, coloured, for_theme, highlighted, player_colours
 from dutch_app.services.views import GroupView
 from dutch_app.ui.cache import roster
 
@@ -45,7 +38,5 @@ def show_chart(
     ``highlight``, a line chart of many players draws that player's line alone in colour
     (:func:`dutch_app.charts.highlighted`).
     """
-    dark = dark_theme_shown()
-    shown = highlighted(spec, highlight)
-    shown = coloured(shown, theme_colours(colours, dark) if colours else colours)
-    st.vega_lite_chart(spec=for_theme(shown, dark), theme=None, width="stretch")
+    shown = coloured(highlighted(spec, highlight), colours)
+    st.vega_lite_chart(spec=for_theme(shown, dark_theme_shown()), theme=None, width="stretch")

@@ -316,7 +316,7 @@ def test_players_of_a_large_group_never_share_a_colour_in_one_chart():
 
 
 def test_in_the_dark_theme_a_replacement_colour_is_never_the_one_swapped_for_black():
-    colours = charts.theme_colours({"Ann": "#000000", "Ben": "#000000"}, dark=True)
+    colours = {"Ann": "#000000", "Ben": "#000000"}
     spec = charts.for_theme(charts.coloured(_chart_of(["Ann", "Ben"]), colours), dark=True)
     ann, ben = spec["encoding"]["color"]["scale"]["range"]
     assert ann == "#EDEDED" and ben not in ("#EDEDED", "#000000")
