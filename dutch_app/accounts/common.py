@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -192,21 +192,28 @@ class DatabaseBackend(AccountBackend):
                 take_back(session, counted)  # no account was made after all
             raise
         with writing(self._sessions) as session:
-            user = User(
-                auth_provider=self.provider,
-                auth_subject=subject,
-                email=None,
-                display_name=name,
-                created_at=now,
-                last_seen_at=now,
-                is_anonymous=True,
-                session_epoch=0,
+            user = self._add_user(
+                session, subject, None, name, created_at=now, last_seen_at=now, is_anonymous=True
             )
-            session.add(user)
-            session.flush()
             account = account_of(user)
         log.info("anonymous account %s created", account.user_id)
         return account
+
+    def _add_user(
+        self, session: Session, subject: str, email: str | None, name: str, **columns: Any
+    ) -> User:
+        """A new ``users`` row of this backend, flushed so that it has its id."""
+        user = User(
+            auth_provider=self.provider,
+            auth_subject=subject,
+            email=email,
+            display_name=name,
+            session_epoch=0,
+            **columns,
+        )
+        session.add(user)
+        session.flush()
+        return user
 
     def _anonymous_user(self, session: Session, user_id: int) -> User:
         """This backend's anonymous user ``user_id``; `NotSupported` for a normal account."""

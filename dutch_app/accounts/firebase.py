@@ -115,16 +115,8 @@ class FirebaseBackend(DatabaseBackend):
         name = usable_display_name(name)
         if user is None:
             check_address_free(session, address)
-            user = User(
-                auth_provider=self.provider,
-                auth_subject=uid,
-                email=address,
-                display_name=name or stand_in_name(address),
-                created_at=self._clock(),
-                session_epoch=0,
-            )
-            session.add(user)
-            session.flush()
+            name = name or stand_in_name(address)
+            user = self._add_user(session, uid, address, name, created_at=self._clock())
         else:
             user.email = address
             user.display_name = name or user.display_name

@@ -64,16 +64,7 @@ class LocalBackend(DatabaseBackend):
         try:
             with writing(self._sessions) as session:
                 check_address_free(session, address)
-                user = User(
-                    auth_provider=self.provider,
-                    auth_subject=address,
-                    email=address,
-                    display_name=name,
-                    created_at=now,
-                    session_epoch=0,
-                )
-                session.add(user)
-                session.flush()
+                user = self._add_user(session, address, address, name, created_at=now)
                 session.add(
                     LocalCredential(user_id=user.id, password_hash=password_hash, updated_at=now)
                 )
