@@ -38,7 +38,7 @@ AN_HOUR = "public, max-age=3600"
 
 
 def asset_path(name: str, base_url_path: str = "") -> str:
-    """The absolute path of one of the app's files under ``server.baseUrlPath``.
+    """The absolute path of one of the app's files or routes under ``server.baseUrlPath``.
 
     >>> asset_path("icon-192.png"), asset_path("app-head.js", "/dutch/")
     ('/_dutch/icon-192.png', '/dutch/_dutch/app-head.js')

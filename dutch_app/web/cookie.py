@@ -24,8 +24,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from dutch_app.web.assets import asset_path
+
 SESSION_COOKIE = "dutch_session"
-COOKIE_ROUTE = "_dutch/session-cookie"
+COOKIE_ROUTE = "session-cookie"
 TICKET_SECONDS = 60.0
 MAX_TICKETS = 10_000
 
@@ -98,13 +100,8 @@ TICKETS = TicketBook()
 
 
 def cookie_route_path(base_url_path: str = "") -> str:
-    """The absolute path of the cookie route under Streamlit's ``server.baseUrlPath``.
-
-    >>> cookie_route_path(""), cookie_route_path("/dutch/")
-    ('/_dutch/session-cookie', '/dutch/_dutch/session-cookie')
-    """
-    base = base_url_path.strip("/")
-    return f"/{base}/{COOKIE_ROUTE}" if base else f"/{COOKIE_ROUTE}"
+    """The absolute path of the cookie route under Streamlit's ``server.baseUrlPath``."""
+    return asset_path(COOKIE_ROUTE, base_url_path)
 
 
 def ticket_image(ticket: str, base_url_path: str = "") -> str:
@@ -117,7 +114,8 @@ def ticket_image(ticket: str, base_url_path: str = "") -> str:
     return f'<img hidden alt="" src="{escape(src)}">'
 
 
-def _no_store(status_code: int) -> Response:
+def no_store(status_code: int) -> Response:
+    """An empty answer with this status that no cache keeps."""
     return Response(status_code=status_code, headers={"Cache-Control": "no-store"})
 
 
@@ -128,11 +126,11 @@ async def set_session_cookie(request: Request) -> Response:
     unknown, already used or expired.
     """
     if request.headers.get("sec-fetch-site", "same-origin") != "same-origin":
-        return _no_store(403)
+        return no_store(403)
     change = TICKETS.redeem(request.query_params.get("ticket", ""))
     if change is None:
-        return _no_store(404)
-    response = _no_store(204)
+        return no_store(404)
+    response = no_store(204)
     response.set_cookie(
         SESSION_COOKIE,
         change.value,

@@ -71,12 +71,12 @@ from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Key, Watched, member_version, versions
 from dutch_app.services.unit_of_work import perform
 from dutch_app.throttle import client_key
-from dutch_app.web.cookie import SESSION_COOKIE
+from dutch_app.web.assets import asset_path
+from dutch_app.web.cookie import SESSION_COOKIE, no_store
 from dutch_app.web.open_files import Sparse
 
 log = logging.getLogger(__name__)
 
-LIVE_ROUTE = "_dutch/live"
 WATCH_EVERY = 1.0  # seconds between two reads of the watched versions
 WAIT_SECONDS = 40.0  # the longest a request waits; well under the balancer's read timeout
 MAX_WAITING = 20_000  # requests one process holds open at once; more get 503
@@ -151,13 +151,8 @@ class LiveResources(Protocol):
 
 
 def live_route_path(base_url_path: str = "") -> str:
-    """The absolute path of the live route under Streamlit's ``server.baseUrlPath``.
-
-    >>> live_route_path(""), live_route_path("/dutch/")
-    ('/_dutch/live', '/dutch/_dutch/live')
-    """
-    base = base_url_path.strip("/")
-    return f"/{base}/{LIVE_ROUTE}" if base else f"/{LIVE_ROUTE}"
+    """The absolute path of the live route under Streamlit's ``server.baseUrlPath``."""
+    return asset_path("live", base_url_path)
 
 
 class Stopping(Exception):
@@ -273,10 +268,6 @@ def _asked(request: Request) -> _Asked | None:
     return _Asked(kinds[0], ident, since, tab)
 
 
-def _refusal(status_code: int) -> Response:
-    return Response(status_code=status_code, headers={"Cache-Control": "no-store"})
-
-
 async def _gone(request: Request) -> None:
     """Return once the client that sent ``request`` has gone (the connection dropped)."""
     while (await request.receive())["type"] != "http.disconnect":
@@ -358,36 +349,36 @@ class LiveRoute:
     async def respond(self, request: Request) -> Response:
         """Answer one open page (see the module's text)."""
         if request.headers.get("sec-fetch-site", "same-origin") != "same-origin":
-            return _refusal(403)
+            return no_store(403)
         asked = _asked(request)
         if asked is None:
-            return _refusal(400)
+            return no_store(400)
         token = request.cookies.get(SESSION_COOKIE, "")
         if not token:
-            return _refusal(401)
+            return no_store(401)
         # A flood from one person is refused before it costs any query: by the id the
         # cookie names, unchecked (a forged one can only refuse its own sender), and again
         # by the checked one below.
         claimed = parse_token(token)
         if claimed is not None and self._full(self._holders(request, claimed[0].user_id)):
-            return _refusal(429)
+            return no_store(429)
         try:
             user_id, version = await run_in_threadpool(self._checked_version, token, asked)
         except PermissionError:
-            return _refusal(401)
+            return no_store(401)
         except Exception:  # the database is away: the page tries again, then asks by itself
             log.warning("checking a live request failed", exc_info=True)
-            return _refusal(503)
+            return no_store(503)
         if version is None:
-            return _refusal(404)
+            return no_store(404)
         key = (asked.kind, asked.ident)
         if version != asked.since and version != self.own.of(key, asked.tab):
             return _answer(version)
         if self.watcher.waiting >= MAX_WAITING or self.watcher.stopping:
-            return _refusal(503)
+            return no_store(503)
         holders = self._holders(request, user_id)
         if self._full(holders):
-            return _refusal(429)
+            return no_store(429)
         self._holding.update(holder for holder, _cap in holders)
         try:
             return await self._answer_when_moved(request, key, version, asked.tab)
@@ -428,11 +419,11 @@ class LiveRoute:
                         waiting.cancel()
                         await asyncio.wait({waiting})
                 if waiting.cancelled():
-                    return _refusal(503)  # nobody is left to read it
+                    return no_store(503)  # nobody is left to read it
                 try:
                     moved = waiting.result()
                 except Stopping:
-                    return _refusal(503)
+                    return no_store(503)
                 if moved == version or moved is None or moved != self.own.of(key, tab):
                     return _answer(moved)
                 version = moved  # the tab's own change: its next run draws it

@@ -51,21 +51,20 @@ from dutch_app.services import games, rounds
 from dutch_app.services.errors import GameEnded, ServiceError, StaleRound
 from dutch_app.services.live import Watched
 from dutch_app.services.unit_of_work import perform
-from dutch_app.web.cookie import SESSION_COOKIE
+from dutch_app.web.assets import asset_path
+from dutch_app.web.cookie import SESSION_COOKIE, no_store
 from dutch_app.web.live import LiveResources, OwnChanges, is_tab_name, own_changes
 from dutch_core.errors import DutchError
 from dutch_core.game import dealer_seat, end_reached
 
 log = logging.getLogger(__name__)
 
-ROUND_ROUTE = "_dutch/round"
 MAX_BODY = 16_384  # bytes: an entry of twelve players' hands is well under this
 
 
 def round_route_path(base_url_path: str = "") -> str:
     """The route's path under Streamlit's ``server.baseUrlPath``."""
-    base = base_url_path.strip("/")
-    return f"/{base}/{ROUND_ROUTE}" if base else f"/{ROUND_ROUTE}"
+    return asset_path("round", base_url_path)
 
 
 def store_entry(resources: LiveResources, user_id: int, sent: dict[str, Any]) -> dict[str, Any]:
@@ -157,37 +156,37 @@ class RoundRoute:
     async def respond(self, request: Request) -> Response:
         """Store the round the request holds, or say why not."""
         if request.headers.get("sec-fetch-site", "same-origin") != "same-origin":
-            return _refusal(403)
+            return no_store(403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return _refusal(415)
+            return no_store(415)
         token = request.cookies.get(SESSION_COOKIE, "")
         if not token:
-            return _refusal(401)
+            return no_store(401)
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY:
-                return _refusal(413)
+                return no_store(413)
         try:
             sent = json.loads(body)
         except (ValueError, RecursionError):
-            return _refusal(400)
+            return no_store(400)
         if not isinstance(sent, dict):
-            return _refusal(400)
+            return no_store(400)
         tab = sent.get("tab")
         if tab is not None and not is_tab_name(tab):
-            return _refusal(400)
+            return no_store(400)
         try:
             answer = await run_in_threadpool(self._store, token, sent)
         except PermissionError:
-            return _refusal(401)
+            return no_store(401)
         except LookupError:
-            return _refusal(404)
+            return no_store(404)
         except ValueError:
-            return _refusal(400)
+            return no_store(400)
         except Exception:  # the database is away: the element keeps the entry and says so
             log.warning("storing a round through the round route failed", exc_info=True)
-            return _refusal(503)
+            return no_store(503)
         version = answer.get("version")
         if answer["outcome"] == "stored" and tab is not None and version is not None:
             self.own.note((Watched.GAME, sent["game"]), tab, version)
@@ -199,7 +198,3 @@ class RoundRoute:
         if account is None:
             raise PermissionError("no valid session")
         return store_entry(resources, account.user_id, sent)
-
-
-def _refusal(status_code: int) -> Response:
-    return Response(status_code=status_code, headers={"Cache-Control": "no-store"})

@@ -19,7 +19,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from dutch_app.services import games
-from dutch_app.web.round_route import ROUND_ROUTE
+from dutch_app.web.round_route import round_route_path
 from dutch_core import PRESETS, EndCondition, HouseRules
 from tests.conftest import PHONE_VIEWPORT
 from tests.e2e.streamlit_ui import (
@@ -165,7 +165,7 @@ def round_route_answers(page: Page) -> list[Response]:
     answers: list[Response] = []
 
     def note(response: Response) -> None:
-        if ROUND_ROUTE in response.url and response.request.method == "POST":
+        if round_route_path() in response.url and response.request.method == "POST":
             answers.append(response)
 
     page.on("response", note)
