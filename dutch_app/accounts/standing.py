@@ -11,9 +11,10 @@ many tabs, requests and threads check at once.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from cachetools import FIFOCache
 
 RETRY_SECONDS = 30
 """When Firebase could not be asked, it is asked again after this many seconds."""
@@ -76,8 +77,7 @@ class Standings:
         self._ask = ask
         self._every = every
         self._clock = clock
-        self._most = most
-        self._known: OrderedDict[str, _Entry] = OrderedDict()
+        self._known: FIFOCache[str, _Entry] = FIFOCache(most)  # an answer kept again is the newest
         self._asking: set[str] = set()
         self._lock = threading.Lock()
         self.asked = 0
@@ -120,6 +120,3 @@ class Standings:
     def _keep(self, subject: str, standing: Standing, due: float) -> None:
         with self._lock:
             self._known[subject] = _Entry(standing, due)
-            self._known.move_to_end(subject)
-            while len(self._known) > self._most:
-                self._known.popitem(last=False)

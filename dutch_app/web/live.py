@@ -54,11 +54,12 @@ import re
 import secrets
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from cachetools import FIFOCache
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -90,17 +91,13 @@ class OwnChanges:
     only costs that tab one more run). Safe to use from any thread."""
 
     def __init__(self, most: int = 50_000) -> None:
-        self._most = most
-        self._notes: OrderedDict[tuple[Key, str], int] = OrderedDict()
+        self._notes: FIFOCache[tuple[Key, str], int] = FIFOCache(most)
         self._lock = threading.Lock()
 
     def note(self, key: Key, tab: str, version: int) -> None:
         """Tab ``tab`` changed ``key`` to ``version`` and its next run draws it."""
         with self._lock:
-            self._notes[(key, tab)] = version
-            self._notes.move_to_end((key, tab))
-            while len(self._notes) > self._most:
-                self._notes.popitem(last=False)
+            self._notes[(key, tab)] = version  # a note written again is the newest
 
     def of(self, key: Key, tab: str | None) -> int | None:
         """The version tab ``tab``'s own last change of ``key`` made (None: none noted)."""
