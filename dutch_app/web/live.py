@@ -49,6 +49,7 @@ the route cannot be reached). A phone needs one per open tab.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import secrets
@@ -290,20 +291,15 @@ class LiveRoute:
         self.wait_seconds = wait_seconds
         self.watcher = VersionWatcher(self._read_versions, watch_every)
         self.own = own_changes if own is None else own
-        self._caps = caps
+        if caps is not None:
+            self.caps = caps
         self._holding: Counter[str] = Counter()  # waiting requests per person and network
         self._refusals = Sparse()
 
-    @property
+    @functools.cached_property
     def caps(self) -> WaitCaps:
-        """The caps in force (the ``[limits]`` settings unless given)."""
-        if self._caps is None:
-            self._caps = WaitCaps.of(limits())
-        return self._caps
-
-    @caps.setter
-    def caps(self, caps: WaitCaps) -> None:
-        self._caps = caps
+        """The caps in force (the ``[limits]`` settings unless given or set)."""
+        return WaitCaps.of(limits())
 
     def routes(self, base_url_path: str = "") -> list[Route]:
         """The route itself, under Streamlit's ``server.baseUrlPath``."""
@@ -380,10 +376,7 @@ class LiveRoute:
         try:
             return await self._answer_when_moved(request, key, version, asked.tab)
         finally:
-            self._holding.subtract(holder for holder, _cap in holders)
-            for holder, _cap in holders:
-                if self._holding[holder] <= 0:
-                    del self._holding[holder]
+            self._holding -= Counter(holder for holder, _cap in holders)  # drops the zeros
 
     def _full(self, holders: list[tuple[str, int]]) -> bool:
         """Whether any of ``holders`` holds as many waiting requests as it may (logged at
