@@ -114,7 +114,7 @@ class DatabaseBackend(AccountBackend):
                 days=self._session_days,
             )
 
-    def _still_valid(self, user: User, claims: TokenClaims) -> bool:
+    def _still_valid(self, subject: str, claims: TokenClaims) -> bool:
         """A backend's extra say on a token that is authentic, unexpired and not signed out."""
         return True
 
@@ -123,26 +123,23 @@ class DatabaseBackend(AccountBackend):
         return True
 
     def check_session(self, token: str, now: datetime | None = None) -> Account | None:
+        return self._resumed(token, now, self._still_allowed)
+
+    def resume(self, token: str, now: datetime | None = None) -> Account | None:
+        return self._resumed(token, now, self._still_valid)
+
+    def _resumed(
+        self, token: str, now: datetime | None, backend_says: Callable[[str, TokenClaims], bool]
+    ) -> Account | None:
+        """The account of a token the database accepts and ``backend_says`` still admits."""
         with self._sessions() as session:
             resumed = resume_claims(session, token, now or self._clock(), key=self._secret_key)
             if resumed is None or resumed[0].auth_provider != self.provider:
                 return None
             user, claims = resumed
             account, subject, seen = account_of(user), user.auth_subject, user.last_seen_at
-        if not self._still_allowed(subject, claims):
+        if not backend_says(subject, claims):
             return None
-        self._note_seen(account, seen, now)
-        return account
-
-    def resume(self, token: str, now: datetime | None = None) -> Account | None:
-        with self._sessions() as session:
-            resumed = resume_claims(session, token, now or self._clock(), key=self._secret_key)
-            if resumed is None or resumed[0].auth_provider != self.provider:
-                return None
-            user, claims = resumed
-            if not self._still_valid(user, claims):
-                return None
-            account, seen = account_of(user), user.last_seen_at
         self._note_seen(account, seen, now)
         return account
 

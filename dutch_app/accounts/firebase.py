@@ -233,10 +233,10 @@ class FirebaseBackend(DatabaseBackend):
             return None
         return standing_of(record)
 
-    def _still_valid(self, user: User, claims: TokenClaims) -> bool:
+    def _still_valid(self, subject: str, claims: TokenClaims) -> bool:
         """Firebase must still know the user, enabled, with no revocation since the token
         (asked now: a page load; refused when Firebase cannot be asked)."""
-        standing = self._standings.refresh(user.auth_subject)
+        standing = self._standings.refresh(subject)
         return standing is not None and standing.admits(claims.issued_at)
 
     def _still_allowed(self, subject: str, claims: TokenClaims) -> bool:
