@@ -205,7 +205,8 @@ def open_share_link(session: Session, token: object, *, client: str | None) -> S
     network = client or "unknown"
     tries, visits = Key(LINK_TRIES_FROM, network), Key(LINK_VISITS_FROM, network)
     write(session, _count_try, [tries, visits])
-    link = read(session, _look_up, token)
+    digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
+    link = read(session, _link, digest)
     write(session, throttle.take_back, [tries])
     return link
 
@@ -224,15 +225,7 @@ def follow_share_link(session: Session, link: SharedLink) -> SharedLink:
     """The link as it stands now, with its game's current version (one indexed query,
     nothing counted): for a page that opened ``link`` with :func:`open_share_link` and
     follows the game live. A link ended since raises :class:`ShareLinkInvalid`."""
-    digest = link.digest if isinstance(link, SharedLink) else ""
-    found = session.execute(
-        select(Game.id, Game.version)
-        .join(SharedGame, SharedGame.game_id == Game.id)
-        .where(SharedGame.token_hash == digest)
-    ).one_or_none()
-    if found is None:
-        raise ShareLinkInvalid()
-    return SharedLink(digest, found.id, found.version)
+    return _link(session, link.digest if isinstance(link, SharedLink) else "")
 
 
 def _count_try(session: Session, keys: list[Key]) -> None:
@@ -257,7 +250,12 @@ def _linked_game(session: Session, digest: str) -> Game:
     return game
 
 
-def _look_up(session: Session, token: object) -> SharedLink:
-    digest = token_hash(token) if isinstance(token, str) and 0 < len(token) <= 200 else ""
-    game = _linked_game(session, digest)
-    return SharedLink(digest, game.id, game.version)
+def _link(session: Session, digest: str) -> SharedLink:
+    found = session.execute(
+        select(Game.id, Game.version)
+        .join(SharedGame, SharedGame.game_id == Game.id)
+        .where(SharedGame.token_hash == digest)
+    ).one_or_none()
+    if found is None:
+        raise ShareLinkInvalid()
+    return SharedLink(digest, found.id, found.version)
