@@ -1,4 +1,4 @@
-"""Members as players: each member of a group plays as a player linked to their account.
+"""Members: a new group's owner, and each member as a player linked to their account.
 
 Someone who creates or joins a group gets a player named by their display name. When
 that name belongs to a player no account is linked to (a guest who has played before),
@@ -8,15 +8,31 @@ When it belongs to a player linked to someone else, the new player is "Name 2" (
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from dutch_app.config import limits
-from dutch_app.services._input import clean_name, name_key
+from dutch_app.services._input import clean_name, name_key, new_invite_code
 from dutch_app.services.errors import ValidationError
-from dutch_app.storage.models import Player, User
+from dutch_app.services.views import Role
+from dutch_app.storage.models import Group, Membership, Player, User
 
 PLAYER_NAME_LENGTH = 60
+
+
+def new_group(
+    session: Session, user_id: int, name: str, **columns: Any
+) -> tuple[Group, Membership]:
+    """A new group with a fresh invite code, and ``user_id``'s membership as its owner."""
+    group = Group(name=name, invite_code=new_invite_code(), created_by=user_id, **columns)
+    session.add(group)
+    session.flush()
+    mine = Membership(group_id=group.id, user_id=user_id, role=Role.OWNER)
+    session.add(mine)
+    session.flush()
+    return group, mine
 
 
 def numbered_name(wanted: str, taken: set[str], longest: int = PLAYER_NAME_LENGTH) -> str:

@@ -25,17 +25,17 @@ from dutch_app.services._access import acting_user, bump_group, owner_membership
 from dutch_app.services._bulk import BulkGame, write_games
 from dutch_app.services._caps import check_room_for_a_group, count_demo_group
 from dutch_app.services._input import new_invite_code
+from dutch_app.services._members import new_group
 from dutch_app.services._present import group_view
 from dutch_app.services._simulation import full_deck, play_round
 from dutch_app.services.errors import Conflict, NotFound, ValidationError
 from dutch_app.services.unit_of_work import writes
-from dutch_app.services.views import GroupView, Role
+from dutch_app.services.views import GroupView
 from dutch_app.storage.db import WRITE
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
     Group,
-    Membership,
     Player,
     Round,
     RoundHand,
@@ -250,18 +250,8 @@ def load_demo_group(session: Session, user_id: int) -> GroupView:
     acting_user(session, user_id)
     count_demo_group(session, user_id)
     check_room_for_a_group(session, user_id)
-    group = Group(
-        # Named in the language of the person who loads it.
-        name=_("Demo group"),
-        invite_code=new_invite_code(),
-        created_by=user_id,
-        is_demo=True,
-    )
-    session.add(group)
-    session.flush()
-    mine = Membership(group_id=group.id, user_id=user_id, role=Role.OWNER)
-    session.add(mine)
-    session.flush()
+    # Named in the language of the person who loads it.
+    group, mine = new_group(session, user_id, _("Demo group"), is_demo=True)
     _generate(session, group.id, DEMO_GROUP_ROWS, DEMO_GROUP_SEED, utcnow(), lambda: None)
     session.refresh(group)
     return group_view(session, group, mine)

@@ -23,7 +23,7 @@ from dutch_app.services._input import (
     new_invite_code,
     normalise_invite_code,
 )
-from dutch_app.services._members import seat_member
+from dutch_app.services._members import new_group, seat_member
 from dutch_app.services._present import group_view, group_views
 from dutch_app.services.errors import Conflict, LimitReached, NotFound
 from dutch_app.services.leaving import end_membership
@@ -43,17 +43,8 @@ def create_group(session: Session, user_id: int, name: str) -> GroupView:
     the user is its first player, named by their display name and linked to them."""
     me = acting_user(session, user_id)
     check_room_for_a_group(session, user_id)
-    group = Group(
-        name=clean_name("name", name, GROUP_NAME_LENGTH),
-        invite_code=new_invite_code(),
-        created_by=user_id,
-        data_version=1,
-    )
-    session.add(group)
-    session.flush()
-    mine = Membership(group_id=group.id, user_id=user_id, role=Role.OWNER)
-    session.add(mine)
-    session.flush()
+    name = clean_name("name", name, GROUP_NAME_LENGTH)
+    group, mine = new_group(session, user_id, name, data_version=1)
     seat_member(session, group.id, me)
     return group_view(session, group, mine)
 
