@@ -9,28 +9,28 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from dutch_app import throttle
 from dutch_app.config import limits
 from dutch_app.i18n import _
 from dutch_app.services.errors import LimitReached
-from dutch_app.storage.models import Group, Membership, Player, User, utcnow
+from dutch_app.storage.models import Base, Group, Membership, Player, User, utcnow
 
 DAY = timedelta(days=1)
+
+
+def count_rows(session: Session, model: type[Base], *where: ColumnElement[bool]) -> int:
+    """How many rows of ``model``'s table meet every condition of ``where``."""
+    return session.scalar(select(func.count()).select_from(model).where(*where)) or 0
 
 
 def check_room_for_a_group(session: Session, user_id: int) -> None:
     """Refuse a new membership (made or joined) to a person already in the most groups."""
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     most = limits().max_groups_per_person
-    held = (
-        session.scalar(
-            select(func.count()).select_from(Membership).where(Membership.user_id == user_id)
-        )
-        or 0
-    )
+    held = count_rows(session, Membership, Membership.user_id == user_id)
     if held >= most:
         raise LimitReached(
             _(
@@ -44,10 +44,7 @@ def check_room_for_players(session: Session, group_id: int, adding: int = 1) -> 
     """Refuse players beyond the group's cap (merged players count, as their rows stay)."""
     session.execute(select(Group.id).where(Group.id == group_id).with_for_update())
     most = limits().max_players_per_group
-    held = (
-        session.scalar(select(func.count()).select_from(Player).where(Player.group_id == group_id))
-        or 0
-    )
+    held = count_rows(session, Player, Player.group_id == group_id)
     if held + adding > most:
         raise LimitReached(
             _(

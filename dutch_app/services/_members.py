@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.config import limits
+from dutch_app.services._caps import count_rows
 from dutch_app.services._input import clean_name, name_key, new_invite_code
 from dutch_app.services.errors import ValidationError
 from dutch_app.services.views import Role
@@ -88,10 +89,8 @@ def new_player_name(session: Session, group_id: int, user: User) -> str:
 
 def room_for_a_player(session: Session, group_id: int) -> bool:
     """Whether the group is below its cap on players (merged ones count)."""
-    held = session.scalar(
-        select(func.count()).select_from(Player).where(Player.group_id == group_id)
-    )
-    return (held or 0) < limits().max_players_per_group
+    held = count_rows(session, Player, Player.group_id == group_id)
+    return held < limits().max_players_per_group
 
 
 def add_member_player(session: Session, group_id: int, user: User) -> Player:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app import throttle
@@ -16,7 +16,7 @@ from dutch_app.services._access import (
     membership,
     owner_membership,
 )
-from dutch_app.services._caps import check_room_for_a_group
+from dutch_app.services._caps import check_room_for_a_group, count_rows
 from dutch_app.services._input import (
     check_id,
     clean_name,
@@ -165,7 +165,8 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     theirs = session.get(Membership, (mine.group_id, check_id("member_id", member_id)))
     if theirs is None:
         raise NotFound("member", member_id)
-    if theirs.role == Role.OWNER and _owners(session, mine.group_id) < 2:
+    owners = (Membership.group_id == mine.group_id, Membership.role == Role.OWNER)
+    if theirs.role == Role.OWNER and count_rows(session, Membership, *owners) < 2:
         raise Conflict(
             _(
                 "You are the group's only owner, so you cannot remove yourself; leave the group "
@@ -179,13 +180,6 @@ def remove_member(session: Session, user_id: int, group_id: int, member_id: int)
     session.flush()
     session.refresh(group)
     return group_view(session, group, mine)
-
-
-def _owners(session: Session, group_id: int) -> int:
-    owners = select(func.count()).where(
-        Membership.group_id == group_id, Membership.role == Role.OWNER
-    )
-    return session.scalar(owners) or 0
 
 
 def cache_stamp(session: Session, user_id: int, group_id: int) -> str:

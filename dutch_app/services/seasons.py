@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, membership, owner_membership
+from dutch_app.services._caps import count_rows
 from dutch_app.services._input import check_id, clean_name
 from dutch_app.services.errors import LimitReached, NotFound, ValidationError
 from dutch_app.services.unit_of_work import writes
@@ -67,10 +68,7 @@ def add_named_season(
     name = clean_name("season_name", name, SEASON_NAME_LENGTH)
     if not isinstance(starts_on, date):
         raise ValidationError("starts_on", f"starts_on must be a date, not {starts_on!r}.")
-    held = session.scalar(
-        select(func.count()).select_from(NamedSeason).where(NamedSeason.group_id == group_id)
-    )
-    if (held or 0) >= MOST_NAMED_SEASONS:
+    if count_rows(session, NamedSeason, NamedSeason.group_id == group_id) >= MOST_NAMED_SEASONS:
         raise LimitReached(
             _("A group can have at most {most} named seasons.").format(most=MOST_NAMED_SEASONS),
             "season_name",
