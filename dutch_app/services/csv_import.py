@@ -37,9 +37,9 @@ from dutch_app.services._bulk import (
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._in_lists import in_lists
 from dutch_app.services._input import clean_name, name_key
+from dutch_app.services._members import PLAYER_NAME_LENGTH
 from dutch_app.services._stored_games import Table, core_game
 from dutch_app.services.errors import ValidationError
-from dutch_app.services.players import PLAYER_NAME_LENGTH
 from dutch_app.services.unit_of_work import in_steps, read, write
 from dutch_app.storage.models import Game, GamePlayer, Group, Player, Round, RoundHand, as_utc
 from dutch_core.game import GameStatus

@@ -9,6 +9,7 @@ from dutch_app.i18n import _
 from dutch_app.services._access import bump_group, membership, player_for
 from dutch_app.services._caps import check_room_for_players
 from dutch_app.services._input import check_id, clean_name, name_key
+from dutch_app.services._members import PLAYER_NAME_LENGTH, linked_player
 from dutch_app.services._present import player_view
 from dutch_app.services.errors import NotFound, ValidationError
 from dutch_app.services.unit_of_work import writes
@@ -21,8 +22,6 @@ from dutch_app.storage.models import (
     Round,
     RoundHand,
 )
-
-PLAYER_NAME_LENGTH = 60
 
 
 def _check_name_free(session: Session, group_id: int, name: str, keep: int | None = None) -> None:
@@ -39,9 +38,7 @@ def _check_link(session: Session, group_id: int, link_user_id: object, keep: int
     link_user_id = check_id("link_user_id", link_user_id)
     if session.get(Membership, (group_id, link_user_id)) is None:
         raise NotFound("member", link_user_id)
-    linked = session.scalars(
-        select(Player).where(Player.group_id == group_id, Player.user_id == link_user_id)
-    ).one_or_none()
+    linked = linked_player(session, group_id, link_user_id)
     if linked is not None and linked.id != keep:
         raise ValidationError(
             "link_user_id", _("That member is already linked to {name!r}.").format(name=linked.name)
