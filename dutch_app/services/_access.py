@@ -8,7 +8,9 @@ writers of one game take turns.
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from typing import Any
+
+from sqlalchemy import Select, select, update
 from sqlalchemy.orm import Session
 
 from dutch_app.i18n import _
@@ -42,9 +44,10 @@ def owner_membership(session: Session, user_id: object, group_id: object) -> Mem
     return found
 
 
-def _member_of(user_id: int, group_column):
+def member_of(user_id: int, group: Any) -> Select[int]:
+    """The user's membership of ``group`` (an id, or a group id column), to ask ``.exists()``."""
     return select(Membership.group_id).where(
-        Membership.group_id == group_column, Membership.user_id == user_id
+        Membership.group_id == group, Membership.user_id == user_id
     )
 
 
@@ -53,7 +56,7 @@ def game_for(session: Session, user_id: object, game_id: object, lock: bool = Fa
     user_id = check_id("user_id", user_id)
     query = select(Game).where(
         Game.id == check_id("game_id", game_id),
-        _member_of(user_id, Game.group_id).exists(),
+        member_of(user_id, Game.group_id).exists(),
     )
     if lock:
         query = query.with_for_update(of=Game)
@@ -71,7 +74,7 @@ def round_for(session: Session, user_id: object, round_id: object) -> Round:
         .join(Game, Game.id == Round.game_id)
         .where(
             Round.id == check_id("round_id", round_id),
-            _member_of(user_id, Game.group_id).exists(),
+            member_of(user_id, Game.group_id).exists(),
         )
     )
     found = session.scalars(query).one_or_none()
@@ -86,7 +89,7 @@ def player_for(session: Session, user_id: object, player_id: object, field: str 
     query = select(Player).where(
         Player.id == check_id(field, player_id),
         Player.merged_into_id.is_(None),
-        _member_of(user_id, Player.group_id).exists(),
+        member_of(user_id, Player.group_id).exists(),
     )
     found = session.scalars(query).one_or_none()
     if found is None:

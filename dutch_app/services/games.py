@@ -9,7 +9,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from dutch_app.i18n import _
-from dutch_app.services._access import bump_group, game_for, membership, player_for
+from dutch_app.services._access import bump_group, game_for, member_of, membership, player_for
 from dutch_app.services._filters import filter_values, kept_games
 from dutch_app.services._input import check_id, clean_text, moment
 from dutch_app.services._present import game_view, player_view
@@ -21,7 +21,6 @@ from dutch_app.services.views import GameSummary, GameView, Role, Seating
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
-    Membership,
     Player,
     Round,
     RoundHand,
@@ -121,10 +120,7 @@ def game_version(session: Session, user_id: int, game_id: int) -> int:
     """
     check_id("user_id", user_id)
     query = select(Game.version).where(
-        Game.id == check_id("game_id", game_id),
-        select(Membership.group_id)
-        .where(Membership.group_id == Game.group_id, Membership.user_id == user_id)
-        .exists(),
+        Game.id == check_id("game_id", game_id), member_of(user_id, Game.group_id).exists()
     )
     version = session.scalar(query)
     if version is None:

@@ -13,6 +13,7 @@ from dutch_app.i18n import _
 from dutch_app.services._access import (
     acting_user,
     bump_group,
+    member_of,
     membership,
     owner_membership,
 )
@@ -201,10 +202,7 @@ def data_version(session: Session, user_id: int, group_id: int) -> int:
     check_id("user_id", user_id)
     version = session.scalar(
         select(Group.data_version).where(
-            Group.id == check_id("group_id", group_id),
-            select(Membership.group_id)
-            .where(Membership.group_id == Group.id, Membership.user_id == user_id)
-            .exists(),
+            Group.id == check_id("group_id", group_id), member_of(user_id, Group.id).exists()
         )
     )
     if version is None:

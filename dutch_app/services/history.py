@@ -15,7 +15,7 @@ import pandas as pd
 from sqlalchemy import Select, case, select
 from sqlalchemy.orm import Session, aliased
 
-from dutch_app.services._access import membership
+from dutch_app.services._access import member_of, membership
 from dutch_app.services._filters import filter_values, kept_games
 from dutch_app.services._history_frame import history_frame
 from dutch_app.services._input import check_id
@@ -24,7 +24,6 @@ from dutch_app.storage.arrow_read import record_batches
 from dutch_app.storage.models import (
     Game,
     GamePlayer,
-    Membership,
     Player,
     Round,
     RoundHand,
@@ -91,10 +90,8 @@ def load_history(
     group_id, user_id = check_id("group_id", group_id), check_id("user_id", user_id)
     values = filter_values(date_from, date_to, status)
     # The membership is checked in the read itself: a stranger's read finds no row.
-    member = select(Membership).where(
-        Membership.group_id == group_id, Membership.user_id == user_id
-    )
-    query = kept_games(history_query(group_id), values).where(member.exists())
+    member = member_of(user_id, group_id).exists()
+    query = kept_games(history_query(group_id), values).where(member)
     if player_ids is not None:
         membership(session, user_id, group_id)  # before the group's players are looked up
         ids = _group_player_ids(session, group_id, player_ids)
