@@ -297,22 +297,16 @@ def _blank(cells: list[str]) -> bool:
 
 def _check_header(cells: list[str]) -> list[str]:
     header = [cell.strip() for cell in cells]
-    problems = []
-    missing = [column for column in ROUND_COLUMNS if column not in header]
-    extra = [column for column in header if column not in ROUND_COLUMNS]
-    twice = sorted({column for column in header if header.count(column) > 1})
-    if missing:
-        problems.append(
-            _("missing column(s): {columns}").format(columns=", ".join(map(repr, missing)))
-        )
-    if extra:
-        problems.append(
-            _("unexpected column(s): {columns}").format(columns=", ".join(map(repr, extra)))
-        )
-    if twice:
-        problems.append(
-            _("column(s) given twice: {columns}").format(columns=", ".join(map(repr, twice)))
-        )
+    faults = (
+        (_("missing column(s): {columns}"), [c for c in ROUND_COLUMNS if c not in header]),
+        (_("unexpected column(s): {columns}"), [c for c in header if c not in ROUND_COLUMNS]),
+        (_("column(s) given twice: {columns}"), sorted({c for c in header if header.count(c) > 1})),
+    )
+    problems = [
+        template.format(columns=", ".join(map(repr, columns)))
+        for template, columns in faults
+        if columns
+    ]
     if problems:
         expected = ",".join(ROUND_COLUMNS)
         problems.append(
@@ -339,17 +333,12 @@ def _number_in(cells: list[str], header: list[str], column: str) -> int | None:
     return int(cell) if _WHOLE.fullmatch(cell) else None
 
 
-def _place_of(cells: list[str], header: list[str]) -> tuple[int, int | None] | None:
-    """(game, round) of a bad row, the round None when unreadable; None without a game."""
-    game = _number_in(cells, header, "game")
-    return None if game is None else (game, _number_in(cells, header, "round"))
-
-
 def _note_place(places: set[tuple[int, int | None]], cells: list[str], header: list[str]) -> None:
-    """Note the (game, round) of a bad row, when its game can be read."""
-    place = _place_of(cells, header)
-    if place is not None:
-        places.add(place)
+    """Note the (game, round) of a bad row when its game can be read (the round None when
+    it cannot)."""
+    game = _number_in(cells, header, "game")
+    if game is not None:
+        places.add((game, _number_in(cells, header, "round")))
 
 
 def read_round_rows(
