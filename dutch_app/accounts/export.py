@@ -14,11 +14,11 @@ import csv
 import io
 import json
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from dutch_app.csv_io.format import hand_text, neutralise_text
@@ -74,51 +74,17 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return buffer.getvalue()
 
 
-def _table(session: Session, columns: Sequence[Any], *where: Any, order: Sequence[Any]) -> str:
-    rows = session.execute(select(*columns).where(*where).order_by(*order)).all()
-    return _csv([column.key for column in columns], rows)
-
-
-def _hands(session: Session, rounds: Any) -> str:
-    """Every hand; ``cards`` as the History page's rounds file writes it (the total for a
-    hand entered as its total)."""
-    rows = session.execute(
-        select(
-            RoundHand.round_id,
-            RoundHand.seat,
-            RoundHand.player_id,
-            RoundHand.cards,
-            RoundHand.hand_total,
-            RoundHand.penalty_points,
-            RoundHand.round_score,
-            RoundHand.is_caller,
-        )
-        .where(RoundHand.round_id.in_(rounds))
-        .order_by(RoundHand.round_id, RoundHand.seat)
-    ).all()
-    header = [
-        "round_id",
-        "seat",
-        "player_id",
-        "cards",
-        "hand_total",
-        "penalty_points",
-        "round_score",
-        "is_caller",
-    ]
-    return _csv(
-        header, [(*row[:3], hand_text(row.cards, row.hand_total), *row[4:]) for row in rows]
-    )
-
-
-def _players(session: Session, group_ids: list[int], user_id: int) -> str:
-    rows = session.execute(
-        select(Player.group_id, Player.id, Player.name, Player.merged_into_id, Player.user_id)
-        .where(Player.group_id.in_(group_ids))
-        .order_by(Player.group_id, Player.id)
-    ).all()
-    header = ["group_id", "player_id", "name", "merged_into_id", "linked_to_you"]
-    return _csv(header, [(*row[:4], row.user_id == user_id) for row in rows])
+def _table(
+    session: Session,
+    columns: Sequence[Any],
+    *where: Any,
+    order: Sequence[Any],
+    cells: Callable[[Row[Any]], Sequence[Any]] = tuple,
+) -> str:
+    """The rows of ``columns`` as a CSV file headed by their names, ``cells`` making each
+    row's cells."""
+    rows = session.execute(select(*columns).where(*where).order_by(*order))
+    return _csv([column.key for column in columns], map(cells, rows))
 
 
 def _profile(user: User) -> dict[str, Any]:
@@ -184,7 +150,19 @@ def export_user_data(session: Session, user_id: int) -> bytes:
         "profile.json": json.dumps(_profile(user), indent=2, ensure_ascii=False),
         "preferences.json": json.dumps(_preferences(session, user_id), indent=2),
         "groups.json": json.dumps(_groups(session, group_ids, user_id), indent=2),
-        "players.csv": _players(session, group_ids, user_id),
+        "players.csv": _table(
+            session,
+            [
+                Player.group_id,
+                Player.id.label("player_id"),
+                Player.name,
+                Player.merged_into_id,
+                Player.user_id.label("linked_to_you"),
+            ],
+            Player.group_id.in_(group_ids),
+            order=[Player.group_id, Player.id],
+            cells=lambda row: (*row[:4], row.linked_to_you == user_id),
+        ),
         "games.csv": _table(
             session,
             [
@@ -221,7 +199,24 @@ def export_user_data(session: Session, user_id: int) -> bytes:
             Round.game_id.in_(games),
             order=[Round.game_id, Round.number],
         ),
-        "round_hands.csv": _hands(session, rounds),
+        "round_hands.csv": _table(
+            session,
+            [
+                RoundHand.round_id,
+                RoundHand.seat,
+                RoundHand.player_id,
+                RoundHand.cards,
+                RoundHand.hand_total,
+                RoundHand.penalty_points,
+                RoundHand.round_score,
+                RoundHand.is_caller,
+            ],
+            RoundHand.round_id.in_(rounds),
+            order=[RoundHand.round_id, RoundHand.seat],
+            # The cards as the History page's rounds file writes them (the total for a
+            # hand entered as its total).
+            cells=lambda row: (*row[:3], hand_text(row.cards, row.hand_total), *row[4:]),
+        ),
     }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
