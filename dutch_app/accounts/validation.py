@@ -82,9 +82,7 @@ def check_display_name(display_name: object) -> str:
     >>> check_display_name("  Ann   Marie ")
     'Ann Marie'
     """
-    if not isinstance(display_name, str):
-        raise InvalidDisplayName(_("Display name: please enter a name."))
-    name = " ".join(display_name.split())
+    name = " ".join(display_name.split()) if isinstance(display_name, str) else ""
     if not name:
         raise InvalidDisplayName(_("Display name: please enter a name."))
     if len(name) > MAX_DISPLAY_NAME_LENGTH:
