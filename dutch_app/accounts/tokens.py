@@ -116,9 +116,7 @@ def read_token(token: object, key: bytes, session_secret: str, now: datetime) ->
         return None
     claims, signature = parsed
     expected = _signature(key, _payload(claims), session_secret)
-    if not hmac.compare_digest(signature, expected):
-        return None
-    if now.timestamp() >= claims.expires_at:
+    if not hmac.compare_digest(signature, expected) or now.timestamp() >= claims.expires_at:
         return None
     return claims
 
