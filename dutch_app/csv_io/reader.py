@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, NamedTuple, cast
 
 from dutch_app.csv_io.format import (
@@ -166,30 +167,20 @@ def _choice(kind: type[CallType] | type[Outcome], what: str) -> Callable[[str], 
     return convert
 
 
-def _cached(convert: Callable[[str], object]) -> Callable[[str], object]:
-    """``convert`` remembering its answers: dates, rules and names repeat on many rows."""
-    answers: dict[str, object] = {}
-
-    def cached(cell: str) -> object:
-        if cell not in answers:
-            answers[cell] = convert(cell)
-        return answers[cell]
-
-    return cached
-
-
 def _converters(check_name: NameCheck | None) -> dict[str, Callable[[str], object]]:
+    # Dates, rules and names repeat on many rows: their converters remember their answers
+    # (for this file only: the converters are made for each file).
     return {
         "game": _whole(low=1),
-        "game_started_at": _cached(_timestamp),
+        "game_started_at": cache(_timestamp),
         "game_status": _status,
-        "rules": _cached(_rules),
+        "rules": cache(_rules),
         "round": _whole(low=1),
-        "played_at": _cached(_timestamp),
+        "played_at": cache(_timestamp),
         "seat": _whole(low=0),
-        "player": _cached(_name(check_name)),
+        "player": cache(_name(check_name)),
         "hand_total": _whole(),
-        "caller": _cached(_optional(_name(check_name))),
+        "caller": cache(_optional(_name(check_name))),
         "call_type": _optional(
             _choice(CallType, N_("{cell!r} is not a call type; use {allowed} or leave it empty"))
         ),
