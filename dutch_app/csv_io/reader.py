@@ -117,9 +117,7 @@ def _rules(cell: str) -> HouseRules:
     try:
         settings = json.loads(cell)
     except (ValueError, RecursionError):  # bad JSON, a number too long, nesting too deep
-        raise BadCell(
-            _("{short} is not house rules written as JSON").format(short=_short(cell))
-        ) from None
+        settings = None
     if not isinstance(settings, dict):
         raise BadCell(_("{short} is not house rules written as JSON").format(short=_short(cell)))
     try:
