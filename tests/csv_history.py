@@ -11,17 +11,37 @@ from __future__ import annotations
 import pandas as pd
 
 from dutch_app.csv_io.plan import ImportPlan, PlannedGame, PlannedRound
+from dutch_core import Game, HouseRules
 from dutch_core.stats import HISTORY_COLUMNS, HISTORY_DTYPES
+
+
+def core_game(game: PlannedGame) -> Game:
+    """The core's game of a planned one (totals, standings, winners)."""
+    return Game(game.players, game.rules, tuple(r.result for r in game.rounds))
+
+
+def plan_rules(plan: ImportPlan) -> dict[int, HouseRules]:
+    """Each game's house rules by its game number (the numbers the file gives its games)."""
+    return {game.number: game.rules for game in plan.games}
+
+
+def plan_players(plan: ImportPlan) -> tuple[str, ...]:
+    """Every player's name, first spelling kept when names differ only in case."""
+    names: dict[str, str] = {}
+    for game in plan.games:
+        for name in game.players:
+            names.setdefault(name.strip().casefold(), name)
+    return tuple(names.values())
 
 
 def plan_history(plan: ImportPlan) -> pd.DataFrame:
     """The plan as a history frame; game ids are the file's game numbers."""
-    names = {name.strip().casefold(): name for name in reversed(plan.players)}
+    names = {name.strip().casefold(): name for name in reversed(plan_players(plan))}
     ids = {key: number for number, key in enumerate(names, start=1)}
     rows = []
     round_id = 0
     for game in plan.games:
-        for planned, totals in zip(game.rounds, game.game.running_totals(), strict=True):
+        for planned, totals in zip(game.rounds, core_game(game).running_totals(), strict=True):
             round_id += 1
             rows.extend(_history_rows(game, planned, totals, round_id, names, ids))
     frame = pd.DataFrame(rows, columns=list(HISTORY_COLUMNS)).astype(HISTORY_DTYPES)

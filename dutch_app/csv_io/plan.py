@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dutch_app.csv_io.format import TIMESTAMP_FORMAT, rules_text
-from dutch_core import Game, HouseRules, RoundResult
+from dutch_core import HouseRules, RoundResult
 
 
 @dataclass(frozen=True)
@@ -34,11 +34,6 @@ class PlannedGame:
     rounds: tuple[PlannedRound, ...]
     import_key: str
     line: int
-
-    @property
-    def game(self) -> Game:
-        """The core's game (totals, standings, winners)."""
-        return Game(self.players, self.rules, tuple(r.result for r in self.rounds))
 
 
 def import_key(
@@ -76,21 +71,3 @@ class ImportPlan:
 
     games: tuple[PlannedGame, ...]
     repeated: tuple[int, ...] = ()
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        """Every player's name, first spelling kept when names differ only in case."""
-        names: dict[str, str] = {}
-        for game in self.games:
-            for name in game.players:
-                names.setdefault(name.strip().casefold(), name)
-        return tuple(names.values())
-
-    @property
-    def rounds(self) -> int:
-        """How many rounds the games have together."""
-        return sum(len(game.rounds) for game in self.games)
-
-    def game_rules(self) -> dict[int, HouseRules]:
-        """Each game's house rules by its game number (the numbers the file gives its games)."""
-        return {game.number: game.rules for game in self.games}

@@ -15,6 +15,7 @@ from dutch_app.services.players import add_player, list_players
 from dutch_app.services.rounds import add_round
 from dutch_app.services.unit_of_work import perform
 from dutch_core import PRESETS, EndCondition, HouseRules, PenaltyMode
+from tests.csv_history import core_game
 
 
 @pytest.fixture
@@ -145,5 +146,5 @@ def test_only_members_can_import(session, owner, make_user, played):
 
 def test_the_export_parses_to_the_stored_scores(session, owner, played):
     plan = parse_rounds_csv(perform(session, export_rounds, owner, played.id))
-    totals = [game.game.totals() for game in plan.games]
+    totals = [core_game(game).totals() for game in plan.games]
     assert totals[1] == {"-Dee": -5 + 12 + 10, "Ann": 9 + 3}
