@@ -70,7 +70,7 @@ class TicketBook:
         now = self._clock()
         change = CookieChange(value, max_age, always_secure, now + self._lifetime)
         with self._lock:
-            self._forget_expired(now)
+            self._waiting = {t: kept for t, kept in self._waiting.items() if kept.expires > now}
             while len(self._waiting) >= self._capacity:  # the oldest unfetched goes first
                 del self._waiting[next(iter(self._waiting))]
             self._waiting[ticket] = change
@@ -87,11 +87,6 @@ class TicketBook:
     def __len__(self) -> int:
         with self._lock:
             return len(self._waiting)
-
-    def _forget_expired(self, now: float) -> None:
-        expired = [ticket for ticket, change in self._waiting.items() if change.expires <= now]
-        for ticket in expired:
-            del self._waiting[ticket]
 
 
 # The one book of this server process: the scripts (which issue tickets) and the web
