@@ -69,5 +69,4 @@ def requested_input(
     if isinstance(penalty_text, str) and not penalty_text.strip():
         penalty_text = None
     call = cast("CallType | str | None", call_type)  # the core refuses anything else
-    penalty = penalty_text
-    return RoundInput.build(typed, caller=caller, call_type=call, penalty=penalty)
+    return RoundInput.build(typed, caller=caller, call_type=call, penalty=penalty_text)
