@@ -98,23 +98,20 @@ def _file(name: str) -> bytes:
 
 def asset_routes(base_url_path: str = "") -> list[Route]:
     """The routes serving the head script, the icons and the manifest."""
-    cached = {"Cache-Control": AN_HOUR}
 
-    def serve(name: str):
-        kept = {"Cache-Control": A_YEAR if name == HEAD_SCRIPT else AN_HOUR}
-
+    def serve(body: bytes, media_type: str, kept: str):
         async def answer(request: Request) -> Response:
-            return Response(_file(name), media_type=FILES[name], headers=kept)
+            return Response(body, media_type=media_type, headers={"Cache-Control": kept})
 
         return answer
 
+    answers = {
+        name: serve(_file(name), media_type, A_YEAR if name == HEAD_SCRIPT else AN_HOUR)
+        for name, media_type in FILES.items()
+    }
     body = json.dumps(manifest(base_url_path), indent=2).encode("utf-8")
-
-    async def serve_manifest(request: Request) -> Response:
-        return Response(body, media_type="application/manifest+json", headers=cached)
-
-    routes = [
-        Route(asset_path(name, base_url_path), serve(name), methods=["GET"]) for name in FILES
+    answers[MANIFEST] = serve(body, "application/manifest+json", AN_HOUR)
+    return [
+        Route(asset_path(name, base_url_path), answer, methods=["GET"])
+        for name, answer in answers.items()
     ]
-    routes.append(Route(asset_path(MANIFEST, base_url_path), serve_manifest, methods=["GET"]))
-    return routes
