@@ -121,13 +121,6 @@ class WaitCaps:
     per_network: int = Limits.live_waits_per_network
     trusted_proxies: int = Limits.trusted_proxies
 
-    @classmethod
-    def of(cls, limits: Limits) -> WaitCaps:
-        """The caps the ``[limits]`` settings give."""
-        return cls(
-            limits.live_waits_per_person, limits.live_waits_per_network, limits.trusted_proxies
-        )
-
 
 class _Account(Protocol):
     @property
@@ -299,7 +292,10 @@ class LiveRoute:
     @functools.cached_property
     def caps(self) -> WaitCaps:
         """The caps in force (the ``[limits]`` settings unless given or set)."""
-        return WaitCaps.of(limits())
+        given = limits()
+        return WaitCaps(
+            given.live_waits_per_person, given.live_waits_per_network, given.trusted_proxies
+        )
 
     def routes(self, base_url_path: str = "") -> list[Route]:
         """The route itself, under Streamlit's ``server.baseUrlPath``."""
