@@ -74,10 +74,8 @@ class LocalBackend(DatabaseBackend):
         log.info("local account %s created", account.user_id)
         return account
 
-    def _checked_password(
-        self, address: str, password: str, client: str | None
-    ) -> tuple[bool, int | None]:
-        """Check a password under the rate limit: (right?, the user id when right).
+    def _checked_password(self, address: str, password: str, client: str | None) -> int | None:
+        """Check a password under the rate limit: the user id when it is right, else None.
 
         Three short steps, none of them slow while holding the database: count the
         try (one transaction), hash outside any transaction (in a bounded slot), and
@@ -118,13 +116,13 @@ class LocalBackend(DatabaseBackend):
                     )
 
             write_retrying(self._sessions, record)
-        return ok, user_id if ok else None
+        return user_id if ok else None
 
     def sign_in(self, email: str, password: str, *, client: str | None = None) -> Account:
         address = check_email(email)
-        ok, user_id = self._checked_password(address, password, client)
+        user_id = self._checked_password(address, password, client)
         account = None
-        if ok:
+        if user_id is not None:
             with self._sessions() as session:
                 user = session.get(User, user_id)
                 account = None if user is None else account_of(user)
@@ -144,8 +142,7 @@ class LocalBackend(DatabaseBackend):
         with self._sessions() as session:
             address = self._user(session, user_id).email or ""
         check_password(new_password, address)
-        ok, _account = self._checked_password(address, current_password, None)
-        if not ok:
+        if self._checked_password(address, current_password, None) is None:
             raise AuthFailed(_("Current password: this is not your password."), "current_password")
         new_hash = self._hashes.hash(new_password)
         with writing(self._sessions) as session:
@@ -189,10 +186,8 @@ class LocalBackend(DatabaseBackend):
         with self._sessions() as session:
             user = self._user(session, user_id)
             address, anonymous = user.email, user.is_anonymous
-        if not anonymous:
-            ok, _account = self._checked_password(address or "", password or "", None)
-            if not ok:
-                raise AuthFailed(_("Password: this is not your password."), "password")
+        if not anonymous and self._checked_password(address or "", password or "", None) is None:
+            raise AuthFailed(_("Password: this is not your password."), "password")
         write_retrying(
             self._sessions, lambda session: remove_user(session, self._user(session, user_id))
         )
