@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from dutch_app.i18n import N_, _
+from dutch_app.i18n import _
 from dutch_app.throttle import spell_wait
 
 
@@ -72,11 +72,7 @@ class RateLimited(AccountError):
 
     field = "email"
 
-    def __init__(
-        self,
-        template: str = N_("Too many failed sign-ins for this address. Try again in {wait}."),
-        seconds: int = 60,
-    ) -> None:
+    def __init__(self, template: str, seconds: int) -> None:
         super().__init__(_(template).format(wait=spell_wait(seconds)))
         self.seconds = seconds
 
