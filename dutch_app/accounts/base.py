@@ -80,10 +80,8 @@ class RateLimited(AccountError):
 class HashingBusy(AccountError):
     """Every password-checking slot of this server is taken; nothing was checked or changed."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(
-            message or _("Signing in is busy right now. Please try again in a moment.")
-        )
+    def __init__(self) -> None:
+        super().__init__(_("Signing in is busy right now. Please try again in a moment."))
 
 
 class WeakPassword(AccountError):
@@ -134,10 +132,8 @@ class NotSupported(AccountError):
 class ServiceUnavailable(AccountError):
     """The sign-in service could not be reached or refused to answer; nothing was changed."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(
-            message or _("Signing in is not possible right now. Please try again later.")
-        )
+    def __init__(self) -> None:
+        super().__init__(_("Signing in is not possible right now. Please try again later."))
 
 
 class AccountBackend(ABC):
