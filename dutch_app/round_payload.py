@@ -28,6 +28,7 @@ CALL_VALUES = frozenset(call.value for call in CallType)
 MAX_TEXT = 200
 """The longest text kept of a field (a hand of every card in two decks is shorter)."""
 LARGEST_NUMBER = 2**31 - 1
+"""Ids and versions are INTEGER columns: nothing larger is stored."""
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ from starlette.routing import Route
 
 from dutch_app.accounts.tokens import parse_token
 from dutch_app.config import Limits, limits
+from dutch_app.round_payload import LARGEST_NUMBER
 from dutch_app.services.errors import ServiceError
 from dutch_app.services.live import Key, Watched, member_version, versions
 from dutch_app.services.unit_of_work import perform
@@ -82,7 +83,6 @@ log = logging.getLogger(__name__)
 WATCH_EVERY = 1.0  # seconds between two reads of the watched versions
 WAIT_SECONDS = 40.0  # the longest a request waits; well under the balancer's read timeout
 MAX_WAITING = 20_000  # requests one process holds open at once; more get 503
-LARGEST_NUMBER = 2**31 - 1  # ids and versions are INTEGER columns: nothing larger is stored
 _TAB = re.compile(r"[A-Za-z0-9_-]{8,64}")  # a tab's name, as :func:`new_tab_name` makes it
 
 
