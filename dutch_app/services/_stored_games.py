@@ -38,10 +38,7 @@ class Table:
         return tuple(player.name for player in self.players)
 
     def name_of(self, player_id: int | None) -> str | None:
-        for player in self.players:
-            if player.id == player_id:
-                return player.name
-        return None
+        return next((player.name for player in self.players if player.id == player_id), None)
 
 
 def table_of(session: Session, game_id: int) -> Table:
